@@ -1,0 +1,52 @@
+# rasklad — the README's two commands: `make demo` and `make test` (plus `make bench`).
+# Everything is set up from scratch on a fresh machine with Python 3.11+: a .venv, the
+# project installed in development mode, the Cython core built.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+STAMP  := $(VENV)/.installed
+PYX    := $(wildcard ext/*.pyx ext/*.pxd)
+CODE   := $(wildcard ext games rasklad sims storage workers api)
+
+.PHONY: all demo test lint typecheck bench build clean services
+
+all: demo
+
+$(STAMP): pyproject.toml setup.py
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "rasklad needs Python 3.11 or newer (PYTHON=$(PYTHON))")'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q "setuptools>=69" wheel "Cython>=3.0" "numpy>=2.0"
+	$(PIP) install -q --no-build-isolation -e '.[dev]'
+	touch $(STAMP)
+
+# Rebuild the Cython core when its sources change (pip -e builds it the first time).
+build: $(STAMP) $(PYX)
+	@if [ -n "$$(find ext -name '*.pyx' -newer $(STAMP))" ] || ! ls ext/_handeval*.so >/dev/null 2>&1; then \
+		$(PY) setup.py -q build_ext --inplace && touch $(STAMP); fi
+
+demo: build
+	$(VENV)/bin/rasklad demo
+
+services:
+	@bash scripts/ensure_redis.sh
+
+lint: build
+	$(VENV)/bin/ruff check .
+
+typecheck: build
+	$(VENV)/bin/mypy $(CODE)
+
+test: build services lint typecheck
+	$(VENV)/bin/pytest -q
+
+bench: build
+	$(PIP) install -q '.[bench]' --no-build-isolation --no-deps 2>/dev/null || true
+	$(PIP) install -q eval7 phevaluator treys pokerkit || echo "some peer libraries did not install; their rows are skipped"
+	$(PY) benchmarks/bench_eval.py
+	@for b in benchmarks/bench_*.py; do [ "$$b" = benchmarks/bench_eval.py ] || $(PY) $$b; done
+
+clean:
+	rm -rf build $(VENV) ext/*.c ext/*.so *.egg-info

@@ -1,0 +1,22 @@
+"""Type stub of the Cython kernels (ext/_handeval.pyx)."""
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+RANK_KEYS: tuple[int, ...]
+
+class Tables:
+    k: int
+    nranks: int
+    nfh_array: npt.NDArray[np.int32]
+    offs_array: npt.NDArray[np.uint32]
+    fl_array: npt.NDArray[np.int32]
+    def __init__(
+        self, k: int, deck_ranks: Sequence[int], cat_map: Sequence[int],
+        straights: Sequence[tuple[int, int]], tb_style: int,
+    ) -> None: ...
+    def evaluate_into(self, cards: npt.NDArray[np.uint8], out: npt.NDArray[np.int32]) -> int: ...
+    def count_all(self, deck: npt.NDArray[np.uint8], first_mod: int = 1, first_rem: int = 0) -> list[int]: ...
+    def sample_chunk(self, deck: npt.NDArray[np.uint8], samples: int, s0: int, s1: int) -> list[int]: ...

@@ -1,0 +1,302 @@
+"""Batch hand evaluation, exact category counts and seeded sampling for every ranking.
+
+Card ids are ``4 * rank + suit`` (``2c`` = 0, ``As`` = 51; see ``games.core.cards``).
+A *ranking* names a deck, an order of categories and its tie-breaks:
+
+=============== ===== ===================================================================
+ranking         deck  what is special
+=============== ===== ===================================================================
+``classic``     52    standard high hand; A-2-3-4-5 is the lowest straight (seed 004)
+``short-deck``  36    A-6-7-8-9 is a straight; flush beats full house, three of a kind
+                      beats straight (seed 003)
+``order-poker`` 36    the eight combinations of rules/order-poker.md OP-2; no wrap-around;
+                      hands of one combination are equal (the game never compares them)
+``quintet``     32    rules/quintet.md Q-2: four of a kind, full house and three of a kind
+                      compare only their main rank; no wrap-around
+=============== ===== ===================================================================
+
+``evaluate`` returns ``int32`` values: higher is better and equal values are exactly the
+ties of the ranking. ``value >> 20`` is the category's index in ``CATEGORIES[ranking]``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ext import _handeval
+from games.core.cards import DECK_LOW_RANK, card_str, deck_cards, hands_array, parse_cards
+
+__all__ = [
+    "CATEGORIES",
+    "RANKINGS",
+    "Ranking",
+    "category",
+    "category_counts",
+    "evaluate",
+    "sample_counts",
+]
+
+# Build-time category codes of the kernel (see _handeval.pyx).
+_CODES = ("high", "pair", "two_pair", "three", "straight", "flush", "full_house", "four", "straight_flush")
+_TB = {"standard": 0, "quintet": 1, "none": 2}
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A named hand ranking: its deck, category order (lowest first) and tie-break style."""
+
+    name: str
+    deck: str
+    categories: tuple[str, ...]
+    tiebreak: str
+    wheel: tuple[int, ...] | None
+    """Ranks (0..12) of the one straight that wraps the ace low, or None."""
+
+    def straights(self) -> list[tuple[int, int]]:
+        """(13-bit rank mask, top rank) of every straight of this ranking."""
+        low = DECK_LOW_RANK[self.deck]
+        out = [(sum(1 << r for r in range(top - 4, top + 1)), top) for top in range(low + 4, 13)]
+        if self.wheel is not None:
+            out.append((sum(1 << r for r in self.wheel), max(r for r in self.wheel if r != 12)))
+        return out
+
+
+_CLASSIC_ORDER = ("high", "pair", "two_pair", "three", "straight", "flush", "full_house", "four",
+                  "straight_flush")
+
+RANKINGS: dict[str, Ranking] = {
+    "classic": Ranking("classic", "52", _CLASSIC_ORDER, "standard", (12, 0, 1, 2, 3)),
+    # Seed 003: on 36 cards flush beats full house and a set beats a straight.
+    "short-deck": Ranking(
+        "short-deck", "36",
+        ("high", "pair", "two_pair", "straight", "three", "full_house", "flush", "four", "straight_flush"),
+        "standard", (12, 4, 5, 6, 7),
+    ),
+    # OP-2: ascending rank, `none` instead of `high`, no wrap-around.
+    "order-poker": Ranking(
+        "order-poker", "36",
+        ("none", "pair", "two_pair", "three", "straight", "full_house", "flush", "four", "straight_flush"),
+        "none", None,
+    ),
+    # Q-2: the classic order on 32 cards, ties that ignore kickers, no wrap-around.
+    "quintet": Ranking("quintet", "32", _CLASSIC_ORDER, "quintet", None),
+}
+
+#: Category names of every ranking, lowest first: ``CATEGORIES["order-poker"][1] == "pair"``.
+CATEGORIES: dict[str, tuple[str, ...]] = {name: r.categories for name, r in RANKINGS.items()}
+
+_tables: dict[tuple[str, str, int], Any] = {}
+_tables_lock = threading.Lock()
+
+
+def _ranking(name: str) -> Ranking:
+    try:
+        return RANKINGS[name]
+    except KeyError:
+        raise ValueError(f"unknown ranking {name!r}: known rankings are {', '.join(RANKINGS)}") from None
+
+
+def _deck_for(r: Ranking, deck: str | None) -> str:
+    d = r.deck if deck is None else str(deck)
+    if d not in DECK_LOW_RANK:
+        raise ValueError(f"unknown deck {d!r}: known decks are {', '.join(DECK_LOW_RANK)}")
+    if DECK_LOW_RANK[d] < DECK_LOW_RANK[r.deck]:
+        raise ValueError(f"ranking {r.name} is defined on the {r.deck}-card deck, not on {d} cards")
+    return d
+
+
+def tables(ranking: str, k: int, deck: str | None = None) -> Any:
+    """The kernel tables of (ranking, deck, hand size), built on first use and cached."""
+    r = _ranking(ranking)
+    d = _deck_for(r, deck)
+    if k not in (5, 6, 7):
+        raise ValueError(f"cards must be 5, 6 or 7, not {k}")
+    key = (r.name, d, k)
+    t = _tables.get(key)
+    if t is None:
+        with _tables_lock:
+            t = _tables.get(key)
+            if t is None:
+                low = DECK_LOW_RANK[d]
+                cat_map = [r.categories.index("none" if c == "high" and "none" in r.categories else c)
+                           for c in _CODES]
+                t = _handeval.Tables(k, list(range(low, 13)), cat_map, r.straights(), _TB[r.tiebreak])
+                _tables[key] = t
+    return t
+
+
+def _as_array(cards: Any) -> npt.NDArray[np.uint8]:
+    if isinstance(cards, np.ndarray):
+        arr = cards
+    elif isinstance(cards, str) or (
+        isinstance(cards, Sequence) and len(cards) > 0 and isinstance(cards[0], str)
+    ):
+        arr = hands_array(cards)
+    elif isinstance(cards, Sequence) and len(cards) > 0 and isinstance(cards[0], Sequence) and \
+            len(cards[0]) > 0 and isinstance(cards[0][0], str):
+        arr = hands_array([" ".join(h) for h in cards])
+    else:
+        arr = np.asarray(cards)
+    if arr.ndim == 1:
+        arr = arr.reshape(1, -1)
+    if arr.ndim != 2:
+        raise ValueError(f"cards must be an (n, k) array of card ids, got shape {arr.shape}")
+    if arr.shape[1] not in (5, 6, 7):
+        raise ValueError(f"hands must have 5, 6 or 7 cards, got {arr.shape[1]}")
+    if arr.dtype != np.uint8:
+        if arr.size and (not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() > 255):
+            bad = np.argwhere((arr < 0) | (arr > 255))[0] if np.issubdtype(arr.dtype, np.integer) else [0, 0]
+            raise ValueError(f"unknown card id {arr[bad[0], bad[1]]!r} in hand {bad[0]}: ids are 0..51")
+        arr = arr.astype(np.uint8)
+    return np.ascontiguousarray(arr)
+
+
+def _explain(arr: npt.NDArray[np.uint8], i: int, r: Ranking, deck: str) -> str:
+    """The message for hand ``i``, which the kernel reported as invalid."""
+    row = [int(c) for c in arr[i]]
+    low = DECK_LOW_RANK[deck]
+    seen: set[int] = set()
+    for c in row:
+        if c >= 52:
+            return f"unknown card id {c} in hand {i}: ids are 0..51"
+        if (c >> 2) < low:
+            return f"card {card_str(c)} in hand {i} is not in the {deck}-card deck of ranking {r.name}"
+        if c in seen:
+            return f"duplicate card {card_str(c)} in hand {i}"
+        seen.add(c)
+    return f"invalid hand {i}"  # pragma: no cover - the kernel only rejects the cases above
+
+
+def evaluate(cards: Any, ranking: str = "classic", deck: str | None = None) -> npt.NDArray[np.int32]:
+    """Evaluate a batch of hands: higher is better, equal values are exactly the ties.
+
+    ``cards`` is an ``(n, k)`` ``uint8`` array of card ids with k = 5, 6 or 7 (for k > 5 the
+    best five cards count), or hands as strings (``"As Kd Qh Jc Ts"`` or a list of them).
+    ``deck`` evaluates the ranking on a smaller deck than its own (e.g. classic on 36).
+    Raises ``ValueError`` naming the card and the hand index for an unknown card, a
+    duplicate card in a hand, a card outside the deck, or a wrong shape.
+    """
+    r = _ranking(ranking)
+    d = _deck_for(r, deck)
+    arr = _as_array(cards)
+    out = np.empty(arr.shape[0], dtype=np.int32)
+    if arr.shape[0] == 0:
+        return out
+    bad = tables(r.name, arr.shape[1], d).evaluate_into(arr, out)
+    if bad >= 0:
+        raise ValueError(_explain(arr, bad, r, d))
+    return out
+
+
+def category(cards: Any, ranking: str = "classic", deck: str | None = None) -> npt.NDArray[np.uint8]:
+    """Category index (into ``CATEGORIES[ranking]``) of every hand; see ``evaluate``."""
+    return (evaluate(cards, ranking, deck) >> 20).astype(np.uint8)
+
+
+def _live_deck(r: Ranking, deck: str, dead: Iterable[str | int] | str) -> npt.NDArray[np.uint8]:
+    if isinstance(dead, str):
+        dead_ids = parse_cards(dead)
+    else:
+        dead_ids = [d if isinstance(d, int) else parse_cards([d])[0] for d in dead]
+    cards = deck_cards(deck)
+    seen: set[int] = set()
+    for c in dead_ids:
+        if not 0 <= c < 52:
+            raise ValueError(f"unknown dead card id {c}: ids are 0..51")
+        if c not in cards:
+            raise ValueError(f"dead card {card_str(c)} is not in the {deck}-card deck of ranking {r.name}")
+        if c in seen:
+            raise ValueError(f"dead card {card_str(c)} is given twice")
+        seen.add(c)
+    return np.asarray([c for c in cards if c not in seen], dtype=np.uint8)
+
+
+def _check_cards(k: int, live: int) -> None:
+    if k not in (5, 6, 7):
+        raise ValueError(f"cards must be 5, 6 or 7, not {k}")
+    if live < k:
+        raise ValueError(f"only {live} live cards are left, fewer than the {k} a hand needs")
+
+
+def _named(r: Ranking, raw: list[int]) -> dict[str, int]:
+    return {name: int(raw[i]) for i, name in enumerate(r.categories)}
+
+
+def category_counts(
+    ranking: str,
+    cards: int = 5,
+    dead: Iterable[str | int] | str = (),
+    deck: str | None = None,
+    workers: int = 1,
+) -> dict[str, int]:
+    """Exact number of k-card hands of each category over every hand of the live deck.
+
+    The live deck is the ranking's deck (or ``deck``) minus ``dead``. The enumeration runs
+    in C with incremental key sums (no Python objects per hand); ``workers`` threads split
+    it by first card. Returns ``{category: count}`` in the ranking's order, lowest first.
+    """
+    r = _ranking(ranking)
+    d = _deck_for(r, deck)
+    live = _live_deck(r, d, dead)
+    _check_cards(cards, len(live))
+    t = tables(r.name, cards, d)
+    workers = max(1, int(workers))
+    if workers == 1:
+        raw = t.count_all(live, 1, 0)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(lambda w: t.count_all(live, workers, w), range(workers)))
+        raw = [sum(p[i] for p in parts) for i in range(16)]
+    return _named(r, raw)
+
+
+#: Samples per independently seeded chunk. Fixed, so counts never depend on ``workers``.
+SAMPLE_CHUNK = 1 << 18
+
+
+def sample_counts(
+    ranking: str,
+    cards: int,
+    samples: int,
+    seed: int,
+    dead: Iterable[str | int] | str = (),
+    deck: str | None = None,
+    workers: int = 1,
+) -> dict[str, int]:
+    """Seeded Monte Carlo counts of the categories of ``samples`` random k-card hands.
+
+    Hands are drawn uniformly from the live deck by a C-level xoshiro256** generator.
+    Chunk j of ``SAMPLE_CHUNK`` samples is seeded from ``SeedSequence(seed, spawn_key=(j,))``,
+    so the same seed gives the same counts with any number of ``workers`` threads.
+    """
+    r = _ranking(ranking)
+    d = _deck_for(r, deck)
+    live = _live_deck(r, d, dead)
+    _check_cards(cards, len(live))
+    if samples < 0:
+        raise ValueError(f"samples must be >= 0, not {samples}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, not {seed}")
+    t = tables(r.name, cards, d)
+    n_chunks = -(-samples // SAMPLE_CHUNK)
+
+    def run(j: int) -> list[int]:
+        s0, s1 = np.random.SeedSequence(seed, spawn_key=(j,)).generate_state(2, np.uint64)
+        n = min(SAMPLE_CHUNK, samples - j * SAMPLE_CHUNK)
+        return list(t.sample_chunk(live, n, int(s0), int(s1)))
+
+    workers = max(1, int(workers))
+    if workers == 1 or n_chunks <= 1:
+        parts = [run(j) for j in range(n_chunks)]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(run, range(n_chunks)))
+    raw = [sum(p[i] for p in parts) for i in range(16)]
+    return _named(r, raw)

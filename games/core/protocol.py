@@ -1,0 +1,59 @@
+"""The shape every game engine shares (DESIGN.md, "Games").
+
+Rules are a frozen dataclass per game; a ``State`` is created from rules, seats and an
+explicit ``numpy.random.Generator`` (never a global one). Bots see only ``view(seat)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+Action = Any
+"""A game's action: each game defines its own (JSON-able in records)."""
+
+
+@runtime_checkable
+class State(Protocol):
+    """One deal in progress."""
+
+    def to_act(self) -> int:
+        """The seat that acts next, or -1 when the deal is over."""
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action of the seat to act (never empty until the deal is over)."""
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action of the seat to act; illegal ones raise ``IllegalAction``."""
+
+    def is_over(self) -> bool:
+        """True when the deal has ended and ``scores()`` is final."""
+
+    def scores(self) -> list[int]:
+        """Points of every seat for this deal (the rules' scoring)."""
+
+    def view(self, seat: int) -> Mapping[str, Any]:
+        """Exactly what ``seat`` may know now; bots get only this."""
+
+    def record(self) -> dict[str, Any]:
+        """The JSON deal record (DESIGN.md, "Deal records")."""
+
+
+class IllegalAction(ValueError):
+    """An action that the rules forbid; ``rule`` names the rule it breaks (``OP-6.5``)."""
+
+    def __init__(self, message: str, rule: str, index: int | None = None) -> None:
+        self.rule = rule
+        self.index = index
+        where = f"action {index}: " if index is not None else ""
+        super().__init__(f"{where}{message} ({rule})")
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: chooses one of the legal actions from its view."""
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        """Return one element of ``legal_actions``."""

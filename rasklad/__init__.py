@@ -1,0 +1,3 @@
+"""rasklad: a simulation service for card and dice games."""
+
+__version__ = "0.1.0"

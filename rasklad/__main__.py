@@ -1,0 +1,5 @@
+"""``python -m rasklad`` is the ``rasklad`` command."""
+
+from rasklad.cli import main
+
+main()

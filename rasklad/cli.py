@@ -1,0 +1,48 @@
+"""The ``rasklad`` command line.
+
+Every module in ``rasklad/commands/`` defines ``register(app)`` and adds its commands;
+they are found automatically, so commands live beside the feature they drive.
+Errors of the user's making exit with code 2 and one readable line.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import typer
+
+from rasklad import commands
+
+app = typer.Typer(
+    name="rasklad",
+    help="Simulations of card and dice games: bot tournaments and dealing statistics.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def fail(message: str) -> None:
+    """Print one line to stderr and exit with code 2 (bad input)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _register_all() -> None:
+    for mod in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"rasklad.commands.{mod.name}")
+        module.register(app)
+
+
+_register_all()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except ValueError as e:  # bad input that a command did not catch itself
+        typer.echo(f"error: {e}", err=True)
+        sys.exit(2)
