@@ -407,6 +407,77 @@ cdef class Tables:
                 v = fv
         return v
 
+    cpdef int32_t value_of(self, cards) except -2:
+        """Value of one hand given as a sequence of k card ids (no numpy overhead).
+
+        Returns -1 when the hand is invalid (a card outside the deck or a duplicate).
+        """
+        cdef uint64_t ksum = SUIT_INIT, fb = 0
+        cdef int c, n = 0
+        for c in cards:
+            if c < 0 or c > 255:
+                return -1
+            ksum += self.card_key[c]
+            fb |= self.card_fbit[c]
+            n += 1
+        if n != self.k or __builtin_popcountll(fb) != n:
+            return -1
+        return self._eval_key(ksum, fb)
+
+    def swap_values(self, hand, other):
+        """Values of both hands after every one-card swap between them.
+
+        ``hand`` and ``other`` are sequences of k card ids. Returns two lists of k*k values:
+        entry ``i*k + j`` is the value of ``hand`` (first list) and of ``other`` (second list)
+        after ``hand[i]`` and ``other[j]`` change places. This is the inner loop of games
+        whose players swap cards with a face-up hand (Order Poker OP-6.3, OP-6.5).
+        """
+        cdef int k = self.k, i, j, c
+        cdef uint64_t hk[8]
+        cdef uint64_t hf[8]
+        cdef uint64_t ok_[8]
+        cdef uint64_t of[8]
+        cdef uint64_t hsum = SUIT_INIT, osum = SUIT_INIT, hfb = 0, ofb = 0, hf_rest, of_rest
+        cdef int n = 0
+        for c in hand:
+            if n >= k or c < 0 or c > 255:
+                raise ValueError("hand must hold k valid card ids")
+            hk[n] = self.card_key[c]
+            hf[n] = self.card_fbit[c]
+            hsum += hk[n]
+            hfb |= hf[n]
+            n += 1
+        if n != k:
+            raise ValueError("hand must hold k valid card ids")
+        n = 0
+        for c in other:
+            if n >= k or c < 0 or c > 255:
+                raise ValueError("other must hold k valid card ids")
+            ok_[n] = self.card_key[c]
+            of[n] = self.card_fbit[c]
+            osum += ok_[n]
+            ofb |= of[n]
+            n += 1
+        if n != k:
+            raise ValueError("other must hold k valid card ids")
+        if __builtin_popcountll(hfb | ofb) != 2 * k:
+            raise ValueError("hand and other must be 2k distinct cards of the deck")
+        hv = [0] * (k * k)
+        ov = [0] * (k * k)
+        for i in range(k):
+            hf_rest = 0
+            for c in range(k):
+                if c != i:
+                    hf_rest |= hf[c]
+            for j in range(k):
+                of_rest = 0
+                for c in range(k):
+                    if c != j:
+                        of_rest |= of[c]
+                hv[i * k + j] = self._eval_key(hsum - hk[i] + ok_[j], hf_rest | of[j])
+                ov[i * k + j] = self._eval_key(osum - ok_[j] + hk[i], of_rest | hf[i])
+        return hv, ov
+
     def evaluate_into(self, const uint8_t[:, ::1] cards, int32_t[::1] out):
         """Evaluate every row of ``cards`` into ``out``; return -1, or the first bad row."""
         cdef Py_ssize_t n = cards.shape[0], i
