@@ -151,9 +151,11 @@ def _as_array(cards: Any) -> npt.NDArray[np.uint8]:
     if arr.shape[1] not in (5, 6, 7):
         raise ValueError(f"hands must have 5, 6 or 7 cards, got {arr.shape[1]}")
     if arr.dtype != np.uint8:
-        if arr.size and (not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() > 255):
-            bad = np.argwhere((arr < 0) | (arr > 255))[0] if np.issubdtype(arr.dtype, np.integer) else [0, 0]
-            raise ValueError(f"unknown card id {arr[bad[0], bad[1]]!r} in hand {bad[0]}: ids are 0..51")
+        if arr.size and not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"card ids must be integers, got an array of {arr.dtype}")
+        if arr.size and (arr.min() < 0 or arr.max() > 255):
+            bad = np.argwhere((arr < 0) | (arr > 255))[0]
+            raise ValueError(f"unknown card id {int(arr[bad[0], bad[1]])} in hand {int(bad[0])}: ids are 0..51")
         arr = arr.astype(np.uint8)
     return np.ascontiguousarray(arr)
 

@@ -89,7 +89,12 @@ def hands_array(hands: Sequence[str] | Sequence[Sequence[str]] | str) -> npt.NDA
     """
     if isinstance(hands, str):
         hands = [hands]
-    rows = [parse_cards(h) for h in hands]
+    rows = []
+    for i, h in enumerate(hands):
+        try:
+            rows.append(parse_cards(h))
+        except ValueError as e:
+            raise ValueError(f"{e} (hand {i})") from None
     if not rows:
         return np.zeros((0, 5), dtype=np.uint8)
     k = len(rows[0])
