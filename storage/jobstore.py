@@ -1,0 +1,372 @@
+"""The job store (DESIGN.md "Storage"): jobs, their state and progress, in any SQLAlchemy database.
+
+SQLite by default (a file in the data root), PostgreSQL by URL. Several processes may use one
+store at once:
+
+- SQLite runs in WAL mode (readers never block the writer) with a busy timeout, and every
+  write transaction starts with ``BEGIN IMMEDIATE``: a transaction that reads and then writes
+  would otherwise fail at once with "database is locked" when another process wrote in
+  between, instead of waiting its turn.
+- ``record_shard`` is one ``INSERT ... ON CONFLICT DO NOTHING`` on ``UNIQUE(job_id, shard)`` plus
+  a recount of ``shards_done`` in the same transaction, so two processes recording the same shard
+  store it once and the counter always equals the number of recorded shards.
+- ``set_state`` is a conditional ``UPDATE ... WHERE state IN (allowed sources)``: a transition is
+  checked and applied atomically, so a late worker cannot mark a cancelled job succeeded.
+
+State machine (``ALLOWED``): ``queued`` → running | failed | cancelled; ``running`` → succeeded |
+failed | cancelled | queued (requeued after a lost worker); ``failed`` and ``cancelled`` →
+queued | running (retry, resume); ``succeeded`` is final. Setting the state a job is already in
+is a no-op (a retried call must not fail), except that a new error text is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import IntegrityError
+
+__all__ = ["ALLOWED", "STATES", "InvalidTransition", "Job", "JobExists", "JobStore", "JobStoreError"]
+
+STATES = ("queued", "running", "succeeded", "failed", "cancelled")
+ALLOWED: dict[str, frozenset[str]] = {
+    "queued": frozenset({"running", "failed", "cancelled"}),
+    "running": frozenset({"succeeded", "failed", "cancelled", "queued"}),
+    "failed": frozenset({"queued", "running"}),
+    "cancelled": frozenset({"queued", "running"}),
+    "succeeded": frozenset(),
+}
+"""Target states allowed from each state (besides staying where it is)."""
+
+_WRITE = "rasklad_write"  # execution option marking a write transaction
+
+_FINAL = frozenset({"succeeded", "failed", "cancelled"})
+
+_metadata = MetaData()
+
+jobs_table = Table(
+    "jobs",
+    _metadata,
+    Column("id", String(128), primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("game", String(64), nullable=False, default=""),
+    Column("spec", Text, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("shards_done", Integer, nullable=False, default=0),
+    Column("shards_total", Integer, nullable=False),
+    Column("deals_total", BigInteger, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("started_at", DateTime(timezone=True)),
+    Column("finished_at", DateTime(timezone=True)),
+    Column("error", Text),
+    Column("owner", String(200), nullable=False),
+    Column("cancel_requested", Boolean, nullable=False, default=False),
+    Index("ix_jobs_owner_created", "owner", "created_at"),
+)
+
+shards_table = Table(
+    "shards",
+    _metadata,
+    Column("job_id", String(128), nullable=False),
+    Column("shard", Integer, nullable=False),
+    Column("rows", BigInteger, nullable=False),
+    Column("checksum", String(128), nullable=False),
+    Column("committed_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("job_id", "shard", name="uq_shards_job_shard"),
+)
+
+
+class JobStoreError(ValueError):
+    """A request the job store refuses (bad state, duplicate job...)."""
+
+
+class InvalidTransition(JobStoreError):
+    """``set_state`` to a state that cannot follow the job's current state."""
+
+
+class JobExists(JobStoreError):
+    """``create_job`` with an id that is already taken."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job as stored. Timestamps are timezone-aware UTC."""
+
+    id: str
+    kind: str
+    game: str
+    spec: dict[str, Any]
+    state: str
+    shards_done: int
+    shards_total: int
+    deals_total: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    error: str | None
+    owner: str
+    cancel_requested: bool
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """SQLite returns naive datetimes: they were stored as UTC."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _job(row: Any) -> Job:
+    m = row._mapping
+    created = _utc(m["created_at"])
+    assert created is not None
+    return Job(
+        id=m["id"], kind=m["kind"], game=m["game"], spec=json.loads(m["spec"]), state=m["state"],
+        shards_done=int(m["shards_done"]), shards_total=int(m["shards_total"]),
+        deals_total=int(m["deals_total"]), created_at=created, started_at=_utc(m["started_at"]),
+        finished_at=_utc(m["finished_at"]), error=m["error"], owner=m["owner"],
+        cancel_requested=bool(m["cancel_requested"]),
+    )
+
+
+def _sqlite_setup(engine: Engine, busy_timeout_ms: int) -> None:
+    """WAL, busy timeout and ``BEGIN IMMEDIATE`` for every SQLite connection (see the module doc)."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event below issue BEGIN itself (pysqlite's own implicit
+        # BEGIN is deferred and is not emitted before SELECTs).
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; WAL keeps it consistent
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        # Writers take the write lock up front (and wait for it); readers take a snapshot.
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")
+
+
+class JobStore:
+    """Jobs and their committed shards in the database at ``url`` (tables are created if missing).
+
+    ``schema`` puts the tables in that schema (PostgreSQL) — tests use it to keep runs apart.
+    """
+
+    def __init__(self, url: str, *, schema: str | None = None, busy_timeout_s: float = 30.0) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {"future": True}
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)  # the data root may be new
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"timeout": busy_timeout_s, "check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
+        engine = create_engine(url, **kwargs)
+        if engine.dialect.name == "sqlite":
+            _sqlite_setup(engine, int(busy_timeout_s * 1000))
+        if schema is not None:
+            engine = engine.execution_options(schema_translate_map={None: schema})
+        self.engine: Engine = engine
+        self._dialect = engine.dialect.name
+        _metadata.create_all(self.engine, checkfirst=True)
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed on success."""
+        with self.engine.connect() as conn:
+            conn.execution_options(**{_WRITE: True})
+            with conn.begin():
+                yield conn
+
+    # ------------------------------------------------------------------------------- jobs
+
+    def create_job(self, job_id: str, kind: str, game: str, spec: dict[str, Any], shards_total: int,
+                   deals_total: int, owner: str = "local") -> Job:
+        """Store a new ``queued`` job; raises JobExists if ``job_id`` is taken."""
+        if shards_total < 0 or deals_total < 0:
+            raise JobStoreError(f"job {job_id}: shards_total and deals_total must be >= 0")
+        row = {
+            "id": job_id, "kind": kind, "game": game or "", "spec": json.dumps(spec, sort_keys=True),
+            "state": "queued", "shards_done": 0, "shards_total": int(shards_total),
+            "deals_total": int(deals_total), "created_at": _now(), "started_at": None, "finished_at": None,
+            "error": None, "owner": owner, "cancel_requested": False,
+        }
+        try:
+            with self._tx() as conn:
+                conn.execute(insert(jobs_table).values(**row))
+        except IntegrityError as e:
+            raise JobExists(f"job {job_id} already exists") from e
+        job = self.get(job_id)
+        assert job is not None
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        """The job ``job_id``, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(jobs_table).where(jobs_table.c.id == job_id)).first()
+        return None if row is None else _job(row)
+
+    def list_jobs(self, owner: str | None = None, state: str | None = None, game: str | None = None,
+                  limit: int = 50, offset: int = 0) -> list[Job]:
+        """Jobs, newest first, optionally only those of ``owner``, in ``state`` or of ``game``."""
+        if state is not None and state not in STATES:
+            raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
+        q = select(jobs_table)
+        if owner is not None:
+            q = q.where(jobs_table.c.owner == owner)
+        if state is not None:
+            q = q.where(jobs_table.c.state == state)
+        if game is not None:
+            q = q.where(jobs_table.c.game == game)
+        q = q.order_by(jobs_table.c.created_at.desc(), jobs_table.c.id)
+        q = q.limit(max(0, limit)).offset(max(0, offset))
+        with self.engine.connect() as conn:
+            return [_job(r) for r in conn.execute(q)]
+
+    def set_state(self, job_id: str, state: str, error: str | None = None) -> Job:
+        """Move the job to ``state`` if ``ALLOWED`` from its current state; returns the updated job.
+
+        Entering ``running`` stamps ``started_at`` (the first time) and clears ``finished_at`` and
+        the error; entering succeeded/failed/cancelled stamps ``finished_at``. Raises KeyError for
+        an unknown job and InvalidTransition for a transition the state machine forbids.
+        """
+        if state not in STATES:
+            raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
+        sources = [s for s, targets in ALLOWED.items() if state in targets]
+        now = _now()
+        values: dict[str, Any] = {"state": state}
+        if state == "running":
+            values["started_at"] = func.coalesce(jobs_table.c.started_at, now)
+        if state in ("running", "queued"):
+            values["finished_at"] = None
+            values["error"] = error
+            values["cancel_requested"] = False
+        if state in _FINAL:
+            values["finished_at"] = now
+            values["error"] = error
+        with self._tx() as conn:
+            res = conn.execute(update(jobs_table)
+                               .where(jobs_table.c.id == job_id, jobs_table.c.state.in_(sources))
+                               .values(**values))
+            if res.rowcount == 0:
+                current = conn.execute(select(jobs_table.c.state).where(jobs_table.c.id == job_id)).scalar()
+                if current is None:
+                    raise KeyError(job_id)
+                if current != state:
+                    raise InvalidTransition(f"job {job_id}: cannot go from {current} to {state}")
+                if error is not None:
+                    conn.execute(update(jobs_table).where(jobs_table.c.id == job_id).values(error=error))
+        job = self.get(job_id)
+        assert job is not None
+        return job
+
+    def request_cancel(self, job_id: str) -> None:
+        """Ask the job's runner to stop (it checks ``is_cancel_requested`` between shards)."""
+        with self._tx() as conn:
+            res = conn.execute(update(jobs_table).where(jobs_table.c.id == job_id)
+                               .values(cancel_requested=True))
+            if res.rowcount == 0:
+                raise KeyError(job_id)
+
+    def is_cancel_requested(self, job_id: str) -> bool:
+        """Whether a cancel was requested since the job last (re)started; False for an unknown job."""
+        with self.engine.connect() as conn:
+            v = conn.execute(select(jobs_table.c.cancel_requested).where(jobs_table.c.id == job_id)).scalar()
+        return bool(v)
+
+    def delete_job(self, job_id: str) -> bool:
+        """Remove the job and its shard rows (not its files); returns whether it existed."""
+        with self._tx() as conn:
+            conn.execute(shards_table.delete().where(shards_table.c.job_id == job_id))
+            return bool(conn.execute(jobs_table.delete().where(jobs_table.c.id == job_id)).rowcount)
+
+    # ----------------------------------------------------------------------------- shards
+
+    def _insert_shard_ignoring_duplicate(self, conn: Connection, row: dict[str, Any]) -> bool:
+        stmt: Any
+        if self._dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            stmt = sqlite_insert(shards_table)
+        elif self._dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            stmt = pg_insert(shards_table)
+        else:
+            # Other databases: the unique constraint still guards; a savepoint keeps the transaction.
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(shards_table).values(**row))
+            except IntegrityError:
+                return False
+            return True
+        # RETURNING, not rowcount: psycopg reports rowcount -1 for this statement.
+        stmt = (stmt.values(**row).on_conflict_do_nothing(index_elements=["job_id", "shard"])
+                .returning(shards_table.c.shard))
+        return conn.execute(stmt).first() is not None
+
+    def record_shard(self, job_id: str, k: int, rows: int, checksum: str) -> bool:
+        """Record shard ``k`` as committed; False (and nothing changes) if it was recorded already.
+
+        Idempotent and safe under concurrency; ``shards_done`` is recounted in the same
+        transaction. Raises KeyError for an unknown job and JobStoreError for ``k`` outside
+        ``0..shards_total-1``.
+        """
+        with self._tx() as conn:
+            total = conn.execute(select(jobs_table.c.shards_total).where(jobs_table.c.id == job_id)).scalar()
+            if total is None:
+                raise KeyError(job_id)
+            if not 0 <= k < int(total):
+                raise JobStoreError(f"job {job_id}: shard {k} outside 0..{int(total) - 1}")
+            row = {"job_id": job_id, "shard": int(k), "rows": int(rows), "checksum": checksum,
+                   "committed_at": _now()}
+            inserted = self._insert_shard_ignoring_duplicate(conn, row)
+            if inserted:
+                count = select(func.count()).select_from(shards_table).where(shards_table.c.job_id == job_id)
+                conn.execute(update(jobs_table).where(jobs_table.c.id == job_id)
+                             .values(shards_done=count.scalar_subquery()))
+        return inserted
+
+    def recorded_shards(self, job_id: str) -> dict[int, tuple[int, str]]:
+        """Recorded shards of the job: shard index → (rows, checksum)."""
+        q = (select(shards_table.c.shard, shards_table.c.rows, shards_table.c.checksum)
+             .where(shards_table.c.job_id == job_id).order_by(shards_table.c.shard))
+        with self.engine.connect() as conn:
+            return {int(r.shard): (int(r.rows), str(r.checksum)) for r in conn.execute(q)}

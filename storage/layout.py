@@ -1,0 +1,86 @@
+"""Where a job's files live under the data root (DESIGN.md "Storage").
+
+::
+
+    <data>/jobs/<job_id>/spec.json
+    <data>/jobs/<job_id>/<table>/shard-000042.parquet      one file per shard and table
+    <data>/jobs/<job_id>/summary.parquet, report.json, report.html   aggregates
+
+A writer first writes ``<table>/.shard-000042.parquet.tmp-<pid>-<random>`` and renames it: the
+temporary name starts with a dot and does not end in ``.parquet``, so it never matches
+``SHARD_GLOB`` (DuckDB globs, unlike pyarrow datasets, do not skip dot files: NOTES.md).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from pathlib import Path
+
+__all__ = [
+    "SHARD_GLOB",
+    "job_dir",
+    "parse_shard_name",
+    "shard_name",
+    "shard_path",
+    "temp_shard_path",
+    "validate_job_id",
+    "validate_table",
+]
+
+SHARD_GLOB = "shard-*.parquet"
+"""Glob of committed shard files inside a table directory."""
+
+_SHARD_RE = re.compile(r"shard-(\d{6,})\.parquet")
+# Job ids become directory names and SQL literals; table names become directory names and
+# DuckDB view names: keep both to a safe alphabet.
+_JOB_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+_TABLE_RE = re.compile(r"[a-z][a-z0-9_]{0,62}")
+
+
+def validate_job_id(job_id: str) -> str:
+    """``job_id`` if it is a safe directory name (letters, digits, ``_ . -``); else ValueError."""
+    if not _JOB_ID_RE.fullmatch(job_id) or ".." in job_id:
+        raise ValueError(f"bad job id {job_id!r}: letters, digits, '_', '.', '-' only")
+    return job_id
+
+
+def validate_table(table: str) -> str:
+    """Return ``table`` if it is a valid table name (``[a-z][a-z0-9_]*``), else raise ValueError."""
+    if not _TABLE_RE.fullmatch(table):
+        raise ValueError(f"bad table name {table!r}: a lower-case letter, then letters, digits or '_'")
+    return table
+
+
+def job_dir(data: Path, job_id: str) -> Path:
+    """The directory of job ``job_id`` under the data root ``data``."""
+    return Path(data) / "jobs" / validate_job_id(job_id)
+
+
+def shard_name(k: int) -> str:
+    """File name of shard ``k`` (``shard-000042.parquet``; more digits past 999999)."""
+    if k < 0:
+        raise ValueError(f"shard index must be >= 0, not {k}")
+    return f"shard-{k:06d}.parquet"
+
+
+def shard_path(job_dir: Path, table: str, k: int) -> Path:
+    """Path of the committed file of shard ``k`` of ``table`` in ``job_dir``."""
+    return Path(job_dir) / validate_table(table) / shard_name(k)
+
+
+def temp_shard_path(job_dir: Path, table: str, k: int) -> Path:
+    """A fresh temporary path next to ``shard_path`` that never matches ``SHARD_GLOB``.
+
+    The pid and random part keep two writers of the same shard (a retried task racing the
+    original) off each other's temporary file; the last rename wins with identical bytes.
+    """
+    final = shard_path(job_dir, table, k)
+    return final.with_name(f".{final.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def parse_shard_name(name: str) -> int | None:
+    """The shard index of a committed shard file name, or None for any other name (temp files...)."""
+    m = _SHARD_RE.fullmatch(name)
+    return int(m.group(1)) if m else None

@@ -1,0 +1,347 @@
+"""Read-only SQL over jobs' shard files: DuckDB with a view per table, sandboxed (DESIGN.md "Storage").
+
+``run_query(sql, {job_id: job_dir, ...})`` opens a fresh in-memory DuckDB connection, creates a
+view per table (``deals``, ``seats``, ``records``, a deal-stats job's own tables) over the
+committed shard files, and runs the caller's one SELECT. With several jobs each view is the
+``UNION ALL BY NAME`` of the jobs that have the table, with a first column ``job_id``.
+
+Three layers keep a query to those views (each would stop the attacks on its own, so a gap in
+one is not a hole):
+
+1. The statement: exactly one, of type SELECT (this also admits ``WITH``, ``VALUES``, ``FROM x``
+   shorthand, ``DESCRIBE``/``SUMMARIZE``); COPY, SET, ATTACH, INSTALL/LOAD, PRAGMA, CREATE, CALL,
+   EXPLAIN, PIVOT statements... are refused.
+2. The parse tree (``json_serialize_sql``): every table reference must name a view or a CTE in
+   scope, unqualified; table functions are refused except the pure generators ``range``,
+   ``generate_series`` and ``unnest``; anything the serializer cannot express (PIVOT) is refused.
+3. The connection (NOTES.md): ``enable_external_access=false`` with ``allowed_paths`` listing
+   exactly the committed shard files (not directories: DuckDB lets ``COPY ... TO`` write into an
+   allowed directory, and a glob there sees every file), no spilling to disk
+   (``temp_directory=''``), extension autoload/autoinstall off, Python replacement scans off,
+   ``memory_limit`` and ``threads``, then ``lock_configuration=true`` so no statement can undo it.
+
+Checked on DuckDB 2.0.1: views over Parquet keep working after ``enable_external_access=false``
+when their files are in ``allowed_paths`` (or ``allowed_directories``); ``allowed_directories``
+matches on directory boundaries (DuckDB appends the ``/`` itself, ``/d/jobs/a`` does not admit
+``/d/jobs/ab``) and ``..`` in a path is refused.
+
+DuckDB has no statement timeout: a watchdog thread calls ``con.interrupt()`` after ``timeout_s``
+(it covers execution and fetching). At most ``max_rows`` rows are returned; when the result had
+more, the table is cut and its schema metadata says so (``is_truncated``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from storage.layout import validate_job_id
+from storage.parquet import committed_shards, job_tables_on_disk, shard_files
+
+__all__ = ["TRUNCATED_KEY", "QueryError", "is_truncated", "job_views", "run_query", "sandbox_connection",
+           "stream_query"]
+
+TRUNCATED_KEY = b"rasklad.truncated"
+"""Schema metadata key set to ``b"true"`` on a result cut at ``max_rows``."""
+
+_PURE_TABLE_FUNCTIONS = frozenset({"range", "generate_series", "unnest"})
+_BATCH_ROWS = 8192
+
+
+class QueryError(ValueError):
+    """A query that is refused (not a single SELECT over the views) or that failed or timed out."""
+
+
+def is_truncated(table: pa.Table) -> bool:
+    """Whether ``run_query`` cut this result at ``max_rows`` (more rows matched)."""
+    meta = table.schema.metadata or {}
+    return meta.get(TRUNCATED_KEY) == b"true"
+
+
+def _literal(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def _ident(s: str) -> str:
+    return '"' + s.replace('"', '""') + '"'
+
+
+def job_views(jobs: Mapping[str, Path]) -> dict[str, dict[str, list[Path]]]:
+    """Table → job id → the committed shard files of that table (absolute), for the given jobs.
+
+    Only shards committed for every table of the job are included (a shard whose writer died
+    between two tables is left out of all views). Raises QueryError for a missing job directory.
+    """
+    out: dict[str, dict[str, list[Path]]] = {}
+    for job_id, directory in jobs.items():
+        try:
+            validate_job_id(job_id)
+        except ValueError as e:
+            raise QueryError(str(e)) from None
+        jd = Path(directory).resolve()
+        if not jd.is_dir():
+            raise QueryError(f"job {job_id}: no data directory {jd}")
+        tables = job_tables_on_disk(jd)
+        done = committed_shards(jd, tables)
+        for table in tables:
+            files = shard_files(jd, table)
+            paths = [files[k] for k in sorted(done)]
+            if paths:
+                out.setdefault(table, {})[job_id] = paths
+    return out
+
+
+def _view_sql(table: str, per_job: dict[str, list[Path]], with_job_id: bool) -> str:
+    parts = []
+    for job_id, paths in per_job.items():
+        files = "[" + ", ".join(_literal(str(p)) for p in paths) + "]"
+        prefix = f"{_literal(job_id)} AS job_id, " if with_job_id else ""
+        parts.append(f"SELECT {prefix}* FROM read_parquet({files})")
+    return f"CREATE VIEW {_ident(table)} AS " + " UNION ALL BY NAME ".join(parts)
+
+
+def sandbox_connection(views: dict[str, dict[str, list[Path]]], with_job_id: bool, memory_limit: str,
+                       threads: int) -> duckdb.DuckDBPyConnection:
+    """The locked-down connection with the views of ``job_views`` created (module doc, layer 3).
+
+    It does not check statements (layers 1 and 2): ``run_query`` does, before running one.
+    """
+    config: dict[str, Any] = {
+        "threads": threads,
+        "memory_limit": memory_limit,
+        "temp_directory": "",
+        "autoload_known_extensions": False,
+        "autoinstall_known_extensions": False,
+    }
+    try:
+        con = duckdb.connect(":memory:", config=config)
+    except duckdb.Error as e:
+        raise QueryError(f"bad query settings: {e}") from None
+    try:
+        allowed = [str(p) for per_job in views.values() for paths in per_job.values() for p in paths]
+        con.execute("SET python_enable_replacements = false")
+        con.execute("SET allowed_paths = [" + ", ".join(_literal(p) for p in allowed) + "]")
+        for table, per_job in views.items():
+            con.execute(_view_sql(table, per_job, with_job_id))
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _check_statement(con: duckdb.DuckDBPyConnection, sql: str) -> None:
+    """Layer 1: exactly one SELECT statement."""
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as e:
+        raise QueryError(_first_line(e)) from None
+    if len(statements) != 1:
+        raise QueryError(f"send exactly one SELECT statement, not {len(statements)}")
+    kind = statements[0].type
+    if kind == duckdb.StatementType.MULTI:  # PIVOT expands to several statements
+        raise QueryError("PIVOT is not supported: use GROUP BY with FILTER (or aggregate per column)")
+    if kind != duckdb.StatementType.SELECT:
+        name = str(getattr(kind, "name", kind))
+        raise QueryError(f"only SELECT queries are allowed, not {name} statements")
+
+
+def _check_tree(con: duckdb.DuckDBPyConnection, sql: str, views: set[str]) -> None:
+    """Layer 2: every table reference is a view or a CTE in scope; no file-reading table functions."""
+    import json
+
+    # fetchall, not fetchone: DuckDB 2 keeps a half-fetched result open and refuses the next statement.
+    rows = con.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchall()
+    tree = json.loads(rows[0][0])
+    if tree.get("error"):
+        msg = str(tree.get("error_message", "cannot parse the query"))
+        if "Only SELECT" in msg:
+            msg = "this query form cannot be checked (e.g. PIVOT): write it with GROUP BY / FILTER"
+        raise QueryError(msg)
+    _walk(tree.get("statements", []), frozenset(), views)
+
+
+def _walk(node: Any, visible: frozenset[str], views: set[str]) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _walk(item, visible, views)
+        return
+    if not isinstance(node, dict):
+        return
+    cte_map = node.get("cte_map")
+    if isinstance(cte_map, dict) and cte_map.get("map"):
+        # CTE i sees the outer scope, the CTEs before it and itself (WITH RECURSIVE); the body
+        # of the query sees them all. A name out of scope would resolve to the catalog instead.
+        scope = set(visible)
+        for entry in cte_map["map"]:
+            scope.add(str(entry.get("key", "")).lower())
+            _walk(entry.get("value"), frozenset(scope), views)
+        visible = frozenset(scope)
+    kind = node.get("type")
+    if kind == "BASE_TABLE":
+        _check_table(node, visible, views)
+    elif kind == "TABLE_FUNCTION":
+        fn = node.get("function") or {}
+        name = str(fn.get("function_name", "?")).lower()
+        if name not in _PURE_TABLE_FUNCTIONS or fn.get("schema") or fn.get("catalog"):
+            raise QueryError(f"table function {name}() is not allowed: query the views {_names(views)}")
+    elif kind == "SHOW_REF" and node.get("query") is None:
+        raise QueryError(f"SHOW is not supported: the views are {_names(views)} (try DESCRIBE seats)")
+    for key, value in node.items():
+        if key != "cte_map":
+            _walk(value, visible, views)
+
+
+def _check_table(node: dict[str, Any], visible: frozenset[str], views: set[str]) -> None:
+    name = str(node.get("table_name", ""))
+    if node.get("schema_name") or node.get("catalog_name"):
+        qualified = ".".join(str(p) for p in (node.get("catalog_name"), node.get("schema_name"), name) if p)
+        raise QueryError(f"{qualified}: only the views {_names(views)} may be queried (unqualified)")
+    if name.lower() not in visible and name.lower() not in views:
+        raise QueryError(f"unknown table {name!r}: the views are {_names(views)}")
+
+
+def _names(views: set[str]) -> str:
+    return ", ".join(sorted(views)) if views else "(none: the job has no data yet)"
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _execute(con: duckdb.DuckDBPyConnection, sql: str, timeout_s: float, max_rows: int) -> pa.Table:
+    timed_out = threading.Event()
+
+    def stop() -> None:
+        timed_out.set()
+        with contextlib.suppress(Exception):  # the query may have just finished and closed
+            con.interrupt()
+
+    watchdog = threading.Timer(timeout_s, stop)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        reader = con.sql(sql).to_arrow_reader(_BATCH_ROWS)
+        batches: list[pa.RecordBatch] = []
+        rows = 0
+        truncated = False
+        for batch in reader:
+            batches.append(batch)
+            rows += batch.num_rows
+            if rows > max_rows:
+                truncated = True
+                break
+        table = pa.Table.from_batches(batches, schema=reader.schema)
+    except duckdb.InterruptException:
+        if timed_out.is_set():
+            raise QueryError(f"query stopped: it ran longer than the time limit of {timeout_s:g} s") from None
+        raise QueryError("query interrupted") from None
+    except duckdb.OutOfMemoryException as e:
+        raise QueryError(f"query stopped: out of memory (limit {current_memory_limit(con)}): "
+                         f"{_first_line(e)}") from None
+    except duckdb.PermissionException as e:
+        raise QueryError(f"access denied: {_first_line(e)}") from None
+    except duckdb.Error as e:
+        raise QueryError(_first_line(e)) from None
+    finally:
+        watchdog.cancel()
+    if truncated:
+        table = table.slice(0, max_rows)
+        meta = dict(table.schema.metadata or {})
+        meta[TRUNCATED_KEY] = b"true"
+        table = table.replace_schema_metadata(meta)
+    return table
+
+
+def current_memory_limit(con: duckdb.DuckDBPyConnection) -> str:
+    """The connection's memory limit as DuckDB reports it (e.g. ``953.6 MiB``)."""
+    try:
+        rows = con.execute("SELECT current_setting('memory_limit')").fetchall()
+    except duckdb.Error:
+        return "?"
+    return str(rows[0][0]) if rows else "?"
+
+
+def run_query(sql: str, jobs: Mapping[str, Path], *, memory_limit: str = "1GB", timeout_s: float = 30.0,
+              max_rows: int = 100_000, threads: int = 2) -> pa.Table:
+    """Run one read-only SELECT over the jobs' views; returns at most ``max_rows`` rows.
+
+    ``jobs`` maps job id → job directory (the caller has checked the jobs are the user's). A
+    result with more than ``max_rows`` rows is cut and flagged (``is_truncated``). Raises
+    QueryError when the query is refused, fails, exceeds the memory limit or runs longer than
+    ``timeout_s`` seconds.
+    """
+    if not isinstance(sql, str) or not sql.strip():
+        raise QueryError("empty query")
+    if not jobs:
+        raise QueryError("no jobs to query")
+    if timeout_s <= 0 or max_rows <= 0 or threads <= 0:
+        raise QueryError("timeout_s, max_rows and threads must be > 0")
+    views = job_views(jobs)
+    con = sandbox_connection(views, len(jobs) > 1, memory_limit, threads)
+    try:
+        _check_statement(con, sql)
+        _check_tree(con, sql, set(views))
+        return _execute(con, sql, timeout_s, max_rows)
+    finally:
+        con.close()
+
+
+def stream_query(sql: str, jobs: Mapping[str, Path], *, memory_limit: str = "1GB", timeout_s: float = 600.0,
+                 threads: int = 2, batch_rows: int = 65_536) -> Iterator[pa.RecordBatch]:
+    """Like ``run_query`` but yields record batches as DuckDB produces them, with no row limit.
+
+    For downloads: the result is never held in memory whole. The statement is checked before
+    this returns (a refused query raises QueryError at once); errors while streaming raise
+    QueryError from the iterator. The connection closes when the iterator is exhausted or
+    garbage-collected.
+    """
+    if not isinstance(sql, str) or not sql.strip():
+        raise QueryError("empty query")
+    if not jobs:
+        raise QueryError("no jobs to query")
+    views = job_views(jobs)
+    con = sandbox_connection(views, len(jobs) > 1, memory_limit, threads)
+    try:
+        _check_statement(con, sql)
+        _check_tree(con, sql, set(views))
+        reader = con.sql(sql).to_arrow_reader(batch_rows)
+    except duckdb.Error as e:
+        con.close()
+        raise QueryError(_first_line(e)) from None
+    except BaseException:
+        con.close()
+        raise
+    return _batches(con, reader, timeout_s)
+
+
+def _batches(con: duckdb.DuckDBPyConnection, reader: pa.RecordBatchReader,
+             timeout_s: float) -> Iterator[pa.RecordBatch]:
+    timed_out = threading.Event()
+
+    def stop() -> None:
+        timed_out.set()
+        with contextlib.suppress(Exception):
+            con.interrupt()
+
+    watchdog = threading.Timer(timeout_s, stop)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        yield from reader
+    except duckdb.InterruptException:
+        raise QueryError(f"download stopped: it ran longer than {timeout_s:g} s" if timed_out.is_set()
+                         else "download interrupted") from None
+    except (duckdb.Error, pa.ArrowException) as e:
+        raise QueryError(_first_line(e)) from None
+    finally:
+        watchdog.cancel()
+        con.close()

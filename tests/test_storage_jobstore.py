@@ -1,0 +1,258 @@
+"""The job store (storage.jobstore) on SQLite and PostgreSQL, and the settings (rasklad.settings).
+
+Contract: jobs with spec, state (queued, running, succeeded, failed, cancelled), progress,
+timestamps, error and owner; ``record_shard`` idempotent, also when two real processes record
+the same shards at once. The PostgreSQL tests use a fresh schema per run (dropped afterwards) and
+skip when the server at ``postgresql+psycopg://root@127.0.0.1:5432/test`` is unreachable.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from rasklad.settings import Settings, get_settings
+from storage.jobstore import ALLOWED, STATES, InvalidTransition, JobExists, JobStore, JobStoreError
+
+PG_URL = "postgresql+psycopg://root@127.0.0.1:5432/test"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Target:
+    """Where a store lives: URL plus schema (PostgreSQL) so other processes can open the same one."""
+
+    url: str
+    schema: str | None
+
+    def open(self) -> JobStore:
+        return JobStore(self.url, schema=self.schema)
+
+
+def _pg_available() -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect("host=127.0.0.1 port=5432 user=root dbname=test", connect_timeout=3):
+            return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Target]:
+    if request.param == "sqlite":
+        yield Target(f"sqlite:///{tmp_path / 'jobs.sqlite'}", None)
+        return
+    if not _pg_available():
+        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
+    schema = f"rasklad_test_{secrets.token_hex(6)}"
+    engine = create_engine(PG_URL)
+    with engine.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield Target(PG_URL, schema)
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.fixture
+def store(target: Target) -> Iterator[JobStore]:
+    s = target.open()
+    yield s
+    s.close()
+
+
+SPEC = {"kind": "tournament", "game": "order-poker", "bots": ["order-poker/random", "order-poker/random"],
+        "deals": 100, "seed": 7}
+
+
+def test_create_get_and_list(store: JobStore) -> None:
+    job = store.create_job("j-a", "tournament", "order-poker", SPEC, shards_total=4, deals_total=100)
+    assert (job.id, job.kind, job.game) == ("j-a", "tournament", "order-poker")
+    assert (job.state, job.owner) == ("queued", "local")
+    assert job.spec == SPEC and (job.shards_done, job.shards_total, job.deals_total) == (0, 4, 100)
+    assert job.created_at.tzinfo is not None and job.started_at is None and job.finished_at is None
+    assert not job.cancel_requested and job.error is None
+    assert store.get("j-a") == job
+    assert store.get("j-missing") is None
+    with pytest.raises(JobExists):
+        store.create_job("j-a", "tournament", "order-poker", SPEC, 4, 100)
+    time.sleep(0.01)  # distinct creation timestamps for the ordering below
+    store.create_job("j-b", "deal-stats", "", {"kind": "deal-stats"}, 1, 0, owner="alice")
+    time.sleep(0.01)
+    store.create_job("j-c", "tournament", "quintet", {"kind": "tournament"}, 2, 10, owner="alice")
+    assert [j.id for j in store.list_jobs()] == ["j-c", "j-b", "j-a"]  # newest first
+    assert [j.id for j in store.list_jobs(owner="alice")] == ["j-c", "j-b"]
+    assert [j.id for j in store.list_jobs(game="order-poker")] == ["j-a"]
+    assert [j.id for j in store.list_jobs(limit=1, offset=1)] == ["j-b"]
+    store.set_state("j-c", "running")
+    assert [j.id for j in store.list_jobs(state="running")] == ["j-c"]
+    assert [j.id for j in store.list_jobs(state="queued", owner="alice")] == ["j-b"]
+    with pytest.raises(JobStoreError):
+        store.list_jobs(state="done")
+
+
+def test_state_machine(store: JobStore) -> None:
+    store.create_job("j-1", "tournament", "order-poker", SPEC, 2, 100)
+    run = store.set_state("j-1", "running")
+    assert run.state == "running" and run.started_at is not None and run.finished_at is None
+    assert store.set_state("j-1", "running") == run  # a retried call is a no-op
+    failed = store.set_state("j-1", "failed", error="ValueError: boom")
+    assert failed.state == "failed" and failed.error == "ValueError: boom" and failed.finished_at is not None
+    again = store.set_state("j-1", "running")  # resume after a failure
+    assert again.error is None and again.finished_at is None
+    assert again.started_at == run.started_at  # the first start is kept
+    done = store.set_state("j-1", "succeeded")
+    assert done.finished_at is not None and done.finished_at >= done.started_at  # type: ignore[operator]
+    for state in STATES:
+        if state != "succeeded":
+            with pytest.raises(InvalidTransition):
+                store.set_state("j-1", state)
+    assert store.get("j-1").state == "succeeded"  # type: ignore[union-attr]
+    store.create_job("j-2", "tournament", "order-poker", SPEC, 2, 100)
+    with pytest.raises(InvalidTransition):
+        store.set_state("j-2", "succeeded")  # queued jobs have not run
+    with pytest.raises(KeyError):
+        store.set_state("j-missing", "running")
+    with pytest.raises(JobStoreError):
+        store.set_state("j-2", "paused")
+
+
+def test_every_allowed_transition_applies(store: JobStore) -> None:
+    pairs = sorted((src, dst) for src, targets in ALLOWED.items() for dst in targets)
+    assert len(pairs) == 11
+    for i, (src, dst) in enumerate(pairs):
+        jid = f"j-{i}"
+        store.create_job(jid, "tournament", "order-poker", SPEC, 1, 1)
+        if src != "queued":
+            if src != "running":
+                store.set_state(jid, "running")
+            store.set_state(jid, src)
+        assert store.set_state(jid, dst).state == dst
+
+
+def test_cancel_request(store: JobStore) -> None:
+    store.create_job("j-1", "tournament", "order-poker", SPEC, 2, 100)
+    store.set_state("j-1", "running")
+    assert not store.is_cancel_requested("j-1")
+    store.request_cancel("j-1")
+    assert store.is_cancel_requested("j-1") and store.get("j-1").cancel_requested  # type: ignore[union-attr]
+    store.set_state("j-1", "cancelled")
+    store.set_state("j-1", "running")  # resumed: the old request no longer applies
+    assert not store.is_cancel_requested("j-1")
+    with pytest.raises(KeyError):
+        store.request_cancel("j-missing")
+    assert not store.is_cancel_requested("j-missing")
+
+
+def test_record_shard_idempotent(store: JobStore) -> None:
+    store.create_job("j-1", "tournament", "order-poker", SPEC, 3, 100)
+    assert store.record_shard("j-1", 0, 120, "aa") is True
+    assert store.record_shard("j-1", 0, 120, "aa") is False
+    assert store.record_shard("j-1", 2, 90, "bb") is True
+    assert store.get("j-1").shards_done == 2  # type: ignore[union-attr]
+    assert store.recorded_shards("j-1") == {0: (120, "aa"), 2: (90, "bb")}
+    with pytest.raises(JobStoreError):
+        store.record_shard("j-1", 3, 1, "cc")
+    with pytest.raises(KeyError):
+        store.record_shard("j-missing", 0, 1, "cc")
+    assert store.delete_job("j-1") and store.get("j-1") is None and store.recorded_shards("j-1") == {}
+    assert not store.delete_job("j-1")
+
+
+_RECORDER = r"""
+import json, sys, time
+from pathlib import Path
+from storage.jobstore import JobStore
+url, schema, go, order = sys.argv[1], sys.argv[2] or None, Path(sys.argv[3]), sys.argv[4]
+store = JobStore(url, schema=schema)
+print("ready", flush=True)
+while not go.exists():
+    time.sleep(0.001)
+ks = list(range(120))
+if order == "down":
+    ks.reverse()
+won = []
+for k in ks:
+    if store.record_shard("j-race", k, 10 + k, f"sum-{k}"):
+        won.append(k)
+    time.sleep(0.001)  # let the other process in (SQLite's lock is not fair): both race for each k
+store.set_state("j-race", "running")
+print(json.dumps(won), flush=True)
+"""
+
+
+def test_record_shard_from_two_processes(target: Target, tmp_path: Path) -> None:
+    """Two real processes record the same 120 shards at once: each shard is stored exactly once."""
+    store = target.open()
+    store.create_job("j-race", "tournament", "order-poker", SPEC, 120, 1200)
+    go = tmp_path / "go"
+    argv = [sys.executable, "-c", _RECORDER, target.url, target.schema or "", str(go), "up"]
+    procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+             for _ in range(2)]
+    for p in procs:
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    go.touch()
+    won = []
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        won.append(set(json.loads(out)))
+    assert not (won[0] & won[1])
+    assert won[0] | won[1] == set(range(120))
+    job = store.get("j-race")
+    assert job is not None and job.shards_done == 120 and job.state == "running"
+    assert store.recorded_shards("j-race") == {k: (10 + k, f"sum-{k}") for k in range(120)}
+    store.close()
+
+
+def test_sqlite_uses_wal(tmp_path: Path) -> None:
+    store = JobStore(f"sqlite:///{tmp_path / 'new' / 'root' / 'j.sqlite'}")  # the directory is created
+    assert (tmp_path / "new" / "root" / "j.sqlite").is_file()
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
+    store.close()
+
+
+# ------------------------------------------------------------------------------------ settings
+
+def test_settings_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DATA", "DB", "MAX_DEALS_PER_JOB", "MAX_SHARDS", "QUERY_MEMORY_LIMIT", "QUERY_TIMEOUT_S",
+                 "QUERY_MAX_ROWS"):
+        monkeypatch.delenv(f"RASKLAD_{name}", raising=False)
+    s = get_settings()
+    assert s.data == Path("data") and s.db is None and s.db_url == "sqlite:///data/jobs.sqlite"
+    assert (s.max_deals_per_job, s.max_shards) == (10_000_000, 10_000)
+    assert (s.query_memory_limit, s.query_timeout_s, s.query_max_rows) == ("1GB", 30.0, 100_000)
+
+
+def test_settings_from_environment_and_overrides(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("RASKLAD_DATA", str(tmp_path / "d"))
+    monkeypatch.setenv("RASKLAD_MAX_SHARDS", "12")
+    monkeypatch.setenv("RASKLAD_QUERY_TIMEOUT_S", "2.5")
+    s = get_settings()
+    assert s.data == tmp_path / "d" and s.max_shards == 12 and s.query_timeout_s == 2.5
+    assert s.db_url == f"sqlite:///{tmp_path / 'd' / 'jobs.sqlite'}"
+    # The default database follows the data root of a copy; an explicit one stays.
+    moved = s.model_copy(update={"data": tmp_path / "e"})
+    assert moved.db_url == f"sqlite:///{tmp_path / 'e' / 'jobs.sqlite'}"
+    monkeypatch.setenv("RASKLAD_DB", PG_URL)
+    assert get_settings().db_url == PG_URL
+    assert get_settings(max_shards=3).max_shards == 3  # an override beats the environment
+    assert Settings(data=tmp_path).data == tmp_path
+    monkeypatch.setenv("RASKLAD_MAX_SHARDS", "0")
+    with pytest.raises(ValueError, match="max_shards"):
+        get_settings()
