@@ -1,13 +1,15 @@
 """The bot registry: bots are found by name (``order-poker/heuristic``).
 
 Game packages register their bots on import; operators add their own through the
-``rasklad.bots`` entry-point group (each entry point is a callable that registers bots).
-Uploaded code is never executed: only installed bots exist.
+``rasklad.bots`` entry-point group (each entry point is a callable that registers bots),
+or by naming installed modules in ``RASKLAD_BOT_MODULES`` (comma-separated; each module
+registers its bots on import). Uploaded code is never executed: only installed bots exist.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -54,6 +56,8 @@ def _load(game: str | None = None) -> None:
         _loaded_plugins = True
         for ep in entry_points(group="rasklad.bots"):
             ep.load()()
+        for module in filter(None, (m.strip() for m in os.environ.get("RASKLAD_BOT_MODULES", "").split(","))):
+            importlib.import_module(module)
 
 
 def bots(game: str | None = None) -> dict[str, BotInfo]:

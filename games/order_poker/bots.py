@@ -1,0 +1,78 @@
+"""Order Poker bots, registered as ``order-poker/<name>`` (games.core.registry imports this module).
+
+A bot is ``act(view, legal_actions, rng) -> action``: it sees only ``State.view(seat)``.
+``random`` is here; ``heuristic`` and ``montecarlo`` live in their own modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from games.core.registry import register
+from games.order_poker import heuristic, montecarlo
+from games.order_poker.actions import Action
+
+RANDOM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "pass_prob": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.6,
+                      "description": "chance to pass in the bidding when an order is possible "
+                                     "(otherwise a uniform legal order), so random tables are not all-pass"},
+        "keep_prob": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "default": None,
+                      "description": "chance to keep (no swap) in the exchange; null: uniform over "
+                                     "every legal exchange action"},
+    },
+}
+
+
+def _prob(name: str, v: Any, allow_none: bool = False) -> float | None:
+    if v is None and allow_none:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 1:
+        raise ValueError(f"{name} must be a number in [0, 1], not {v!r}")
+    return float(v)
+
+
+class RandomBot:
+    """Uniform over the legal actions, with a chance to pass in the bidding (and optionally to keep)."""
+
+    def __init__(self, pass_prob: float = 0.6, keep_prob: float | None = None) -> None:
+        self.pass_prob = _prob("pass_prob", pass_prob)
+        self.keep_prob = _prob("keep_prob", keep_prob, allow_none=True)
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action],
+            rng: np.random.Generator) -> Action:
+        """One legal action; two uniform draws at most."""
+        first = legal_actions[0]
+        n = len(legal_actions)
+        if n == 1:
+            return first
+        if first.type == "pass":  # bidding: legal_actions[0] is always the pass
+            assert self.pass_prob is not None
+            if rng.random() < self.pass_prob:
+                return first
+            return legal_actions[1 + int(rng.random() * (n - 1))]
+        if first.type == "keep" and self.keep_prob is not None:
+            if rng.random() < self.keep_prob:
+                return first
+            return legal_actions[1 + int(rng.random() * (n - 1))]
+        return legal_actions[int(rng.random() * n)]
+
+
+def _make_random(**params: Any) -> RandomBot:
+    unknown = set(params) - set(RANDOM_SCHEMA["properties"])
+    if unknown:
+        raise ValueError(f"unknown parameter(s) of order-poker/random: {', '.join(sorted(unknown))}")
+    return RandomBot(**params)
+
+
+register("order-poker/random", _make_random, RANDOM_SCHEMA,
+         "uniform over the legal actions; pass_prob sets the chance to pass in the bidding")
+register("order-poker/heuristic", heuristic.make, heuristic.SCHEMA,
+         "the seed's strategy remarks with exact reach tables from the Cython evaluator")
+register("order-poker/montecarlo", montecarlo.make, montecarlo.SCHEMA,
+         "samples the hidden hands, plays every candidate out with heuristic policies, keeps the best mean")

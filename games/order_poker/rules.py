@@ -1,0 +1,70 @@
+"""Order Poker rule options and constants (rules/order-poker.md).
+
+Rules are data (DESIGN.md): a frozen, keyword-only dataclass whose defaults are the spec's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ext.handeval import CATEGORIES
+from games.core.cards import deck_cards
+
+#: OP-2: the combinations in ascending rank; the index is the rank (``COMBINATIONS[1] == "pair"``).
+COMBINATIONS: tuple[str, ...] = CATEGORIES["order-poker"]
+NONE, PAIR, TWO_PAIR, THREE, STRAIGHT, FULL_HOUSE, FLUSH, FOUR, STRAIGHT_FLUSH = range(9)
+#: OP-1.1: the 36-card deck 6..A (card ids of games.core.cards).
+DECK: tuple[int, ...] = tuple(deck_cards("36"))
+#: OP-1.2: seats per table.
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+#: OP-1.4: cards per hand, the robot's included.
+HAND = 5
+#: The ``from`` of a swap with the robot (a ``for`` player's source is his seat number).
+ROBOT = -1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """The options of rules/order-poker.md.
+
+    ``max_exchange_rounds`` (OP-6.8): the exchange phase ends after this many rounds.
+    ``against_half_min`` (OP-7): the lowest combination with which an ``against`` player who
+    matches the robot's rank still earns the half-stake: ``"pair"`` or ``"two_pair"``.
+    """
+
+    max_exchange_rounds: int = 12
+    against_half_min: str = "pair"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_exchange_rounds, bool) or not isinstance(self.max_exchange_rounds, int) \
+                or self.max_exchange_rounds < 1:
+            raise ValueError(f"max_exchange_rounds must be an integer >= 1, not {self.max_exchange_rounds!r}")
+        if self.against_half_min not in ("pair", "two_pair"):
+            raise ValueError(f"against_half_min must be 'pair' or 'two_pair', not {self.against_half_min!r}")
+
+    @property
+    def half_min_rank(self) -> int:
+        """Rank (OP-2) of ``against_half_min``."""
+        return PAIR if self.against_half_min == "pair" else TWO_PAIR
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> Rules:
+        """Rules from a record's ``rules`` object (missing fields take the defaults).
+
+        Raises ``ValueError`` naming the field for an unknown field or a bad value.
+        """
+        if d is None:
+            return cls()
+        if not isinstance(d, Mapping):
+            raise ValueError(f"rules must be an object, not {type(d).__name__}")
+        known = {"max_exchange_rounds", "against_half_min"}
+        for key in d:
+            if key not in known:
+                raise ValueError(f"unknown rules field {key!r}: known fields are {', '.join(sorted(known))}")
+        return cls(**dict(d))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of these rules (every option, OP-6.8 asks for the round cap in every record)."""
+        return {"max_exchange_rounds": self.max_exchange_rounds, "against_half_min": self.against_half_min}
