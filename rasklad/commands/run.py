@@ -1,0 +1,300 @@
+"""``rasklad run`` and the local job commands: ``jobs``, ``show``, ``report``, ``query``, ``export``.
+
+Everything here works on a data root (``--data``, else the ``RASKLAD_DATA`` setting, else
+``./data``) with no server: jobs run in embedded mode (:mod:`sims.embedded`). Bad input exits
+with code 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import webbrowser
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+DataOpt = Annotated[Path | None, typer.Option("--data", help="data root (default: RASKLAD_DATA or ./data)")]
+
+
+def _bad(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _settings(data: Path | None) -> Any:
+    from sims.embedded import _settings as settings_for
+
+    return settings_for(data)
+
+
+def _job_dirs(settings: Any) -> list[Path]:
+    root = Path(settings.data) / "jobs"
+    return sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+
+
+def _resolve(job: str, settings: Any) -> Path:
+    """The directory of job ``job`` (an id or a unique prefix of one); exit 2 otherwise."""
+    dirs = _job_dirs(settings)
+    exact = [d for d in dirs if d.name == job]
+    match = exact or [d for d in dirs if d.name.startswith(job)]
+    if not job or not match:
+        _bad(f"no job {job!r} under {settings.data} (see `rasklad jobs`)")
+    if len(match) > 1:
+        _bad(f"job prefix {job!r} is ambiguous: {', '.join(d.name for d in match[:5])}")
+    return match[0]
+
+
+def _read_spec(job_dir: Path) -> dict[str, Any]:
+    return dict(json.loads((job_dir / "spec.json").read_text(encoding="utf-8")))
+
+
+def _print_result(report: dict[str, Any] | None) -> None:
+    if not report:
+        return
+    board = report.get("leaderboard")
+    if board:
+        from sims.report import format_leaderboard
+
+        for line in format_leaderboard(board):
+            typer.echo(line)
+        return
+    for name, t in (report.get("tables") or {}).items():
+        rows = t.get("rows") if isinstance(t, dict) else None
+        if not rows:
+            continue
+        typer.echo(f"{name}:")
+        cols = [c for c in rows[0] if c not in ("n",)]
+        typer.echo("  " + "  ".join(f"{c:>14}" for c in cols))
+        for r in rows[:40]:
+            typer.echo("  " + "  ".join(f"{_cell(r.get(c)):>14}" for c in cols))
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return "-" if v is None else str(v)
+
+
+def run(
+    spec_file: Annotated[Path, typer.Argument(help="job spec, YAML or JSON", metavar="SPEC")],
+    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+    data: DataOpt = None,
+    new: Annotated[bool, typer.Option("--new", help="start a new job even if this spec ran before")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Run a job spec here (no server): plan, run shards on a process pool, write Parquet and a report.
+
+    Running the same spec again in the same data root resumes the job: committed shards are skipped.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from sims.embedded import Progress as JobProgress
+    from sims.embedded import run_job
+    from sims.spec import SpecError, load_spec
+
+    if workers < 1:
+        _bad(f"--workers must be >= 1, not {workers}")
+    if not spec_file.is_file():
+        _bad(f"no such spec file: {spec_file}")
+    try:
+        spec = load_spec(spec_file)
+    except SpecError as e:
+        _bad(f"{spec_file}: {e}")
+    console = Console(stderr=True)
+    unit = "deals" if spec.kind == "tournament" else "samples"
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("shards"),
+                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=console,
+                   disable=quiet or not console.is_terminal, transient=False)
+    task: list[Any] = []
+
+    def on_start(p: JobProgress) -> None:
+        task.append(bar.add_task("running", total=p.shards_total, completed=p.shards_done, rate=""))
+
+    def on_shard(p: JobProgress) -> None:
+        rate = f"{p.rate():,.0f} {unit}/s" if p.items_this_run else ""
+        bar.update(task[0], completed=p.shards_done, rate=rate)
+
+    try:
+        with bar:
+            result = run_job(spec, data=data, workers=workers, new=new, on_start=on_start, on_shard=on_shard)
+    except SpecError as e:  # limits are checked at planning time
+        _bad(f"{spec_file}: {e}")
+    except KeyboardInterrupt:
+        typer.echo("interrupted: committed shards are kept; run the same command again to resume", err=True)
+        raise typer.Exit(code=130) from None
+    resumed = f" ({result.skipped} already committed)" if result.skipped else ""
+    typer.echo(f"job {result.job_id}: {result.state}, {result.shards_done}/{result.shards_total} shards"
+               f"{resumed}, {result.seconds:.1f} s")
+    _print_result(result.report)
+    if result.report_paths is not None:
+        typer.echo(f"report: {result.report_paths[1]}")
+    elif result.report_error:
+        typer.echo(result.report_error, err=True)
+
+
+def jobs(
+    data: DataOpt = None,
+    state: Annotated[str | None, typer.Option("--state", help="only jobs in this state")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="at most this many jobs")] = 50,
+) -> None:
+    """List the jobs of the data root, newest first."""
+    from sims.embedded import open_store
+
+    settings = _settings(data)
+    if state is not None and state not in ("queued", "running", "succeeded", "failed", "cancelled"):
+        _bad(f"unknown state {state!r}: queued, running, succeeded, failed or cancelled")
+    if limit < 1:
+        _bad(f"--limit must be >= 1, not {limit}")
+    store = open_store(settings)
+    rows = store.list_jobs(state=state, limit=limit)
+    typer.echo(f"{'job':<19} {'kind':<10} {'game':<12} {'state':<10} {'shards':>11}  created")
+    for j in rows:
+        typer.echo(f"{j.id:<19} {j.kind:<10} {(j.game or '-'):<12} {j.state:<10} "
+                   f"{f'{j.shards_done}/{j.shards_total}':>11}  {j.created_at:%Y-%m-%d %H:%M:%S}")
+
+
+def show(job: Annotated[str, typer.Argument(help="job id (or a unique prefix)")], data: DataOpt = None) -> None:
+    """Show a job: state, progress, timestamps, error and spec, as JSON."""
+    from sims.embedded import open_store
+
+    settings = _settings(data)
+    jd = _resolve(job, settings)
+    rec = open_store(settings).get(jd.name)
+    out: dict[str, Any] = {"id": jd.name, "dir": str(jd)}
+    if rec is not None:
+        for k in ("kind", "game", "state", "shards_done", "shards_total", "deals_total", "owner", "error",
+                  "created_at", "started_at", "finished_at"):
+            v: Any = getattr(rec, k, None)
+            out[k] = v.isoformat() if hasattr(v, "isoformat") else v
+    report = jd / "report.html"
+    out["report"] = str(report) if report.exists() else None
+    out["spec"] = _read_spec(jd)
+    typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+
+
+def report(
+    job: Annotated[str, typer.Argument(help="job id (or a unique prefix)")],
+    data: DataOpt = None,
+    open_: Annotated[bool, typer.Option("--open", help="open the HTML report in a browser")] = False,
+) -> None:
+    """Print where a job's report is (writing it first if the job is complete but has none)."""
+    from sims.embedded import _finalize, job_tables
+    from sims.spec import parse_spec
+    from storage.parquet import committed_shards
+
+    settings = _settings(data)
+    jd = _resolve(job, settings)
+    html = jd / "report.html"
+    if not html.exists():
+        spec_dict = _read_spec(jd)
+        spec = parse_spec(spec_dict)
+        from sims.plan import plan
+
+        total = plan(spec, max_deals=1 << 62, max_shards=1 << 30).shards_total
+        done = committed_shards(jd, job_tables(spec))
+        if len(set(done) & set(range(total))) < total:
+            _bad(f"job {jd.name} is not complete ({len(done)}/{total} shards): run it again to finish it")
+        _, _paths, err = _finalize(jd, spec_dict)
+        if err:
+            _bad(err)
+    typer.echo(str(html))
+    if open_:
+        webbrowser.open(html.resolve().as_uri())
+
+
+def query(
+    job: Annotated[str, typer.Argument(help="job id, a unique prefix, several joined by commas, or 'all'")],
+    sql: Annotated[str, typer.Argument(help='one SELECT over the views, e.g. "SELECT bot, avg(score) FROM seats '
+                                            'GROUP BY bot"')],
+    data: DataOpt = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet")] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file")] = None,
+) -> None:
+    """Run read-only SQL (DuckDB) over a job's tables: views deals, seats, records or a stats job's tables."""
+    from storage.query import QueryError, run_query
+
+    if fmt not in ("table", "csv", "json", "parquet"):
+        _bad(f"unknown format {fmt!r}: table, csv, json or parquet")
+    if fmt == "parquet" and output is None:
+        _bad("--format parquet needs -o FILE")
+    settings = _settings(data)
+    if job == "all":
+        dirs = _job_dirs(settings)
+        if not dirs:
+            _bad(f"no jobs under {settings.data}")
+    else:
+        dirs = [_resolve(j.strip(), settings) for j in job.split(",")]
+    try:
+        table = run_query(sql, {d.name: d for d in dirs}, memory_limit=settings.query_memory_limit,
+                          timeout_s=settings.query_timeout_s, max_rows=settings.query_max_rows)
+    except QueryError as e:
+        _bad(str(e).splitlines()[0] if str(e) else "query failed")
+    _write_table(table, fmt, output)
+
+
+def _write_table(table: Any, fmt: str, output: Path | None) -> None:
+    import pyarrow.parquet as pq
+
+    if fmt == "parquet":
+        assert output is not None
+        pq.write_table(table, output, compression="zstd")
+        typer.echo(f"{table.num_rows} rows -> {output}", err=True)
+        return
+    if fmt == "csv":
+        import csv
+
+        # The csv module quotes only what needs quoting (pyarrow's writer quotes every header).
+        fh = output.open("w", encoding="utf-8", newline="") if output is not None else sys.stdout
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(table.column_names)
+        for row in table.to_pylist():
+            w.writerow(["" if v is None else v for v in row.values()])
+        if output is not None:
+            fh.close()
+        return
+    if fmt == "json":
+        text = json.dumps(table.to_pylist(), ensure_ascii=False, default=str)
+        if output is not None:
+            output.write_text(text + "\n", encoding="utf-8")
+        else:
+            typer.echo(text)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(show_edge=False)
+    for name in table.column_names:
+        t.add_column(name, justify="left" if str(table.schema.field(name).type) == "string" else "right")
+    for row in table.to_pylist():
+        t.add_row(*(_cell(v) for v in row.values()))
+    console = Console(file=output.open("w", encoding="utf-8") if output is not None else None)
+    console.print(t)
+
+
+def export(
+    job: Annotated[str, typer.Argument(help="job id (or a unique prefix)")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="the Parquet file to write")],
+    data: DataOpt = None,
+) -> None:
+    """Export a job as one Parquet file."""
+    from storage.parquet import export_job
+
+    settings = _settings(data)
+    jd = _resolve(job, settings)
+    if output.exists() and output.is_dir():
+        _bad(f"{output} is a directory: give a file name")
+    export_job(jd, output)
+    typer.echo(str(output))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``run``, ``jobs``, ``show``, ``report``, ``query`` and ``export`` to the CLI."""
+    app.command("run")(run)
+    app.command("jobs")(jobs)
+    app.command("show")(show)
+    app.command("report")(report)
+    app.command("query")(query)
+    app.command("export")(export)

@@ -1,0 +1,6 @@
+"""Simulation jobs: specs (:mod:`sims.spec`), planning (:mod:`sims.plan`), the shard runner
+(:mod:`sims.run`, :mod:`sims.dealstats`), table schemas (:mod:`sims.tables`), embedded runs
+(:mod:`sims.embedded`), statistics and reports (:mod:`sims.stats`, :mod:`sims.report`).
+
+Data flows one way: spec -> plan -> run_shard -> storage -> aggregate (DESIGN.md).
+"""

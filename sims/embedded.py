@@ -1,0 +1,334 @@
+"""Embedded mode (DESIGN.md "Running"): a job run on a local process pool, with no server.
+
+``run_job`` plans the spec, skips the shards already committed under the data root, runs the
+rest (in this process with one worker, else on a pool of processes), commits each shard as it
+finishes (every table file written whole and renamed, then the shard recorded in the job
+store), and when every shard is present writes the report. Running the same spec again in the
+same data root is the same job (same id) and resumes it; ``new=True`` makes a fresh job.
+
+A shard is a pure function of (spec, k), so it does not matter which process ran it, in what
+order shards finished, or whether a killed run left some shards behind: the committed files
+are exactly those of an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import multiprocessing
+import os
+import secrets
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from sims.plan import Plan, plan
+from sims.spec import (
+    CategoriesQuestion,
+    JobSpec,
+    ReachQuestion,
+    TournamentSpec,
+    parse_spec,
+)
+
+__all__ = ["Progress", "RunResult", "job_tables", "open_store", "run_job", "write_spec"]
+
+
+def job_tables(spec: JobSpec) -> tuple[str, ...]:
+    """The tables every shard of ``spec`` writes (a shard is committed when all their files exist)."""
+    if isinstance(spec, TournamentSpec):
+        return ("deals", "seats", "records") if spec.record == "full" else ("deals", "seats")
+    if isinstance(spec.question, (CategoriesQuestion, ReachQuestion)):
+        return ("counts",)
+    return ("biddable", "counts", "orders")
+
+
+@dataclass
+class Progress:
+    """What a progress display is told: call ``update`` after each committed shard."""
+
+    shards_total: int
+    shards_done: int
+    items_total: int
+    items_done: int = 0
+    started: float = field(default_factory=time.monotonic)
+    items_this_run: int = 0
+
+    def rate(self) -> float:
+        """Items (deals or samples) per second in this run."""
+        dt = time.monotonic() - self.started
+        return self.items_this_run / dt if dt > 0 else 0.0
+
+
+@dataclass
+class RunResult:
+    """Outcome of ``run_job``."""
+
+    job_id: str
+    job_dir: Path
+    state: str
+    shards_done: int
+    shards_total: int
+    skipped: int
+    """Shards already committed before this run (resumed)."""
+    seconds: float
+    items_run: int
+    report: dict[str, Any] | None = None
+    report_paths: tuple[Path, Path] | None = None
+    report_error: str | None = None
+
+
+@dataclass
+class _DefaultSettings:
+    """The contract's defaults, for when ``rasklad.settings`` is not importable."""
+
+    data: Path = field(default_factory=lambda: Path(os.environ.get("RASKLAD_DATA", "data")))
+    db: str | None = field(default_factory=lambda: os.environ.get("RASKLAD_DB"))
+    max_deals_per_job: int = 10_000_000
+    max_shards: int = 10_000
+    query_memory_limit: str = "1GB"
+    query_timeout_s: float = 30.0
+    query_max_rows: int = 100_000
+
+
+def _settings(data: Path | None) -> Any:
+    """The settings, with the data root replaced by ``data`` when given."""
+    try:
+        from rasklad.settings import get_settings
+    except ImportError:
+        s: Any = _DefaultSettings()
+    else:
+        s = get_settings()
+    if data is None:
+        return s
+    if hasattr(s, "model_copy"):
+        # The default database lives in the data root: re-derive it unless it was set explicitly.
+        return s.model_copy(update={"data": Path(data)})
+    s.data = Path(data)
+    return s
+
+
+def store_url(settings: Any) -> str:
+    """The job store URL: the ``db`` setting, else a SQLite file in the data root."""
+    url = getattr(settings, "db", None)
+    if url:
+        return str(url)
+    return f"sqlite:///{Path(settings.data) / 'jobs.sqlite'}"
+
+
+def open_store(settings: Any) -> Any:
+    """The job store of ``settings`` (the data root is created if needed)."""
+    from storage.jobstore import JobStore
+
+    Path(settings.data).mkdir(parents=True, exist_ok=True)
+    return JobStore(store_url(settings))
+
+
+def write_spec(job_dir: Path, spec: dict[str, Any]) -> Path:
+    """Store the canonical spec as ``spec.json`` (temporary name, fsync, rename)."""
+    job_dir.mkdir(parents=True, exist_ok=True)
+    path = job_dir / "spec.json"
+    tmp = job_dir / f".spec.json.tmp-{os.getpid()}-{secrets.token_hex(4)}"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(spec, fh, indent=2, sort_keys=True)
+        fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def _file_checksum(paths: list[Path]) -> str:
+    """Checksum of a shard: sha256 over the sha256 of each of its table files (in table order)."""
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(hashlib.sha256(p.read_bytes()).hexdigest().encode())
+    return h.hexdigest()
+
+
+# ------------------------------------------------------------------------------ pool worker side
+
+_WORKER_SPECS: dict[str, JobSpec] = {}
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group: only the parent decides how to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _work(args: tuple[str, int]) -> tuple[int, dict[str, pa.Table], float]:
+    """Run one shard in a pool process (the parsed spec is cached per process)."""
+    from sims.run import run_shard
+
+    spec_json, k = args
+    spec = _WORKER_SPECS.get(spec_json)
+    if spec is None:
+        spec = _WORKER_SPECS[spec_json] = parse_spec(json.loads(spec_json))
+    t0 = time.perf_counter()
+    tables = run_shard(spec, k)
+    return k, tables, time.perf_counter() - t0
+
+
+def _results(spec: JobSpec, todo: list[int], workers: int) -> Iterator[tuple[int, dict[str, pa.Table], float]]:
+    """Shard results as they finish: in this process with one worker, else from a process pool."""
+    from sims.run import run_shard
+
+    if workers <= 1 or len(todo) <= 1:
+        for k in todo:
+            t0 = time.perf_counter()
+            tables = run_shard(spec, k)
+            yield k, tables, time.perf_counter() - t0
+        return
+    # forkserver: workers fork from a clean server process (no parent threads, such as a
+    # progress display's, are copied), and the heavy imports happen once in the server.
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["sims.run", "sims.dealstats", "games.order_poker", "games.order_poker.bots"])
+    spec_json = json.dumps(spec.canonical(), sort_keys=True)
+    pool = ctx.Pool(min(workers, len(todo)), initializer=_worker_init)
+    try:
+        yield from pool.imap_unordered(_work, [(spec_json, k) for k in todo])
+        pool.close()
+    finally:
+        pool.terminate()  # on Ctrl-C or an error, running shards are abandoned (never committed)
+        pool.join()
+
+
+# ------------------------------------------------------------------------------------- the run
+
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Hold back SIGINT during the block and raise ``KeyboardInterrupt`` after it, if one came."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if got:
+        raise KeyboardInterrupt
+
+
+def _items(p: Plan, k: int) -> int:
+    return p.shards[k].count if p.kind == "tournament" or p.spec.get("method") == "sample" else 0
+
+
+def _finalize(job_dir: Path, spec: dict[str, Any]) -> tuple[dict[str, Any] | None, tuple[Path, Path] | None,
+                                                            str | None]:
+    """Write the report (the stats engineer's ``sims.report``); tolerate its absence."""
+    try:
+        from sims.report import build_report, write_report
+    except ImportError as e:
+        return None, None, f"no report: sims.report is not available ({e})"
+    report = build_report(job_dir, spec)
+    paths = write_report(job_dir, report)
+    return report, (Path(paths[0]), Path(paths[1])), None
+
+
+def run_job(spec: JobSpec, *, data: Path | None = None, workers: int = 1, new: bool = False,
+            nonce: str | None = None, on_start: Callable[[Progress], None] | None = None,
+            on_shard: Callable[[Progress], None] | None = None) -> RunResult:
+    """Run (or resume) ``spec`` under the data root; returns when done, or raises on error.
+
+    ``on_start`` is called once with the progress state after planning, ``on_shard`` after each
+    committed shard. ``KeyboardInterrupt`` stops the pool, marks the job ``cancelled`` and is
+    re-raised; committed shards stay, so the next run resumes from them.
+    """
+    from storage.layout import job_dir as layout_job_dir
+    from storage.layout import shard_path
+    from storage.parquet import committed_shards, write_shards
+
+    t_start = time.monotonic()
+    settings = _settings(data)
+    p = plan(spec, nonce if nonce is not None else (secrets.token_hex(8) if new else ""),
+             max_deals=settings.max_deals_per_job, max_shards=settings.max_shards)
+    jd = layout_job_dir(Path(settings.data), p.job_id)
+    if not (jd / "spec.json").exists():
+        write_spec(jd, p.spec)
+    tables = job_tables(spec)
+    store = open_store(settings)
+    job = store.get(p.job_id)
+    if job is None:
+        job = store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total)
+    done = set(committed_shards(jd, tables)) & set(range(p.shards_total))
+    for k in sorted(done):  # committed by a run killed before it could record them
+        paths = [shard_path(jd, t, k) for t in tables]
+        store.record_shard(p.job_id, k, _rows(paths[0]), _file_checksum(paths))
+    todo = [k for k in range(p.shards_total) if k not in done]
+    prog = Progress(p.shards_total, len(done), p.deals_total, sum(_items(p, k) for k in done))
+    if on_start is not None:
+        on_start(prog)
+    result = RunResult(p.job_id, jd, "running", len(done), p.shards_total, len(done), 0.0, 0)
+    if todo or store.get(p.job_id).state != "succeeded":
+        _set_state(store, p.job_id, "running")
+    try:
+        for k, shard_tables, _secs in _results(spec, todo, workers):
+            with _sigint_deferred():  # a commit is never cut in half by Ctrl-C
+                infos = write_shards(jd, k, shard_tables)
+                checksum = _info_checksum(infos, tables, jd, k)
+                store.record_shard(p.job_id, k, shard_tables[tables[0]].num_rows, checksum)
+            prog.shards_done += 1
+            prog.items_done += _items(p, k)
+            prog.items_this_run += _items(p, k)
+            result.items_run += _items(p, k)
+            if on_shard is not None:
+                on_shard(prog)
+            if store.is_cancel_requested(p.job_id):
+                raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        _set_state(store, p.job_id, "cancelled")
+        raise
+    except BaseException as e:
+        _set_state(store, p.job_id, "failed", f"{type(e).__name__}: {e}")
+        raise
+    result.shards_done = prog.shards_done
+    if set(committed_shards(jd, tables)) >= set(range(p.shards_total)):
+        try:
+            result.report, result.report_paths, result.report_error = _finalize(jd, p.spec)
+        except Exception as e:  # the data is complete and stays valid; say what failed
+            _set_state(store, p.job_id, "failed", f"report: {type(e).__name__}: {e}")
+            raise
+        _set_state(store, p.job_id, "succeeded")
+        result.state = "succeeded"
+    result.seconds = time.monotonic() - t_start
+    return result
+
+
+def _rows(path: Path) -> int:
+    import pyarrow.parquet as pq
+
+    return int(pq.ParquetFile(path).metadata.num_rows)
+
+
+def _info_checksum(infos: Any, tables: tuple[str, ...], jd: Path, k: int) -> str:
+    """Checksum of a freshly written shard, from what ``write_shards`` returned (or the files)."""
+    checks: list[str] = []
+    if isinstance(infos, dict):
+        checks = [str(infos[t].checksum) for t in tables if t in infos]
+    elif isinstance(infos, (list, tuple)):
+        checks = [str(i.checksum) for i in infos]
+    if len(checks) != len(tables):
+        from storage.layout import shard_path
+
+        return _file_checksum([shard_path(jd, t, k) for t in tables])
+    h = hashlib.sha256()
+    for c in checks:
+        h.update(c.encode())
+    return h.hexdigest()
+
+
+def _set_state(store: Any, job_id: str, state: str, error: str | None = None) -> None:
+    """Move the job to ``state`` unless it is there already."""
+    job = store.get(job_id)
+    if job is not None and job.state == state and error is None:
+        return
+    store.set_state(job_id, state, error=error)

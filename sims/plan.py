@@ -1,0 +1,151 @@
+"""Planning (DESIGN.md "Jobs"): a job is split into shards, and its id is derived from its spec.
+
+Shard k of a tournament plays deals ``[k * shard_deals, min((k + 1) * shard_deals, deals))``;
+its randomness comes only from ``numpy.random.SeedSequence(seed, spawn_key=(k,))`` (the same
+sequence as ``SeedSequence(seed).spawn(k + 1)[k]``), so its rows are a pure function of
+(spec, k) and a re-run shard gives identical rows. The job id hashes the spec's canonical JSON
+and a nonce: the same spec with the same nonce is the same job (which is how ``rasklad run``
+resumes), a fresh nonce makes a new job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sims.spec import (
+    CategoriesQuestion,
+    DealStatsSpec,
+    JobSpec,
+    RobotCombinationQuestion,
+    SpecError,
+    TournamentSpec,
+)
+
+__all__ = ["DEFAULT_MAX_DEALS", "DEFAULT_MAX_SHARDS", "Plan", "Shard", "canonical_json", "job_id", "plan",
+           "shard_seed"]
+
+#: Limits used when the settings module is unavailable (the contract's defaults).
+DEFAULT_MAX_DEALS = 10_000_000
+DEFAULT_MAX_SHARDS = 10_000
+#: Hands per shard of an exact enumeration (~0.2 s of the C kernel).
+EXACT_HANDS_PER_SHARD = 20_000_000
+#: Suit classes of robot hands per shard of the exact ``robot-combination`` question.
+ROBOT_CLASSES_PER_SHARD = 2_000
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One unit of work: shard ``k`` covers items ``start .. start + count - 1`` (deals or samples)."""
+
+    k: int
+    start: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A job's shards and totals."""
+
+    job_id: str
+    kind: str
+    game: str | None
+    spec: dict[str, Any]
+    shards: tuple[Shard, ...]
+    deals_total: int
+    """Deals of a tournament (each played ``rotations`` times), samples or hands of a deal-stats job."""
+    rows_per_deal: int
+
+    @property
+    def shards_total(self) -> int:
+        """Number of shards."""
+        return len(self.shards)
+
+
+def canonical_json(spec: JobSpec) -> str:
+    """The spec's canonical JSON: defaults filled in, keys sorted, no spaces."""
+    return json.dumps(spec.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def job_id(spec: JobSpec, nonce: str = "") -> str:
+    """``j-`` and 16 hex digits of sha256(canonical JSON, NUL, nonce)."""
+    h = hashlib.sha256(canonical_json(spec).encode() + b"\0" + nonce.encode()).hexdigest()
+    return f"j-{h[:16]}"
+
+
+def shard_seed(seed: int, k: int) -> np.random.SeedSequence:
+    """The seed sequence of shard ``k``: identical to ``SeedSequence(seed).spawn(k + 1)[k]``."""
+    return np.random.SeedSequence(seed, spawn_key=(k,))
+
+
+def _limits(max_deals: int | None, max_shards: int | None) -> tuple[int, int]:
+    if max_deals is None or max_shards is None:
+        try:
+            from rasklad.settings import get_settings
+
+            s = get_settings()
+            max_deals = s.max_deals_per_job if max_deals is None else max_deals
+            max_shards = s.max_shards if max_shards is None else max_shards
+        except ImportError:
+            pass
+    return (DEFAULT_MAX_DEALS if max_deals is None else max_deals,
+            DEFAULT_MAX_SHARDS if max_shards is None else max_shards)
+
+
+def _even(total: int, per: int) -> tuple[Shard, ...]:
+    n = max(1, math.ceil(total / per))
+    return tuple(Shard(k, k * per, min(per, total - k * per)) for k in range(n))
+
+
+def _stats_shards(spec: DealStatsSpec) -> tuple[tuple[Shard, ...], int]:
+    from sims import dealstats
+
+    q = spec.question
+    if spec.method == "sample":
+        assert spec.samples is not None and spec.shard_samples is not None
+        return _even(spec.samples, spec.shard_samples), spec.samples
+    if isinstance(q, CategoriesQuestion):
+        hands = dealstats.categories_total(spec)
+        live = dealstats.live_deck(spec).size
+        # The kernel splits an enumeration by the first card's position modulo n.
+        n = max(1, min(live - q.cards + 1, math.ceil(hands / EXACT_HANDS_PER_SHARD)))
+        return tuple(Shard(k, k, 1) for k in range(n)), hands
+    if isinstance(q, RobotCombinationQuestion):
+        classes = len(dealstats.robot_classes()[1])
+        shards = _even(classes, ROBOT_CLASSES_PER_SHARD)
+        return shards, classes
+    return (Shard(0, 0, 1),), 1  # reach, exact: one small enumeration
+
+
+def plan(spec: JobSpec, nonce: str = "", *, max_deals: int | None = None,
+         max_shards: int | None = None) -> Plan:
+    """Split ``spec`` into shards; limits default to the settings' ``max_deals_per_job``/``max_shards``.
+
+    Raises :class:`SpecError` naming the field when a limit is exceeded.
+    """
+    max_deals, max_shards = _limits(max_deals, max_shards)
+    if isinstance(spec, TournamentSpec):
+        if spec.deals > max_deals:
+            raise SpecError([("deals", f"must be <= {max_deals:,} (the max_deals_per_job setting)")])
+        assert spec.shard_deals is not None
+        shards = _even(spec.deals, spec.shard_deals)
+        if len(shards) > max_shards:
+            need = math.ceil(spec.deals / max_shards)
+            raise SpecError([("shard_deals", f"{spec.deals:,} deals in shards of {spec.shard_deals:,} make "
+                                             f"{len(shards):,} shards, more than the max_shards setting "
+                                             f"({max_shards:,}): use shard_deals >= {need:,}")])
+        return Plan(job_id(spec, nonce), "tournament", spec.game, spec.canonical(), shards, spec.deals,
+                    spec.rotations)
+    if spec.method == "sample" and spec.samples is not None and spec.samples > max_deals:
+        raise SpecError([("samples", f"must be <= {max_deals:,} (the max_deals_per_job setting)")])
+    shards, total = _stats_shards(spec)
+    if len(shards) > max_shards:
+        raise SpecError([("shard_samples", f"{len(shards):,} shards are more than the max_shards setting "
+                                           f"({max_shards:,}): use larger shards")])
+    game = spec.game or None
+    return Plan(job_id(spec, nonce), "deal-stats", game, spec.canonical(), shards, total, 1)

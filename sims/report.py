@@ -1,0 +1,511 @@
+"""A job's report: ``report.json``, a self-contained ``report.html`` and ``summary.parquet``.
+
+``build_report`` reads the job's shard files (``<job_dir>/<table>/shard-*.parquet``) and computes
+the statistics of :mod:`sims.stats`; ``render_html`` turns the report dict into one HTML page with
+inline CSS and inline SVG — no script, no external resource — in which every string that came
+from a user (bot labels, spec values, table contents) is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from sims import stats
+
+__all__ = [
+    "REPORT_FORMAT",
+    "build_report",
+    "format_leaderboard",
+    "read_job_table",
+    "render_html",
+    "write_report",
+]
+
+REPORT_FORMAT = "rasklad-report/1"
+SHARD_GLOB = "shard-*.parquet"  # as storage.layout.SHARD_GLOB; temporary files never match it
+SEATS_COLUMNS = ("deal", "rotation", "seat", "bot_index", "bot", "role", "fulfilled", "score")
+DEALS_COLUMNS = ("deal", "rotation", "order", "stake", "robot_combination", "rounds", "n_actions")
+TOURNAMENT_TABLES = ("deals", "seats", "records")
+
+
+def read_job_table(job_dir: Path, table: str, columns: tuple[str, ...] | None = None) -> pa.Table | None:
+    """Every committed shard of ``table`` as one table (only the ``columns`` that exist), or None."""
+    files = sorted((job_dir / table).glob(SHARD_GLOB))
+    if not files:
+        return None
+    dataset = ds.dataset([str(f) for f in files], format="parquet")
+    cols = None if columns is None else [c for c in columns if c in dataset.schema.names]
+    return dataset.to_table(columns=cols)
+
+
+def _merge_counts(counts: pa.Table) -> pa.Table:
+    """Sum a sharded ``counts`` table by its key columns; probability = count / n afterwards.
+
+    Key columns are every column except ``count``, ``n``, ``probability`` and other float columns
+    (floats cannot be summed meaningfully across shards, so they are dropped). Without an ``n``
+    column a row's denominator is inferred as count / probability.
+    """
+    names = counts.column_names
+    if "count" not in names:
+        return counts
+    keys = [
+        c
+        for c in names
+        if c not in ("count", "n", "probability") and not pa.types.is_floating(counts.schema.field(c).type)
+    ]
+    if "n" not in names and "probability" in names:
+        prob = counts.column("probability")
+        inferred = pc.if_else(
+            pc.greater(prob, 0),
+            pc.round(pc.divide(pc.cast(counts.column("count"), pa.float64()), prob)),
+            pa.scalar(None, pa.float64()),
+        )
+        counts = counts.append_column("n", pc.cast(inferred, pa.int64()))
+    aggs = [("count", "sum")] + ([("n", "sum")] if "n" in counts.column_names else [])
+    merged = counts.group_by(keys, use_threads=False).aggregate(aggs)
+    merged = merged.rename_columns(
+        [{"count_sum": "count", "n_sum": "n"}.get(c, c) for c in merged.column_names]
+    )
+    if "n" in merged.column_names:
+        n = merged.column("n")
+        prob = pc.if_else(
+            pc.greater(n, 0),
+            pc.divide(pc.cast(merged.column("count"), pa.float64()), pc.cast(n, pa.float64())),
+            pa.scalar(0.0),
+        )
+        merged = merged.append_column("probability", prob)
+    return merged.select(
+        [
+            *keys,
+            "count",
+            *(["n"] if "n" in merged.column_names else []),
+            *(["probability"] if "probability" in merged.column_names else []),
+        ]
+    )
+
+
+def build_report(job_dir: Path, spec: dict[str, Any]) -> dict[str, Any]:
+    """The report of a finished job: the spec plus every statistic of its tables (deterministic)."""
+    job_dir = Path(job_dir)
+    kind = spec.get("kind", "tournament")
+    report: dict[str, Any] = {"format": REPORT_FORMAT, "job_id": job_dir.name, "kind": kind, "spec": spec}
+    if kind == "tournament":
+        seats = read_job_table(job_dir, "seats", SEATS_COLUMNS)
+        deals = read_job_table(job_dir, "deals", DEALS_COLUMNS)
+        if seats is None or seats.num_rows == 0:
+            report["leaderboard"] = None
+        else:
+            report["leaderboard"] = stats.leaderboard(
+                seats, deals, str(spec.get("seating", "duplicate")), int(spec.get("players") or 0)
+            )
+        report["deals_summary"] = stats.deals_summary(deals) if deals is not None else None
+        return report
+    samples = spec.get("samples")
+    method = str(spec.get("method", "exact"))
+    tables: dict[str, Any] = {}
+    for sub in sorted(p for p in job_dir.iterdir() if p.is_dir()):
+        if sub.name in TOURNAMENT_TABLES:
+            continue
+        t = read_job_table(job_dir, sub.name)
+        if t is not None:
+            merged = _merge_counts(t) if len(list(sub.glob(SHARD_GLOB))) > 1 else t
+            tables[sub.name] = stats.counts_report(merged, method, int(samples) if samples else None)
+    report["tables"] = tables
+    return report
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary sibling, fsync, rename: a reader sees the old file or the new one."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def _summary_table(report: dict[str, Any]) -> pa.Table | None:
+    """The leaderboard (tournaments) or the first counts table (deal-stats) as a flat table."""
+    board = report.get("leaderboard")
+    if board:
+        keep = ("rank", "bot", "bot_index", "deals", "rows", "mean", "sd", "se", "ci_low", "ci_high")
+        return pa.Table.from_pylist([{k: r.get(k) for k in keep} for r in board["rows"]])
+    for t in (report.get("tables") or {}).values():
+        return pa.Table.from_pylist(t["rows"]) if t["rows"] else None
+    return None
+
+
+def write_report(job_dir: Path, report: dict[str, Any]) -> tuple[Path, Path]:
+    """Write ``report.json``, ``report.html`` (and ``summary.parquet``) into the job directory."""
+    job_dir = Path(job_dir)
+    json_path, html_path = job_dir / "report.json", job_dir / "report.html"
+    text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False, default=str)
+    _atomic_write(json_path, text.encode())
+    _atomic_write(html_path, render_html(report).encode())
+    summary = _summary_table(report)
+    if summary is not None:
+        tmp = job_dir / f".summary.parquet.tmp-{os.getpid()}"
+        pq.write_table(summary, tmp, compression="zstd")
+        os.replace(tmp, job_dir / "summary.parquet")
+    return json_path, html_path
+
+
+def _num(x: Any, digits: int = 4) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    if isinstance(x, int):
+        return str(x)
+    return f"{x:+.{digits}f}"
+
+
+def format_leaderboard(board: dict[str, Any]) -> list[str]:
+    """The leaderboard as plain text lines (for a terminal): rank, bot, deals, mean, SE, 95% CI."""
+    rows = board["rows"]
+    width = max([len("bot"), *(len(r["bot"]) for r in rows)])
+    lines = [f"{'#':>2}  {'bot':<{width}}  {'deals':>8}  {'mean':>9}  {'se':>7}  95% CI"]
+    for r in rows:
+        ci = f"[{_num(r['ci_low'])}, {_num(r['ci_high'])}]"
+        se = "-" if r["se"] is None else f"{r['se']:.4f}"
+        lines.append(
+            f"{r['rank']:>2}  {r['bot']:<{width}}  {r['deals']:>8}  {_num(r['mean']):>9}  {se:>7}  {ci}"
+        )
+    for p in board["pairs"]:
+        lines.append(
+            f"{p['a']} - {p['b']}: {_num(p['paired']['mean'])} "
+            f"[{_num(p['paired']['ci_low'])}, {_num(p['paired']['ci_high'])}] {p['verdict']}"
+        )
+    return lines
+
+
+# ---------------------------------------------------------------- HTML (inline CSS and SVG, no script)
+
+CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+table{border-collapse:collapse;margin:.5em 0 1.5em}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+th{background:#f2f2f2}td.l,th.l{text-align:left}td.sep{background:#e3f4e3}td.ns{background:#f4f0e3}
+pre{background:#f7f7f7;padding:1em;overflow:auto}svg{display:block;margin:.5em 0 1.5em}
+.hists{display:flex;flex-wrap:wrap;gap:1em}.note{color:#555;font-size:.9em}"""
+
+
+def _e(x: Any) -> str:
+    """HTML-escape anything (quotes too, so the result is safe in attributes and SVG text)."""
+    return html.escape(str(x), quote=True)
+
+
+def _ci(lo: Any, hi: Any) -> str:
+    return f"[{_num(lo)}, {_num(hi)}]"
+
+
+def _table(
+    headers: list[str], rows: list[list[str]], left: int = 1, classes: list[list[str]] | None = None
+) -> str:
+    """An HTML table; cells are already-escaped strings; the first ``left`` columns align left."""
+    left_th = ' class="l"'
+    head = "".join(f"<th{left_th if i < left else ''}>{_e(h)}</th>" for i, h in enumerate(headers))
+    body = []
+    for r, row in enumerate(rows):
+        cells = []
+        for i, cell in enumerate(row):
+            cls = ["l"] if i < left else []
+            if classes and classes[r][i]:
+                cls.append(classes[r][i])
+            attr = f' class="{" ".join(cls)}"' if cls else ""
+            cells.append(f"<td{attr}>{cell}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """Round tick positions covering [lo, hi]."""
+    span = hi - lo if hi > lo else 1.0
+    raw = span / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    first = math.ceil(lo / step) * step
+    return [first + i * step for i in range(int((hi - first) / step + 1e-9) + 1)]
+
+
+def svg_intervals(items: list[tuple[str, float | None, float | None, float | None]], title: str) -> str:
+    """Dot-and-whisker plot: one row per (label, estimate, ci_low, ci_high), shared horizontal axis."""
+    pts = [v for _, m, lo, hi in items for v in (m, lo, hi) if v is not None]
+    if not pts:
+        return ""
+    lo_all, hi_all = min(pts), max(pts)
+    pad = (hi_all - lo_all) * 0.08 or max(abs(hi_all) * 0.1, 0.5)
+    lo_all, hi_all = lo_all - pad, hi_all + pad
+    left, width, row_h, top = 230, 760, 26, 28
+    height = top + row_h * len(items) + 30
+
+    def x(v: float) -> float:
+        return left + (v - lo_all) / (hi_all - lo_all) * (width - left - 20)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">',
+        f"<title>{_e(title)}</title>",
+    ]
+    for t in _ticks(lo_all, hi_all):
+        parts.append(
+            f'<line x1="{x(t):.1f}" y1="{top - 6}" x2="{x(t):.1f}" y2="{height - 24}" stroke="#eee"/>'
+            f'<text x="{x(t):.1f}" y="{height - 8}" font-size="11" text-anchor="middle">{t:.4g}</text>'
+        )
+    if lo_all < 0 < hi_all:
+        parts.append(
+            f'<line x1="{x(0):.1f}" y1="{top - 6}" x2="{x(0):.1f}" y2="{height - 24}" stroke="#999" '
+            'stroke-dasharray="4 3"/>'
+        )
+    for i, (label, m, lo, hi) in enumerate(items):
+        y = top + row_h * i + row_h / 2
+        short = label if len(label) <= 32 else label[:31] + "…"  # the full label is in the tooltip
+        parts.append(
+            f'<text x="{left - 10}" y="{y + 4:.1f}" font-size="12" text-anchor="end">{_e(short)}'
+            f"<title>{_e(label)}</title></text>"
+        )
+        if lo is not None and hi is not None:
+            parts.append(
+                f'<line x1="{x(lo):.1f}" y1="{y:.1f}" x2="{x(hi):.1f}" y2="{y:.1f}" stroke="#36c" '
+                f'stroke-width="2"/><line x1="{x(lo):.1f}" y1="{y - 6:.1f}" x2="{x(lo):.1f}" '
+                f'y2="{y + 6:.1f}" stroke="#36c"/><line x1="{x(hi):.1f}" y1="{y - 6:.1f}" '
+                f'x2="{x(hi):.1f}" y2="{y + 6:.1f}" stroke="#36c"/>'
+            )
+        if m is not None:
+            parts.append(f'<circle cx="{x(m):.1f}" cy="{y:.1f}" r="4" fill="#124"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def svg_histogram(label: str, hist: dict[str, Any], xs_all: list[Any] | None) -> str:
+    """Bars of the share of rows per score value (or per bin), on a value axis shared by every bot."""
+    counts, xs = hist["counts"], hist["x"]
+    total = sum(counts) or 1
+    width, height, left, bottom, top = 340, 180, 36, 34, 22
+    if hist["kind"] == "values" and xs_all is not None:
+        share = dict(zip(xs, counts, strict=True))
+        xs, counts = xs_all, [share.get(v, 0) for v in xs_all]
+    peak = max(counts) / total if counts else 1.0
+    n = max(len(counts), 1)
+    bw = (width - left - 8) / n
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">',
+        f"<title>{_e('score distribution of ' + label)}</title>",
+        f'<text x="{left}" y="14" font-size="12" font-weight="bold">{_e(label)}</text>',
+    ]
+    for i, c in enumerate(counts):
+        h = (c / total) / (peak or 1.0) * (height - top - bottom)
+        bx = left + i * bw
+        parts.append(
+            f'<rect x="{bx + 1:.1f}" y="{height - bottom - h:.1f}" width="{max(bw - 2, 1):.1f}" '
+            f'height="{h:.1f}" fill="#6a9fd8"><title>{_e(xs[i])}: {c} ({c / total:.2%})</title></rect>'
+        )
+    every = max(1, math.ceil(n / 12))
+    for i in range(0, len(xs), every):
+        lab = xs[i] if hist["kind"] == "values" else f"{xs[i]:.3g}"
+        px = left + i * bw + (bw / 2 if hist["kind"] == "values" else 0)
+        parts.append(
+            f'<text x="{px:.1f}" y="{height - bottom + 14}" font-size="10" '
+            f'text-anchor="middle">{_e(lab)}</text>'
+        )
+    parts.append(
+        f'<text x="4" y="{top + 8}" font-size="10">{peak:.0%}</text>'
+        f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="10" text-anchor="middle">score</text></svg>'
+    )
+    return "".join(parts)
+
+
+def _leaderboard_html(board: dict[str, Any]) -> str:
+    rows = board["rows"]
+    lead = [
+        [
+            _e(r["rank"]),
+            _e(r["bot"]),
+            _e(r["deals"]),
+            _e(r["rows"]),
+            _num(r["mean"]),
+            _num(r["sd"]),
+            "-" if r["se"] is None else f"{r['se']:.4f}",
+            _ci(r["ci_low"], r["ci_high"]),
+            _e(r["vs_next"] or ""),
+        ]
+        for r in rows
+    ]
+    out = [
+        "<h2>Leaderboard</h2>",
+        f'<p class="note">{_e(board["deals"])} deals, {_e(board["rows_total"])} seat rows, seating '
+        f"{_e(board['seating'])}. Mean score per deal: each deal counts once (the bot's mean over its "
+        "rows of that deal); SE and the 95% t interval are over deals, the independent units.</p>",
+        _table(["#", "bot", "deals", "rows", "mean", "sd", "SE", "95% CI", "vs next"], lead, left=2),
+        "<h3>Mean score per deal with 95% intervals</h3>",
+        svg_intervals([(r["bot"], r["mean"], r["ci_low"], r["ci_high"]) for r in rows], "means with 95% CI"),
+    ]
+    pairs = board["pairs"]
+    if pairs:
+        same = (
+            "on the same cards (duplicate seating)" if board["paired_on_same_cards"] else "on the same deals"
+        )
+        prow = [
+            [
+                _e(p["a"]),
+                _e(p["b"]),
+                _e(p["deals"]),
+                _num(p["paired"]["mean"]),
+                _ci(p["paired"]["ci_low"], p["paired"]["ci_high"]),
+                _ci(p["unpaired"]["ci_low"], p["unpaired"]["ci_high"]),
+                "-" if p["se_ratio"] is None else f"{p['se_ratio']:.2f}",
+                _e(p["verdict"]),
+                _e("-" if p["deals_needed"] is None else p["deals_needed"]),
+                _e("-" if p["deals_needed_80"] is None else p["deals_needed_80"]),
+            ]
+            for p in pairs
+        ]
+        cls = [["", "", "", "", "", "", "", "sep" if p["separable"] else "ns", "", ""] for p in pairs]
+        out += [
+            "<h2>Paired differences</h2>",
+            f"<p class=\"note\">Per deal played by both, A's mean minus B's, {_e(same)}. The unpaired "
+            "interval treats the two bots' per-deal means as independent samples; SE ratio = unpaired SE / "
+            "paired SE (its square is the variance reduction). Deals needed: the sample size at which the "
+            "95% interval would exclude 0 if the observed difference and spread held (and with 80% "
+            "power).</p>",
+            _table(
+                [
+                    "A",
+                    "B",
+                    "deals",
+                    "A − B",
+                    "paired 95% CI",
+                    "unpaired 95% CI",
+                    "SE ratio",
+                    "verdict",
+                    "deals needed",
+                    "deals (80% power)",
+                ],
+                prow,
+                left=2,
+                classes=cls,
+            ),
+        ]
+        h2h = board["head_to_head"]
+        mrows, mcls = [], []
+        for bot, line in zip(h2h["bots"], h2h["cells"], strict=True):
+            cells, cl = [_e(bot)], [""]
+            for c in line:
+                if c is None:
+                    cells.append("")
+                    cl.append("")
+                else:
+                    cells.append(
+                        f"{_num(c['mean'])}<br>{_ci(c['ci_low'], c['ci_high'])}<br>n={_e(c['deals'])}"
+                    )
+                    cl.append("sep" if c["separable"] else "ns")
+            mrows.append(cells)
+            mcls.append(cl)
+        out += [
+            "<h2>Head-to-head</h2>",
+            '<p class="note">Row bot minus column bot: mean score difference per deal where both played, '
+            "95% CI, deals. Green: separable; yellow: not separable at this sample size.</p>",
+            _table(["", *h2h["bots"]], mrows, classes=mcls),
+        ]
+    rating = board.get("rating")
+    if rating:
+        rrows = [
+            [_e(r["bot"]), _num(r["mu"], 3), f"{r['sigma']:.3f}", _num(r["ordinal"], 3), _e(r["games"])]
+            for r in rating["rows"]
+        ]
+        capped = (
+            f" Capped: first {rating['deals_rated']} of {rating['deals_total']} deals."
+            if rating["capped"]
+            else ""
+        )
+        out += [
+            "<h2>Rating</h2>",
+            f'<p class="note">{_e(rating["model"])}; {_e(rating["unit"])}.{_e(capped)}</p>',
+            _table(["bot", "mu", "sigma", "ordinal", "games"], rrows),
+        ]
+    dist = board.get("distributions") or {}
+    if dist:
+        values = sorted({v for h in dist.values() if h["kind"] == "values" for v in h["x"]})
+        shared = values if all(h["kind"] == "values" for h in dist.values()) else None
+        out += [
+            "<h2>Score distributions</h2>",
+            '<p class="note">Share of seat rows with each score.</p>',
+            '<div class="hists">',
+            *(svg_histogram(b, h, shared) for b, h in dist.items()),
+            "</div>",
+        ]
+    return "".join(out)
+
+
+def _shares_html(title: str, rows: list[dict[str, Any]]) -> str:
+    body = [[_e(r["value"]), _e(r["rows"]), _num(r["share"]), _ci(r["ci_low"], r["ci_high"])] for r in rows]
+    return f"<h3>{_e(title)}</h3>" + _table(["value", "rows", "share", "95% CI"], body)
+
+
+def _counts_html(name: str, t: dict[str, Any]) -> str:
+    cols = t["columns"]
+    body = [
+        [
+            _e("-" if r.get(c) is None else (f"{r[c]:.6g}" if isinstance(r.get(c), float) else r.get(c)))
+            for c in cols
+        ]
+        for r in t["rows"]
+    ]
+    note = (
+        f"sampled ({_e(t['samples'])} samples): 95% Wilson intervals"
+        if t["sampled"]
+        else "exact enumeration: probabilities are exact"
+    )
+    out = [f"<h2>Table {_e(name)}</h2>", f'<p class="note">{note}</p>', _table(cols, body)]
+    if "probability" in cols and 0 < len(t["rows"]) <= 60:
+        label_cols = [c for c in cols if c not in ("count", "n", "probability", "ci_low", "ci_high")]
+        items = [
+            (
+                " / ".join(str(r.get(c)) for c in label_cols),
+                r.get("probability"),
+                r.get("ci_low"),
+                r.get("ci_high"),
+            )
+            for r in t["rows"]
+        ]
+        out.append(svg_intervals(items, f"probabilities of {name}"))
+    return "".join(out)
+
+
+def render_html(report: dict[str, Any]) -> str:
+    """The whole report as one self-contained HTML page (inline CSS + SVG, no JavaScript)."""
+    title = f"rasklad report: {report.get('kind', '')} job {report.get('job_id', '')}"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{_e(title)}</title>",
+        f"<style>{CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+    ]
+    board = report.get("leaderboard")
+    if board:
+        out.append(_leaderboard_html(board))
+    elif report.get("kind") == "tournament":
+        out.append("<p>No seat rows.</p>")
+    summary = report.get("deals_summary")
+    if summary and summary.get("deals"):
+        out.append("<h2>Deals</h2>")
+        for key in ("stake", "rounds", "n_actions"):
+            m = summary.get(f"mean_{key}")
+            if m:
+                out.append(
+                    f"<p>mean {_e(key)} per deal: {_num(m['mean'])} {_ci(m['ci_low'], m['ci_high'])}</p>"
+                )
+        for name, rows in summary.get("tables", {}).items():
+            out.append(_shares_html(name, rows))
+    for name, t in (report.get("tables") or {}).items():
+        out.append(_counts_html(name, t))
+    spec = json.dumps(report.get("spec"), indent=2, ensure_ascii=False, sort_keys=True, default=str)
+    out += ["<h2>Spec</h2>", f"<pre>{_e(spec)}</pre>", "</body></html>"]
+    return "\n".join(out)

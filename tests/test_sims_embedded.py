@@ -1,0 +1,234 @@
+"""Embedded runs and the CLI (issue 5 §2, §5, §6): workers, resume after SIGKILL, bad input, query, export."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+HAVE_ENGINE = importlib.util.find_spec("games.order_poker.bots") is not None
+HAVE_STORAGE = all(importlib.util.find_spec(m) is not None
+                   for m in ("storage.parquet", "storage.jobstore", "storage.layout", "rasklad.settings"))
+pytestmark = pytest.mark.skipif(not HAVE_STORAGE, reason="storage is not installed yet")
+needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="games.order_poker is not installed yet")
+
+TOURNAMENT = {"kind": "tournament", "game": "order-poker", "players": 3,
+              "bots": ["order-poker/random", {"name": "order-poker/random", "params": {"pass_prob": 0.2}},
+                       "order-poker/random"],
+              "deals": 24, "shard_deals": 5, "seating": "duplicate", "seed": 2024}
+CATEGORIES = {"kind": "deal-stats", "ranking": "order-poker", "question": "categories"}
+
+
+def read(job_dir: Path, table: str) -> pa.Table:
+    files = sorted((job_dir / table).glob("shard-*.parquet"))
+    return pa.concat_tables([pq.read_table(f) for f in files])
+
+
+def sorted_rows(t: pa.Table, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    return sorted(t.to_pylist(), key=lambda r: tuple(r[k] for k in keys))
+
+
+def rasklad(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rasklad", *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **(env or {})})
+
+
+def write_spec(tmp_path: Path, data: dict[str, Any], name: str = "spec.json") -> Path:
+    p = tmp_path / name
+    p.write_text(json.dumps(data))
+    return p
+
+
+# ------------------------------------------------------------------------------ run_job directly
+
+@needs_engine
+def test_one_and_two_workers_give_identical_tables(tmp_path: Path) -> None:
+    from sims.embedded import run_job
+    from sims.spec import parse_spec
+
+    spec = parse_spec(TOURNAMENT)
+    one = run_job(spec, data=tmp_path / "a", workers=1)
+    two = run_job(spec, data=tmp_path / "b", workers=2)
+    assert one.job_id == two.job_id and one.state == two.state == "succeeded"
+    assert one.shards_total == 5
+    for table, keys in (("deals", ("deal", "rotation")), ("seats", ("deal", "rotation", "seat"))):
+        a, b = read(one.job_dir, table), read(two.job_dir, table)
+        assert a.schema == b.schema
+        assert sorted_rows(a, keys) == sorted_rows(b, keys)
+        assert a.num_rows == 24 * 3 * (3 if table == "seats" else 1)
+    # Shard by shard the files hold the same rows (a shard is a pure function of (spec, k)).
+    for k in range(5):
+        name = f"shard-{k:06d}.parquet"
+        assert pq.read_table(one.job_dir / "seats" / name).equals(pq.read_table(two.job_dir / "seats" / name))
+    assert (one.job_dir / "report.json").exists() and (one.job_dir / "spec.json").exists()
+    assert json.loads((one.job_dir / "spec.json").read_text()) == spec.canonical()
+
+
+@needs_engine
+def test_rerun_resumes_and_new_makes_another_job(tmp_path: Path) -> None:
+    from sims.embedded import open_store, run_job
+    from sims.spec import parse_spec
+
+    spec = parse_spec(TOURNAMENT)
+    first = run_job(spec, data=tmp_path, workers=1)
+    again = run_job(spec, data=tmp_path, workers=1)
+    assert again.job_id == first.job_id and again.skipped == 5 and again.items_run == 0
+    fresh = run_job(spec, data=tmp_path, workers=1, new=True)
+    assert fresh.job_id != first.job_id and fresh.skipped == 0
+    from sims.embedded import _settings
+
+    job = open_store(_settings(tmp_path)).get(first.job_id)
+    assert job is not None and job.state == "succeeded" and job.shards_done == job.shards_total == 5
+
+
+def test_deal_stats_job_end_to_end(tmp_path: Path) -> None:
+    from sims.embedded import run_job
+    from sims.spec import parse_spec
+
+    spec = parse_spec({"kind": "deal-stats", "ranking": "classic", "question": {"type": "categories", "cards": 7}})
+    res = run_job(spec, data=tmp_path, workers=2)
+    assert res.state == "succeeded" and res.shards_total > 1
+    counts = read(res.job_dir, "counts")
+    total: dict[str, int] = {}
+    for r in counts.to_pylist():
+        total[r["category"]] = total.get(r["category"], 0) + r["count"]
+    assert total["straight_flush"] == 41584 and sum(total.values()) == 133784560
+    assert res.report is not None and (res.job_dir / "report.html").exists()
+
+
+# -------------------------------------------------------------------------------------- the CLI
+
+def test_bad_spec_exits_2_with_one_line_naming_the_field(tmp_path: Path) -> None:
+    bad = write_spec(tmp_path, {**CATEGORIES, "method": "sample", "samples": 0})
+    r = rasklad("run", str(bad), "--data", str(tmp_path / "d"))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0] == f"error: {bad}: samples: must be > 0"
+    r = rasklad("run", str(tmp_path / "missing.yaml"))
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [f"error: no such spec file: {tmp_path}/missing.yaml"]
+    r = rasklad("run", str(bad), "--workers", "0")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    r = rasklad("show", "j-nonexistent", "--data", str(tmp_path / "d"))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "no job" in r.stderr
+
+
+@needs_engine
+def test_bad_bot_param_names_its_path(tmp_path: Path) -> None:
+    data = {**TOURNAMENT, "bots": ["order-poker/random", "order-poker/random",
+                                   {"name": "order-poker/random", "params": {"pass_prob": 2}}]}
+    r = rasklad("run", str(write_spec(tmp_path, data)), "--data", str(tmp_path))
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [f"error: {tmp_path}/spec.json: bots[2].params.pass_prob: must be <= 1"]
+
+
+def test_cli_run_jobs_show_query_export(tmp_path: Path) -> None:
+    spec = write_spec(tmp_path, CATEGORIES)
+    data = str(tmp_path / "d")
+    r = rasklad("run", str(spec), "--data", data)
+    assert r.returncode == 0, r.stderr
+    job = r.stdout.split()[1].rstrip(":")
+    assert job.startswith("j-") and "succeeded" in r.stdout and "report.html" in r.stdout
+    r = rasklad("jobs", "--data", data)
+    assert r.returncode == 0 and job in r.stdout and "succeeded" in r.stdout
+    r = rasklad("show", job[:8], "--data", data)
+    assert r.returncode == 0, r.stderr
+    shown = json.loads(r.stdout)
+    assert shown["id"] == job and shown["state"] == "succeeded" and shown["spec"]["question"]["type"] == "categories"
+    r = rasklad("query", job, "SELECT category, count FROM counts ORDER BY rank", "--format", "json", "--data", data)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)[-1] == {"category": "straight_flush", "count": 20}  # OP-2
+    r = rasklad("query", job, "SELECT sum(count) AS n FROM counts", "--format", "csv", "--data", data)
+    assert r.returncode == 0 and r.stdout.split() == ["n", "376992"]
+    r = rasklad("query", job, "SELECT * FROM read_csv('/etc/passwd')", "--data", data)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    r = rasklad("query", job, "SELECT 1", "--format", "xml", "--data", data)
+    assert r.returncode == 2
+    out = tmp_path / "job.parquet"
+    r = rasklad("export", job, "-o", str(out), "--data", data)
+    assert r.returncode == 0, r.stderr
+    assert pq.read_table(out).num_rows >= 9
+    r = rasklad("report", job, "--data", data)
+    assert r.returncode == 0 and r.stdout.strip().endswith("report.html")
+
+
+# ---------------------------------------------------------------------- SIGKILL mid-way, resume
+
+@needs_engine
+def test_sigkill_then_rerun_gives_every_row_once(tmp_path: Path) -> None:
+    data = {**TOURNAMENT, "deals": 60, "shard_deals": 2}  # 30 shards of 2 deals x 3 rotations
+    spec = write_spec(tmp_path, data)
+    root = tmp_path / "d"
+    proc = subprocess.Popen([sys.executable, "-m", "rasklad", "run", str(spec), "--data", str(root),
+                             "--workers", "2", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            files = list(root.glob("jobs/*/seats/shard-*.parquet"))
+            if len(files) >= 3:
+                break
+            time.sleep(0.01)
+        killed = proc.poll() is None
+        if killed:
+            os.kill(proc.pid, signal.SIGKILL)  # a real SIGKILL of the rasklad process
+    finally:
+        proc.wait(timeout=30)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # and its orphaned pool workers
+    job_dir = next(root.glob("jobs/*"))
+    before = len(list((job_dir / "seats").glob("shard-*.parquet")))
+    print(f"killed={killed} committed before the kill: {before}/30")
+    if killed:
+        assert before < 30, "the run finished before it could be killed: make the job longer"
+    r = rasklad("run", str(spec), "--data", str(root), "--workers", "2")
+    assert r.returncode == 0, r.stderr
+    assert f"({before} already committed)" in r.stdout or before == 0
+    deals, seats = read(job_dir, "deals"), read(job_dir, "seats")
+    assert deals.num_rows == 60 * 3  # deals x rotations
+    keys = list(zip(deals.column("deal").to_pylist(), deals.column("rotation").to_pylist(), strict=True))
+    assert len(set(keys)) == len(keys) == 180
+    assert seats.num_rows == 180 * 3
+    # Identical to an uninterrupted run of the same spec.
+    from sims.embedded import run_job
+    from sims.spec import parse_spec
+
+    clean = run_job(parse_spec(data), data=tmp_path / "clean", workers=1)
+    assert sorted_rows(read(clean.job_dir, "seats"), ("deal", "rotation", "seat")) == \
+        sorted_rows(seats, ("deal", "rotation", "seat"))
+
+
+def test_ctrl_c_stops_cleanly_and_the_rerun_resumes(tmp_path: Path) -> None:
+    spec = write_spec(tmp_path, {"kind": "deal-stats", "game": "order-poker", "question": "robot-combination"})
+    root = tmp_path / "d"
+    proc = subprocess.Popen([sys.executable, "-m", "rasklad", "run", str(spec), "--data", str(root), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if list(root.glob("jobs/*/counts/shard-*.parquet")):
+            break
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1].startswith("interrupted: committed shards are kept")
+    job_dir = next(root.glob("jobs/*"))
+    from sims.embedded import _settings, open_store
+
+    assert open_store(_settings(root)).get(job_dir.name).state == "cancelled"
+    assert not list(job_dir.glob("*/.*"))  # no temporary file left behind
+    done = len(list((job_dir / "counts").glob("shard-*.parquet")))
+    assert 1 <= done < 6
+    r = rasklad("run", str(spec), "--data", str(root))
+    assert r.returncode == 0 and f"({done} already committed)" in r.stdout, r.stderr
+    assert sum(r["count"] for r in read(job_dir, "counts").to_pylist()) == 376992

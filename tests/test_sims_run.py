@@ -1,0 +1,115 @@
+"""The shard runner (issue 5 §2): pure, duplicate seating replays the same cards under every rotation."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("games.order_poker.bots") is None,
+                                reason="games.order_poker is not installed yet")
+
+from sims.run import run_shard  # noqa: E402
+from sims.spec import parse_spec  # noqa: E402
+from sims.tables import DEALS, RECORDS, SEATS  # noqa: E402
+
+# Bots with different parameters play differently: enough to see seats and rotations move.
+BOTS: list[Any] = ["order-poker/random", {"name": "order-poker/random", "params": {"pass_prob": 0.2}},
+                   {"name": "order-poker/random", "params": {"pass_prob": 0.9, "keep_prob": 0.5}}, "order-poker/random"]
+
+
+def spec(**over: Any) -> Any:
+    data: dict[str, Any] = {"kind": "tournament", "game": "order-poker", "players": 4, "bots": BOTS,
+                            "deals": 12, "shard_deals": 5, "seating": "duplicate", "seed": 99, "record": "full"}
+    data.update(over)
+    return parse_spec(data)
+
+
+def test_a_shard_is_a_pure_function_of_spec_and_k() -> None:
+    s = spec()
+    a, b = run_shard(s, 1), run_shard(s.canonical(), 1)
+    assert set(a) == {"deals", "seats", "records"}
+    for name in a:
+        assert a[name].equals(b[name])
+    assert a["deals"].schema == DEALS and a["seats"].schema == SEATS and a["records"].schema == RECORDS
+    assert not a["records"].equals(run_shard(s, 0)["records"])
+
+
+def test_rows_and_keys_of_a_shard() -> None:
+    s = spec()
+    last = run_shard(s, 2)  # deals 10 and 11
+    assert sorted(set(last["deals"].column("deal").to_pylist())) == [10, 11]
+    assert last["deals"].num_rows == 2 * 4  # one row per deal and rotation
+    assert last["seats"].num_rows == 2 * 4 * 4
+    keys = list(zip(*(last["seats"].column(c).to_pylist() for c in ("deal", "rotation", "seat")), strict=True))
+    assert len(set(keys)) == len(keys)
+    with pytest.raises(ValueError, match="shard 3 does not exist"):
+        run_shard(s, 3)
+
+
+def test_duplicate_seating_rotates_the_bots_over_the_same_cards() -> None:
+    t = run_shard(spec(), 0)
+    records = [json.loads(r) for r in t["records"].column("record").to_pylist()]
+    deals = t["deals"].to_pylist()
+    by_deal: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for d, rec in zip(deals, records, strict=True):
+        by_deal.setdefault(d["deal"], []).append((d, rec))
+    assert len(by_deal) == 5
+    for deal, plays in by_deal.items():
+        assert sorted(d["rotation"] for d, _ in plays) == [0, 1, 2, 3]
+        assert {json.dumps(rec["hands"]) for _, rec in plays} == {json.dumps(plays[0][1]["hands"])}
+        assert {json.dumps(rec["robot"]) for _, rec in plays} == {json.dumps(plays[0][1]["robot"])}
+        assert {d["dealer"] for d, _ in plays} == {deal % 4}  # OP-1.3: the deal passes clockwise
+        for d, _ in plays:
+            assert d["seating"] == [(s + d["rotation"]) % 4 for s in range(4)]
+        # Every bot holds every seat's cards once.
+        seats_of_bot = {b: sorted(d["seating"].index(b) for d, _ in plays) for b in range(4)}
+        assert all(v == [0, 1, 2, 3] for v in seats_of_bot.values())
+
+
+def test_seats_rows_follow_the_engine_outcome() -> None:
+    t = run_shard(spec(), 0)
+    seats = t["seats"].to_pylist()
+    for d, rec in zip(t["deals"].to_pylist(), t["records"].column("record").to_pylist(), strict=True):
+        out = json.loads(rec)["outcome"]
+        rows = [r for r in seats if r["deal"] == d["deal"] and r["rotation"] == d["rotation"]]
+        assert [r["score"] for r in rows] == out["scores"]
+        assert [r["bot_index"] for r in rows] == d["seating"]
+        assert [r["role"] for r in rows] == out["roles"]
+        assert d["stake"] == out["stake"] and d["order"] == out["order"]
+    labels = {r["bot_index"]: r["bot"] for r in seats}
+    assert labels == {i: f"order-poker/random#{i + 1}" for i in range(4)}
+
+
+def test_cards_do_not_depend_on_the_bots() -> None:
+    a = run_shard(spec(), 0)["records"].column("record").to_pylist()
+    b = run_shard(spec(bots=["order-poker/random"] * 4), 0)["records"].column("record").to_pylist()
+    assert [json.loads(r)["hands"] for r in a] == [json.loads(r)["hands"] for r in b]
+    assert [json.loads(r)["actions"] for r in a] != [json.loads(r)["actions"] for r in b]
+
+
+def test_fixed_and_random_seating_play_each_deal_once() -> None:
+    fixed = run_shard(spec(seating="fixed", record="summary"), 0)
+    assert set(fixed) == {"deals", "seats"}
+    assert fixed["deals"].column("rotation").to_pylist() == [0] * 5
+    assert fixed["deals"].column("seating").to_pylist() == [[0, 1, 2, 3]] * 5
+    rnd = run_shard(spec(seating="random", deals=40, shard_deals=40, record="summary"), 0)
+    seatings = rnd["deals"].column("seating").to_pylist()
+    assert all(sorted(s) == [0, 1, 2, 3] for s in seatings)
+    assert len({tuple(s) for s in seatings}) > 1
+
+
+def test_should_stop_cancels_a_shard_between_deals() -> None:
+    from sims.run import ShardCancelled
+
+    calls: list[int] = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 2
+
+    with pytest.raises(ShardCancelled, match="stopped at deal 2"):
+        run_shard(spec(), 0, should_stop=stop)
+    assert run_shard(spec(), 0, should_stop=lambda: False)["deals"].equals(run_shard(spec(), 0)["deals"])

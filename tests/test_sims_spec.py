@@ -1,0 +1,244 @@
+"""Job specs and planning (issue 5 §1-2): validation with paths, canonical form, job ids, shards, seeds."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sims.plan import job_id, plan, shard_seed
+from sims.spec import SpecError, TournamentSpec, bot_labels, check_schema, load_spec, parse_spec
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+HAVE_ENGINE = importlib.util.find_spec("games.order_poker.bots") is not None
+needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="games.order_poker is not installed yet")
+
+
+def tournament(**over: object) -> dict[str, object]:
+    spec: dict[str, object] = {
+        "kind": "tournament", "game": "order-poker", "players": 3,
+        "bots": ["order-poker/random", "order-poker/random", {"name": "order-poker/random", "params": {}}],
+        "deals": 30, "seating": "duplicate", "seed": 7,
+    }
+    spec.update(over)
+    return spec
+
+
+def error_of(data: object) -> str:
+    with pytest.raises(SpecError) as e:
+        parse_spec(data)  # type: ignore[arg-type]
+    return str(e.value)
+
+
+# ------------------------------------------------------------------------------ errors and paths
+
+@pytest.mark.parametrize(("over", "expected"), [
+    ({"deals": 0}, "deals: must be > 0"),
+    ({"seed": -1}, "seed: must be >= 0"),
+    ({"seating": "circle"}, "seating: must be one of 'duplicate', 'random' or 'fixed'"),
+    ({"record": "all"}, "record: must be one of"),
+    ({"colour": "red"}, "colour: unknown field"),
+    ({"bots": ["order-poker/random", {"name": "order-poker/random", "parms": {}}, "order-poker/random"]},
+     "bots[1].parms: unknown field"),
+    ({"bots": ["order-poker/random", {"params": {}}, "order-poker/random"]}, "bots[1].name: field required"),
+    ({"shard_deals": 0}, "shard_deals: must be > 0"),
+    ({"players": "three"}, "players: must be an integer"),
+])
+def test_field_errors_name_their_path(over: dict[str, object], expected: str) -> None:
+    assert expected in error_of(tournament(**over))
+
+
+def test_missing_fields_are_listed() -> None:
+    with pytest.raises(SpecError) as e:
+        parse_spec({"kind": "tournament", "game": "order-poker"})
+    paths = {p for p, _ in e.value.errors}
+    assert {"players", "bots", "deals", "seed"} <= paths
+
+
+def test_unknown_kind() -> None:
+    assert error_of({"kind": "league"}).startswith("kind: must be one of 'tournament', 'deal-stats'")
+
+
+def test_not_a_mapping() -> None:
+    assert "mapping" in error_of([1, 2])
+
+
+def test_unknown_game_and_seat_count() -> None:
+    assert error_of(tournament(game="bridge")).startswith("game: unknown game 'bridge'")
+    msg = error_of(tournament(players=7, bots=["order-poker/random"] * 7))
+    assert "players: order-poker is played by 3 to 6 players" in msg  # OP-1.2
+
+
+def test_one_bot_per_seat() -> None:
+    assert "bots: must list one bot per seat: 3 players, 2 bots" in error_of(
+        tournament(bots=["order-poker/random"] * 2))
+
+
+@needs_engine
+def test_unknown_bot_name_is_reported_at_its_index() -> None:
+    msg = error_of(tournament(bots=["order-poker/random", "order-poker/random", "order-poker/genius"]))
+    assert msg.startswith("bots[2].name: unknown bot 'order-poker/genius'")
+    msg = error_of(tournament(bots=["order-poker/random", "quintet/random", "order-poker/random"]))
+    assert msg.startswith("bots[1].name: 'quintet/random' is not a bot of order-poker")
+
+
+@needs_engine
+def test_bot_params_are_checked_against_the_bot_schema() -> None:
+    bots: list[object] = ["order-poker/random", "order-poker/random",
+                          {"name": "order-poker/random", "params": {"pass_prob": -0.5}}]
+    assert error_of(tournament(bots=bots)) == "bots[2].params.pass_prob: must be >= 0"
+    bots[2] = {"name": "order-poker/random", "params": {"pass_prob": "often"}}
+    assert error_of(tournament(bots=bots)).startswith("bots[2].params.pass_prob: must be of type number")
+    bots[1] = {"name": "order-poker/random", "params": {"pas_prob": 0.5}}
+    assert error_of(tournament(bots=bots)).startswith("bots[1].params.pas_prob: unknown parameter")
+
+
+@needs_engine
+def test_montecarlo_samples_must_be_positive() -> None:
+    from games.core import registry
+
+    if "order-poker/montecarlo" not in registry.bots("order-poker"):
+        pytest.skip("order-poker/montecarlo is not registered yet")
+    bots = ["order-poker/random", "order-poker/random", {"name": "order-poker/montecarlo", "params": {"samples": 0}}]
+    assert error_of(tournament(bots=bots)).startswith("bots[2].params.samples: must be")
+
+
+@needs_engine
+def test_bad_rules_option() -> None:
+    msg = error_of(tournament(rules={"max_exchange_rounds": 12, "against_half_min": "three"}))
+    assert msg.startswith("rules")
+
+
+def test_check_schema_subset() -> None:
+    schema = {"type": "object", "properties": {
+        "samples": {"type": "integer", "exclusiveMinimum": 0},
+        "risk": {"type": "number", "minimum": 0, "maximum": 1},
+        "mode": {"enum": ["a", "b"]}}, "additionalProperties": False}
+    assert check_schema({"samples": 3, "risk": 0.5, "mode": "a"}, schema, "p") == []
+    assert check_schema({"samples": 0}, schema, "p") == [("p.samples", "must be > 0")]
+    assert check_schema({"samples": True}, schema, "p")[0][0] == "p.samples"  # a bool is not an integer
+    assert check_schema({"risk": 2}, schema, "p") == [("p.risk", "must be <= 1")]
+    assert check_schema({"mode": "c"}, schema, "p")[0][0] == "p.mode"
+    assert check_schema({"x": 1}, schema, "p")[0] == ("p.x", "unknown parameter (known: mode, risk, samples)")
+
+
+def test_deal_stats_errors() -> None:
+    base = {"kind": "deal-stats", "ranking": "classic", "question": "categories"}
+    assert error_of({**base, "ranking": "bridge"}).startswith("ranking: unknown ranking 'bridge'")
+    assert error_of({**base, "method": "sample"}).startswith("samples: field required")
+    assert error_of({**base, "method": "sample", "samples": 0}).startswith("samples: must be > 0")
+    assert error_of({**base, "question": "weather"}).startswith("question: unknown question type 'weather'")
+    assert error_of({**base, "question": {"type": "categories", "cards": 4}}).startswith("question.cards:")
+    assert error_of({**base, "question": {"type": "categories", "dead": "As Xx"}}).startswith("question.dead[1]:")
+    assert "question.dead" in error_of({**base, "question": {"type": "categories", "dead": "As As"}})
+    assert error_of({**base, "question": "robot-combination"}).startswith("game: question robot-combination")
+    reach = {"kind": "deal-stats", "game": "order-poker",
+             "question": {"type": "reach", "hand": "6c 6d 8h 9s Jc", "robot": "As Ah 7c 8d 2c"}}
+    assert error_of(reach).startswith("question.robot[4]: 2c is not in the 36-card deck")
+    reach["question"] = {"type": "reach", "hand": "6c 6d 8h 9s", "robot": "As Ah 7c 8d 6c", "swaps": 2}
+    msg = error_of(reach)
+    assert "question.hand: must hold 5 cards" in msg and "question.robot[4]: 6c is given twice" in msg
+    reach["question"] = {"type": "reach", "hand": "6c 6d 8h 9s Jc", "robot": "As Ah 7c 8d Kc", "swaps": -1}
+    assert error_of(reach).startswith("question.swaps: must be >= 0")
+
+
+def test_yaml_and_json_load_the_same_spec(tmp_path: Path) -> None:
+    data = {"kind": "deal-stats", "ranking": "short-deck", "question": {"type": "categories", "dead": ["As"]}}
+    y = tmp_path / "s.yaml"
+    y.write_text("kind: deal-stats\nranking: short-deck\nquestion:\n  type: categories\n  dead: As\n")
+    j = tmp_path / "s.json"
+    j.write_text(json.dumps(data))
+    assert load_spec(y) == load_spec(j) == parse_spec(data)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("kind: [unclosed\n")
+    with pytest.raises(SpecError, match="not valid YAML or JSON"):
+        load_spec(bad)
+
+
+# ------------------------------------------------------------------------------------ planning
+
+def test_canonical_form_and_job_id() -> None:
+    a = parse_spec({"kind": "deal-stats", "ranking": "classic", "question": "categories"})
+    b = parse_spec({"kind": "deal-stats", "ranking": "classic", "question": {"type": "categories", "cards": 5},
+                    "method": "exact", "seed": 0})
+    assert a.canonical() == b.canonical()  # defaults filled in: the same job
+    assert job_id(a) == job_id(b)
+    assert job_id(a, "x") != job_id(a)
+    c = parse_spec({"kind": "deal-stats", "ranking": "classic", "question": {"type": "categories", "cards": 6}})
+    assert job_id(c) != job_id(a)
+    assert job_id(a).startswith("j-") and len(job_id(a)) == 18
+
+
+def test_shard_seed_equals_spawn() -> None:
+    for seed, k in ((0, 0), (12345, 3), (2**40 + 1, 17)):
+        a = shard_seed(seed, k).generate_state(4)
+        b = np.random.SeedSequence(seed).spawn(k + 1)[k].generate_state(4)
+        assert np.array_equal(a, b)
+
+
+def test_stats_sharding_of_an_exact_enumeration() -> None:
+    spec = parse_spec({"kind": "deal-stats", "ranking": "classic", "question": {"type": "categories", "cards": 7}})
+    p = plan(spec)
+    assert p.deals_total == 133_784_560  # C(52, 7)
+    assert p.shards_total > 1
+    assert [s.k for s in p.shards] == list(range(p.shards_total))
+
+
+def test_sampling_shards_and_limits() -> None:
+    spec = parse_spec({"kind": "deal-stats", "ranking": "classic", "question": "categories", "method": "sample",
+                       "samples": 1000, "shard_samples": 300, "seed": 1})
+    p = plan(spec)
+    assert [(s.start, s.count) for s in p.shards] == [(0, 300), (300, 300), (600, 300), (900, 100)]
+    with pytest.raises(SpecError, match=r"^samples: must be <= 999"):
+        plan(spec, max_deals=999)
+    with pytest.raises(SpecError, match=r"^shard_samples: 4 shards are more than the max_shards setting \(3\)"):
+        plan(spec, max_shards=3)
+
+
+def test_limits_come_from_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    if importlib.util.find_spec("rasklad.settings") is None:
+        pytest.skip("rasklad.settings is not there yet")
+    monkeypatch.setenv("RASKLAD_MAX_DEALS_PER_JOB", "500")
+    spec = parse_spec({"kind": "deal-stats", "ranking": "classic", "question": "categories", "method": "sample",
+                       "samples": 1000, "seed": 1})
+    with pytest.raises(SpecError, match=r"^samples: must be <= 500 \(the max_deals_per_job setting\)"):
+        plan(spec)
+
+
+@needs_engine
+def test_tournament_plan_and_limits() -> None:
+    spec = parse_spec(tournament(deals=1000, shard_deals=300))
+    assert isinstance(spec, TournamentSpec)
+    p = plan(spec)
+    assert [(s.start, s.count) for s in p.shards] == [(0, 300), (300, 300), (600, 300), (900, 100)]
+    assert p.rows_per_deal == 3  # duplicate seating: one play per rotation
+    with pytest.raises(SpecError, match=r"^deals: must be <= 999"):
+        plan(spec, max_deals=999)
+    with pytest.raises(SpecError, match=r"^shard_deals: .* use shard_deals >= 334"):
+        plan(spec, max_shards=3)
+    default = parse_spec(tournament(deals=10))
+    assert isinstance(default, TournamentSpec) and default.shard_deals == 10  # never more than the deals
+    assert default.canonical()["shard_deals"] == 10  # resolved before hashing: part of the job
+
+
+@needs_engine
+def test_bot_labels_mark_repeated_names() -> None:
+    spec = parse_spec(tournament(bots=["order-poker/random", {"name": "order-poker/random", "params": {}},
+                                       "order-poker/random"]))
+    assert isinstance(spec, TournamentSpec)
+    assert bot_labels(spec.bots) == ["order-poker/random#1", "order-poker/random#2", "order-poker/random#3"]
+    from sims.spec import BotSpec
+
+    assert bot_labels([BotSpec(name="a/x"), BotSpec(name="a/y"), BotSpec(name="a/x")]) == ["a/x#1", "a/y", "a/x#2"]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.yaml")))
+def test_examples_validate(name: str) -> None:
+    import yaml
+
+    if yaml.safe_load((EXAMPLES / name).read_text()).get("kind") == "tournament" and not HAVE_ENGINE:
+        pytest.skip("games.order_poker is not installed yet")
+    assert plan(load_spec(EXAMPLES / name)).shards_total >= 1
