@@ -1,0 +1,98 @@
+"""The FastAPI application: ``create_app()``; served by ``rasklad serve``.
+
+The API queues jobs and serves results. It never plays a deal: shards reach the workers
+by task name through the broker. A reconciler thread repairs lost work periodically
+(see ``workers.jobs.reconcile``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api.deps import Services
+from api.errors import validation_handler
+from api.routes import data, jobs, meta
+from rasklad.settings import Settings, get_settings
+from storage.apikeys import KeyStore
+from storage.jobstore import JobStore
+from workers.celery_app import make_app
+from workers.jobs import Control, reconcile
+from workers.tracking import Tracker
+
+log = logging.getLogger("rasklad.api")
+
+#: Largest request body accepted (a spec is a few KiB; queries are short).
+MAX_BODY_BYTES = int(os.environ.get("RASKLAD_MAX_BODY_BYTES", str(1 << 20)))
+
+DESCRIPTION = """
+Simulations of card games at scale: submit a job spec (a bot tournament or a dealing-statistics
+question), follow its progress, download its tables as Parquet/CSV/JSON lines, and query them
+with SQL. Authenticate with `Authorization: Bearer <api key>` (`rasklad keys create --name you`).
+Every error is `{"detail": [{"field": ..., "message": ...}]}`.
+"""
+
+
+def _reconcile_loop(ctl: Control, stop: threading.Event, every_s: float) -> None:
+    while not stop.wait(every_s):
+        try:
+            reconcile(ctl)
+        except Exception:  # keep the loop alive: the next round may succeed
+            log.exception("reconcile failed")
+
+
+def create_app(settings: Settings | None = None, broker: str | None = None,
+               reconcile_every_s: float | None = None, events_poll_s: float = 0.5) -> FastAPI:
+    """The API for ``settings`` (default: the environment) and ``broker`` (default RASKLAD_BROKER)."""
+    settings = settings or get_settings()
+    Path(settings.data).mkdir(parents=True, exist_ok=True)
+    celery = make_app(broker)
+    broker_url = str(celery.conf.broker_url)
+    store = JobStore(settings.db_url)
+    svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url)
+    every = reconcile_every_s if reconcile_every_s is not None else float(
+        os.environ.get("RASKLAD_RECONCILE_SECONDS", "30"))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        stop = threading.Event()
+        thread = None
+        if every > 0:
+            ctl = Control(settings, store, celery, svc.tracker)
+            thread = threading.Thread(target=_reconcile_loop, args=(ctl, stop, every), daemon=True,
+                                      name="rasklad-reconciler")
+            thread.start()
+        yield
+        stop.set()
+        if thread is not None:
+            thread.join(timeout=5)
+
+    app = FastAPI(title="rasklad", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
+                  max_body_size=MAX_BODY_BYTES)
+    app.state.services = svc
+    app.state.events_poll_s = events_poll_s
+    app.add_exception_handler(RequestValidationError, validation_handler)  # type: ignore[arg-type]
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail: Any = exc.detail
+        if not isinstance(detail, list):
+            detail = [{"field": "", "message": str(detail)}]
+        if exc.status_code == 413:
+            detail = [{"field": "body", "message": f"request body too large (limit {MAX_BODY_BYTES:,} bytes)"}]
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+
+    app.include_router(jobs.router)
+    app.include_router(data.router)
+    app.include_router(meta.router)
+    return app

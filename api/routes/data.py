@@ -1,0 +1,162 @@
+"""Results: reports, table downloads (streamed) and SQL over the caller's jobs."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+
+from api.deps import KeyDep, Services, ServicesDep
+from api.errors import ApiError
+from api.routes.jobs import ERRORS, own_job
+from api.schemas import ErrorOut, QueryIn, QueryOut
+from storage.layout import job_dir
+from storage.parquet import job_tables_on_disk
+from storage.query import QueryError, is_truncated, run_query, stream_query
+
+router = APIRouter(prefix="/v1", tags=["results"])
+
+PARQUET = "application/vnd.apache.parquet"
+FORMATS = {"parquet": PARQUET, "csv": "text/csv", "jsonl": "application/x-ndjson"}
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+
+def _job_dir(svc: Services, job_id: str) -> Path:
+    return job_dir(Path(svc.settings.data), job_id)
+
+
+def _succeeded(svc: Services, key: Any, job_id: str) -> Path:
+    job = own_job(svc, key, job_id)
+    if job.state != "succeeded":
+        raise ApiError(409, f"job {job_id} is {job.state}: its report exists once it has succeeded", "job_id")
+    return _job_dir(svc, job_id)
+
+
+@router.get("/jobs/{job_id}/report", responses={**ERRORS, 409: {"model": ErrorOut}}, summary="The job's report")
+def report(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
+    """The report JSON: leaderboard with intervals, paired differences, ratings (tournaments),
+    or the tables of a deal-stats job."""
+    path = _succeeded(svc, key, job_id) / "report.json"
+    if not path.exists():
+        raise ApiError(409, f"job {job_id} has no report yet", "job_id")
+    return Response(path.read_bytes(), media_type="application/json")
+
+
+@router.get("/jobs/{job_id}/report.html", responses={**ERRORS, 409: {"model": ErrorOut}},
+            response_class=FileResponse, summary="The job's report as a self-contained HTML page")
+def report_html(job_id: str, svc: ServicesDep, key: KeyDep) -> FileResponse:
+    """The same report as a page (inline SVG charts, no external resources)."""
+    path = _succeeded(svc, key, job_id) / "report.html"
+    if not path.exists():
+        raise ApiError(409, f"job {job_id} has no report yet", "job_id")
+    return FileResponse(path, media_type="text/html; charset=utf-8")
+
+
+def _encode(batches: Iterator[pa.RecordBatch], fmt: str) -> Iterator[bytes]:
+    """Encode record batches as they come: the table is never held in memory whole."""
+    if fmt == "parquet":
+        sink = io.BytesIO()
+        writer: pq.ParquetWriter | None = None
+        for batch in batches:
+            if writer is None:
+                writer = pq.ParquetWriter(sink, batch.schema, compression="zstd")
+            writer.write_batch(batch)
+            if sink.tell() > 1 << 20:
+                yield sink.getvalue()
+                sink.seek(0)
+                sink.truncate()
+        if writer is None:
+            return
+        writer.close()
+        yield sink.getvalue()
+    elif fmt == "csv":
+        first = True
+        for batch in batches:
+            buf = io.BytesIO()
+            pacsv.write_csv(pa.Table.from_batches([batch]), buf,
+                            pacsv.WriteOptions(include_header=first))
+            first = False
+            yield buf.getvalue()
+    else:
+        for batch in batches:
+            yield "".join(json.dumps(row, default=str) + "\n" for row in batch.to_pylist()).encode()
+
+
+@router.get("/jobs/{job_id}/tables/{table}", responses={**ERRORS, 400: {"model": ErrorOut}, 200: {
+    "content": {PARQUET: {}, "text/csv": {}, "application/x-ndjson": {}},
+    "description": "the table, streamed"}}, summary="Download a table (Parquet, CSV or JSON lines)")
+def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
+             format: Annotated[str, Query(pattern="^(parquet|csv|jsonl)$")] = "parquet",
+             columns: Annotated[str | None, Query(max_length=2000, description="comma-separated columns")] = None,
+             where: Annotated[str | None, Query(max_length=2000, description="a SQL condition")] = None,
+             ) -> StreamingResponse:
+    """Stream a table; ``columns`` and ``where`` are pushed into DuckDB (sandboxed like /v1/query)."""
+    own_job(svc, key, job_id)
+    jd = _job_dir(svc, job_id)
+    tables = job_tables_on_disk(jd) if jd.exists() else []
+    if table not in tables:
+        raise ApiError(404, f"job {job_id} has no table {table!r}" + (f": it has {', '.join(tables)}" if tables
+                                                                        else " (no shard committed yet)"), "table")
+    cols = "*"
+    if columns:
+        names = [c.strip() for c in columns.split(",") if c.strip()]
+        bad = [c for c in names if not _IDENT.match(c)]
+        if bad or not names:
+            raise ApiError(400, f"columns must be plain column names, not {bad[0] if bad else columns!r}", "columns")
+        cols = ", ".join(f'"{c}"' for c in names)
+    sql = f'SELECT {cols} FROM "{table}"' + (f" WHERE {where}" if where else "")
+    s = svc.settings
+    try:
+        batches = stream_query(sql, {job_id: jd}, memory_limit=s.query_memory_limit,
+                               timeout_s=max(s.query_timeout_s, 600.0))
+        first = next(batches, None)
+    except QueryError as e:
+        raise ApiError(400, str(e), "where" if where else "columns") from None
+
+    def chained() -> Iterator[pa.RecordBatch]:
+        if first is not None:
+            yield first
+        yield from batches
+
+    ext = {"parquet": "parquet", "csv": "csv", "jsonl": "jsonl"}[format]
+    return StreamingResponse(_encode(chained(), format), media_type=FORMATS[format],
+                             headers={"Content-Disposition": f'attachment; filename="{job_id}-{table}.{ext}"'})
+
+
+@router.post("/query", response_model=QueryOut, responses={
+    401: {"model": ErrorOut}, 400: {"model": ErrorOut, "description": "refused or failed query"},
+    404: {"model": ErrorOut}, 200: {"content": {PARQUET: {}}}}, summary="SQL over your jobs")
+async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) -> Response:
+    """One read-only SELECT over the views of your jobs (``deals``, ``seats``, ...), with row,
+    memory and time limits. ``Accept: application/vnd.apache.parquet`` returns Parquet."""
+    if body.jobs is None:
+        own = svc.store.list_jobs(owner=key.name, limit=1000)
+        jobs = {j.id: _job_dir(svc, j.id) for j in own}
+    else:
+        jobs = {j: _job_dir(svc, own_job(svc, key, j).id) for j in body.jobs}
+    jobs = {j: d for j, d in jobs.items() if d.exists()}
+    if not jobs:
+        raise ApiError(404, "no job with data to query", "jobs")
+    s = svc.settings
+    try:
+        result = await asyncio.to_thread(run_query, body.sql, jobs, memory_limit=s.query_memory_limit,
+                                         timeout_s=s.query_timeout_s, max_rows=s.query_max_rows)
+    except QueryError as e:
+        raise ApiError(400, str(e), "sql") from None
+    if PARQUET in request.headers.get("accept", ""):
+        buf = io.BytesIO()
+        pq.write_table(result, buf)
+        return Response(buf.getvalue(), media_type=PARQUET)
+    rows = [list(r.values()) for r in result.to_pylist()]
+    out = QueryOut(columns=result.column_names, rows=rows, truncated=is_truncated(result))
+    return JSONResponse(json.loads(out.model_dump_json()))

@@ -1,0 +1,182 @@
+"""Jobs: submit, list, show, follow (server-sent events), cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import yaml
+from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi.responses import StreamingResponse
+
+from api.deps import KeyDep, Services, ServicesDep
+from api.errors import ApiError
+from api.schemas import SPEC_EXAMPLE, ErrorOut, JobList, JobOut
+from sims.spec import SpecError, parse_spec
+from storage.apikeys import ApiKey
+from storage.jobstore import InvalidTransition, Job
+from workers import jobs as control
+
+router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "no or invalid API key"},
+    404: {"model": ErrorOut, "description": "no such job (or not yours)"},
+}
+
+
+def own_job(svc: Services, key: ApiKey, job_id: str) -> Job:
+    """The job if the caller may see it; 404 otherwise (another key's job is never revealed)."""
+    job = svc.store.get(job_id) if len(job_id) <= 64 else None
+    if job is None or (job.owner != key.name and not key.admin):
+        raise ApiError(404, f"no job {job_id}", "job_id")
+    return job
+
+
+def _ctl(svc: Services) -> control.Control:
+    return control.Control(svc.settings, svc.store, svc.celery, svc.tracker)
+
+
+async def _spec_body(request: Request) -> Any:
+    raw = await request.body()
+    ctype = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    try:
+        if ctype in ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"):
+            return yaml.safe_load(raw.decode("utf-8"))
+        if ctype in ("application/json", "text/json", ""):
+            return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as e:
+        raise ApiError(400, f"the body is not valid {'YAML' if 'yaml' in ctype else 'JSON'}: "
+                            f"{str(e).splitlines()[0]}", "body") from None
+    raise ApiError(415, f"send the spec as application/json or application/yaml, not {ctype}", "Content-Type")
+
+
+@router.post(
+    "", status_code=202, response_model=JobOut,
+    responses={**ERRORS, 422: {"model": ErrorOut, "description": "invalid spec, with the field path"},
+               429: {"model": ErrorOut, "description": "a per-key limit was reached"},
+               413: {"model": ErrorOut, "description": "body too large"}},
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": {"type": "object"}, "example": SPEC_EXAMPLE},
+        "application/yaml": {"schema": {"type": "string"}}}}},
+    summary="Submit a job spec (JSON or YAML)",
+)
+async def submit(request: Request, response: Response, svc: ServicesDep, key: KeyDep,
+                 idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> JobOut:
+    """Validate and queue a job. A retried POST with the same ``Idempotency-Key`` returns the same job."""
+    data = await _spec_body(request)
+    if idempotency_key:
+        existing = svc.keys.idempotent_job(key.name, idempotency_key)
+        if existing is not None and (found := svc.store.get(existing)) is not None:
+            response.headers["Location"] = f"/v1/jobs/{found.id}"
+            return JobOut.of(found)
+    try:
+        spec = await asyncio.to_thread(parse_spec, data)
+    except SpecError as e:
+        raise ApiError422(e) from None
+    deals = int(getattr(spec, "deals", 0) or getattr(spec, "samples", 0) or 0)
+    if deals > key.max_deals_per_job:
+        raise ApiError(429, f"this key may run at most {key.max_deals_per_job:,} deals per job, "
+                            f"the spec asks for {deals:,}", "deals")
+    active = sum(len(svc.store.list_jobs(owner=key.name, state=s, limit=key.max_concurrent_jobs + 1))
+                 for s in ("queued", "running"))
+    if active >= key.max_concurrent_jobs:
+        raise ApiError(429, f"this key already has {active} unfinished jobs (its limit is "
+                            f"{key.max_concurrent_jobs}): wait for one to finish", "",
+                       headers={"Retry-After": "10"})
+    try:
+        p = await asyncio.to_thread(control.prepare, _ctl(svc), spec)
+    except SpecError as e:  # a limit of the settings (deals, shards)
+        raise ApiError422(e) from None
+    if idempotency_key:
+        # Reserve the key for this job id before the job exists: of two concurrent retries of
+        # one POST exactly one reserves it, and the other answers with that job.
+        winner = svc.keys.reserve_idempotent(key.name, idempotency_key, p.job_id)
+        if winner != p.job_id:
+            for _ in range(100):
+                if (j := svc.store.get(winner)) is not None:
+                    response.headers["Location"] = f"/v1/jobs/{j.id}"
+                    return JobOut.of(j)
+                await asyncio.sleep(0.05)
+            raise ApiError(409, "a request with this Idempotency-Key is still being processed", "Idempotency-Key")
+    job = await asyncio.to_thread(control.start, _ctl(svc), p, key.name)
+    response.headers["Location"] = f"/v1/jobs/{job.id}"
+    return JobOut.of(job)
+
+
+class ApiError422(ApiError):
+    """422 with every (path, message) of a SpecError."""
+
+    def __init__(self, e: SpecError) -> None:
+        super().__init__(422, str(e), problems=[{"field": p, "message": m} for p, m in e.errors])
+
+
+@router.get("", response_model=JobList, responses=ERRORS, summary="List your jobs")
+def list_jobs(svc: ServicesDep, key: KeyDep,
+              state: Annotated[str | None, Query(pattern="^(queued|running|succeeded|failed|cancelled)$")] = None,
+              game: Annotated[str | None, Query(max_length=64)] = None,
+              limit: Annotated[int, Query(ge=1, le=500)] = 50,
+              offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> JobList:
+    """Your jobs, newest first (an admin key sees every job)."""
+    rows = svc.store.list_jobs(owner=None if key.admin else key.name, state=state, game=game,
+                               limit=limit, offset=offset)
+    return JobList(jobs=[JobOut.of(j) for j in rows], total=len(rows), limit=limit, offset=offset)
+
+
+@router.get("/{job_id}", response_model=JobOut, responses=ERRORS, summary="One job: state, progress, ETA")
+def get_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
+    """State, shards done/total, deals/s, ETA and error of a job."""
+    return JobOut.of(own_job(svc, key, job_id))
+
+
+@router.post("/{job_id}/cancel", response_model=JobOut,
+             responses={**ERRORS, 409: {"model": ErrorOut, "description": "the job already finished"}},
+             summary="Cancel a job (committed shards are kept)")
+def cancel_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
+    """Stop a job: running shards stop, pending ones are dropped; it ends ``cancelled``."""
+    job = own_job(svc, key, job_id)
+    try:
+        job = control.cancel(_ctl(svc), job.id)
+    except InvalidTransition:
+        raise ApiError(409, f"job {job_id} already finished ({job.state})", "job_id") from None
+    return JobOut.of(job)
+
+
+@router.get("/{job_id}/events", responses={**ERRORS, 200: {
+    "content": {"text/event-stream": {"example": "event: progress\ndata: {...job...}\n\n"}},
+    "description": "`progress` events with the job as JSON whenever it changes, then one `end`"}},
+    summary="Follow a job (server-sent events)")
+async def events(job_id: str, request: Request, svc: ServicesDep, key: KeyDep) -> StreamingResponse:
+    """Progress events until the job ends: ``event: progress`` with the job, then ``event: end``."""
+    own_job(svc, key, job_id)
+    poll = float(request.app.state.events_poll_s)
+
+    async def stream() -> AsyncIterator[str]:
+        last = None
+        quiet = 0.0
+        yield "retry: 2000\n\n"
+        while True:
+            if await request.is_disconnected():
+                return
+            job = await asyncio.to_thread(svc.store.get, job_id)
+            if job is None:
+                return
+            body = JobOut.of(job).model_dump_json()
+            key_now = (job.state, job.shards_done, job.error)
+            if job.state in ("succeeded", "failed", "cancelled"):
+                yield f"event: end\ndata: {body}\n\n"
+                return
+            if key_now != last:
+                last = key_now
+                quiet = 0.0
+                yield f"event: progress\ndata: {body}\n\n"
+            elif quiet >= 15:
+                quiet = 0.0
+                yield ": ping\n\n"
+            await asyncio.sleep(poll)
+            quiet += poll
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

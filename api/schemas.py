@@ -1,0 +1,126 @@
+"""Request and response bodies of the API (documented in the OpenAPI schema with examples)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from storage.jobstore import Job
+
+JOB_EXAMPLE: dict[str, Any] = {
+    "id": "j-3f9a0c1d2e4b5a69", "kind": "tournament", "game": "order-poker", "state": "running",
+    "shards_done": 3, "shards_total": 10, "deals_total": 20000, "deals_done": 6000, "deals_per_s": 1850.2,
+    "eta_s": 7.6, "error": None, "created_at": "2026-12-02T20:00:00Z", "started_at": "2026-12-02T20:00:01Z",
+    "finished_at": None, "owner": "alice",
+    "links": {"self": "/v1/jobs/j-3f9a0c1d2e4b5a69", "events": "/v1/jobs/j-3f9a0c1d2e4b5a69/events",
+              "report": "/v1/jobs/j-3f9a0c1d2e4b5a69/report",
+              "report_html": "/v1/jobs/j-3f9a0c1d2e4b5a69/report.html",
+              "tables": "/v1/jobs/j-3f9a0c1d2e4b5a69/tables/{table}"},
+}
+
+SPEC_EXAMPLE: dict[str, Any] = {
+    "kind": "tournament", "game": "order-poker", "players": 4,
+    "bots": ["order-poker/heuristic", "order-poker/random", "order-poker/random", "order-poker/random"],
+    "deals": 2000, "seating": "duplicate", "seed": 1,
+}
+
+
+class JobOut(BaseModel):
+    """A job as the API shows it: state, progress, speed and links."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [JOB_EXAMPLE]})
+
+    id: str
+    kind: str
+    game: str | None
+    state: Literal["queued", "running", "succeeded", "failed", "cancelled"]
+    shards_done: int
+    shards_total: int
+    deals_total: int
+    deals_done: int
+    deals_per_s: float | None
+    eta_s: float | None
+    error: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    owner: str
+    links: dict[str, str]
+
+    @classmethod
+    def of(cls, job: Job) -> JobOut:
+        """The API view of a stored job (progress derived from committed shards)."""
+        done = _items_done(job)
+        rate = eta = None
+        if job.started_at is not None and done > 0:
+            end = job.finished_at or datetime.now(UTC)
+            secs = (end - job.started_at).total_seconds()
+            if secs > 0:
+                rate = done / secs
+                if job.state in ("queued", "running") and rate > 0:
+                    eta = max(0.0, (job.deals_total - done) / rate)
+        base = f"/v1/jobs/{job.id}"
+        return cls(
+            id=job.id, kind=job.kind, game=job.game or None, state=job.state,  # type: ignore[arg-type]
+            shards_done=job.shards_done, shards_total=job.shards_total, deals_total=job.deals_total,
+            deals_done=done, deals_per_s=rate, eta_s=eta, error=job.error, created_at=job.created_at,
+            started_at=job.started_at, finished_at=job.finished_at, owner=job.owner,
+            links={"self": base, "events": f"{base}/events", "report": f"{base}/report",
+                   "report_html": f"{base}/report.html", "tables": base + "/tables/{table}"},
+        )
+
+
+def _items_done(job: Job) -> int:
+    """Deals (or samples, hands) covered by the committed shards."""
+    if job.shards_total <= 0:
+        return 0
+    if job.shards_done >= job.shards_total:
+        return job.deals_total
+    per = job.spec.get("shard_deals") or job.spec.get("shard_samples")
+    if isinstance(per, int) and per > 0:
+        return min(job.deals_total, job.shards_done * per)
+    return job.deals_total * job.shards_done // job.shards_total
+
+
+class JobList(BaseModel):
+    """A page of jobs, newest first."""
+
+    jobs: list[JobOut]
+    total: int = Field(description="jobs on this page")
+    limit: int
+    offset: int
+
+
+class QueryIn(BaseModel):
+    """SQL over the caller's jobs: one SELECT over the views ``deals``, ``seats``, ``records``..."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"sql": "SELECT bot, count(*) AS n, avg(score) AS mean FROM seats GROUP BY bot ORDER BY mean DESC",
+         "jobs": ["j-3f9a0c1d2e4b5a69"]}]})
+
+    sql: str = Field(min_length=1, max_length=100_000)
+    jobs: list[str] | None = Field(default=None, max_length=1000,
+                                   description="job ids (default: every job of the caller)")
+
+
+class QueryOut(BaseModel):
+    """Rows of a query; ``truncated`` when more rows matched than the row limit."""
+
+    columns: list[str]
+    rows: list[list[Any]]
+    truncated: bool
+
+
+class Problem(BaseModel):
+    """One thing wrong with a request."""
+
+    field: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """Every error body: what is wrong, with the field path where there is one."""
+
+    detail: list[Problem]

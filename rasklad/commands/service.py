@@ -1,0 +1,114 @@
+"""``rasklad serve``, ``rasklad worker``, ``rasklad reconcile``, ``rasklad keys``: running the service."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from storage.apikeys import KeyStore
+
+keys_app = typer.Typer(help="API keys of the service (only a hash is stored).", no_args_is_help=True)
+
+
+def _bad(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _keystore() -> KeyStore:
+    from rasklad.settings import get_settings
+    from storage.jobstore import JobStore
+
+    s = get_settings()
+    s.data.mkdir(parents=True, exist_ok=True)
+    return KeyStore(JobStore(s.db_url).engine)
+
+
+@keys_app.command("create")
+def keys_create(
+    name: Annotated[str, typer.Option("--name", help="who the key is for (unique)")],
+    admin: Annotated[bool, typer.Option("--admin", help="may see every job")] = False,
+    max_jobs: Annotated[int, typer.Option("--max-jobs", help="unfinished jobs at once")] = 4,
+    max_deals: Annotated[int, typer.Option("--max-deals", help="deals per job")] = 1_000_000,
+) -> None:
+    """Create a key and print it once (it cannot be shown again)."""
+    try:
+        key, info = _keystore().create(name, admin=admin, max_concurrent_jobs=max_jobs,
+                                       max_deals_per_job=max_deals)
+    except ValueError as e:
+        _bad(str(e))
+        return
+    typer.echo(key)
+    typer.echo(f"key for {info.name!r}{' (admin)' if info.admin else ''}: store it now, it is not shown again",
+               err=True)
+
+
+@keys_app.command("list")
+def keys_list() -> None:
+    """Every key's name and limits (never the key itself)."""
+    for k in _keystore().list():
+        typer.echo(json.dumps({"name": k.name, "id": k.id, "admin": k.admin, "revoked": k.revoked,
+                               "max_jobs": k.max_concurrent_jobs, "max_deals": k.max_deals_per_job}))
+
+
+@keys_app.command("revoke")
+def keys_revoke(name: Annotated[str, typer.Option("--name")]) -> None:
+    """Revoke a key: requests with it get 401 from now on."""
+    if not _keystore().revoke(name):
+        _bad(f"no key named {name!r}")
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8000,
+    workers: Annotated[int, typer.Option("--workers", help="API processes")] = 1,
+) -> None:
+    """Serve the REST API (uvicorn). Workers run separately: ``rasklad worker``."""
+    import uvicorn
+
+    if not 0 < port < 65536:
+        _bad(f"--port must be 1..65535, not {port}")
+    uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
+                log_level="info", access_log=False)
+
+
+def worker(
+    concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="shard processes")] = 0,
+    loglevel: Annotated[str, typer.Option("--loglevel")] = "INFO",
+    hostname: Annotated[str | None, typer.Option("--hostname", "-n")] = None,
+) -> None:
+    """Start a Celery worker on the broker (``RASKLAD_BROKER``); add more on other machines."""
+    import os
+
+    from workers.celery_app import app
+
+    if concurrency < 0:
+        _bad(f"--concurrency must be >= 0 (0 = one per core), not {concurrency}")
+    argv = ["worker", f"--loglevel={loglevel}", "-Q", "rasklad", "-E",
+            f"--concurrency={concurrency or os.cpu_count() or 1}", "--without-gossip", "--without-mingle"]
+    if hostname:
+        argv.append(f"--hostname={hostname}")
+    app.worker_main(argv)
+
+
+def reconcile_cmd() -> None:
+    """Re-enqueue lost shards of running jobs and finalize complete ones (also run by the API)."""
+    from rasklad.settings import get_settings
+    from storage.jobstore import JobStore
+    from workers.celery_app import app
+    from workers.jobs import Control, reconcile
+    from workers.tracking import Tracker
+
+    s = get_settings()
+    out = reconcile(Control(s, JobStore(s.db_url), app, Tracker(str(app.conf.broker_url))))
+    typer.echo(json.dumps(out))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the service commands."""
+    app.add_typer(keys_app, name="keys")
+    app.command("serve")(serve)
+    app.command("worker")(worker)
+    app.command("reconcile")(reconcile_cmd)

@@ -1,0 +1,193 @@
+"""Fault tolerance of the service with real processes (issue 6 §4).
+
+Each test starts its own API and workers on its own Redis database, injects a fault (a
+SIGKILL of a pool child or of a whole worker, a flushed or restarted Redis, a shard that
+kills its worker every time, racing finalizers) and checks the job still ends as it must:
+exactly the rows and checksums of a clean run, no duplicate keys.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+import redis
+from service_harness import Service, free_port, have_redis_server, redis_db, wait_for
+
+TESTS = Path(__file__).resolve().parent
+SPEC: dict[str, Any] = {
+    "kind": "tournament", "game": "order-poker", "players": 3,
+    "bots": ["order-poker/heuristic", "order-poker/heuristic", "order-poker/random"],
+    "deals": 480, "shard_deals": 60, "seating": "duplicate", "seed": 31,
+}
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    with redis_db() as db:
+        s = Service(tmp_path, db, extra_env={"PYTHONPATH": str(TESTS), "RASKLAD_BOT_MODULES": "crashbot"})
+        try:
+            s.start_api()
+            yield s
+        finally:
+            s.stop()
+
+
+def clean_checksums(tmp: Path, spec: dict[str, Any]) -> dict[int, tuple[int, str]]:
+    """(rows, checksum) of every shard of an uninterrupted embedded run of ``spec``."""
+    from sims.embedded import open_store, run_job
+    from sims.spec import parse_spec
+
+    data = tmp / "clean"
+    res = run_job(parse_spec(spec), data=data, workers=1)
+    from rasklad.settings import Settings
+
+    out: dict[int, tuple[int, str]] = open_store(Settings(data=data)).recorded_shards(res.job_id)
+    return out
+
+
+def job_checksums(svc: Service, job_id: str) -> dict[int, tuple[int, str]]:
+    from storage.jobstore import JobStore
+
+    out: dict[int, tuple[int, str]] = JobStore(svc.env["RASKLAD_DB"]).recorded_shards(job_id)
+    return out
+
+
+def assert_exact(svc: Service, key: str, job: dict[str, Any], tmp: Path) -> None:
+    assert job["state"] == "succeeded", (job, svc.dump_logs())
+    with svc.client(key) as http:
+        seats = pq.read_table(io.BytesIO(http.get(f"/v1/jobs/{job['id']}/tables/seats").content))
+    keys = list(zip(*(seats.column(c).to_pylist() for c in ("deal", "rotation", "seat")), strict=True))
+    assert len(keys) == len(set(keys)) == 480 * 3 * 3  # no duplicate (deal, rotation, seat)
+    assert job_checksums(svc, job["id"]) == clean_checksums(tmp, SPEC)
+
+
+def running_shard(svc: Service, worker: str, after: int = 0) -> None:
+    """Wait until the worker's log shows more than ``after`` received tasks."""
+    log = svc.tmp / f"worker-{worker}.log"
+    wait_for(lambda: log.read_text(errors="replace").count("rasklad.run_shard[") > after
+             and log.read_text(errors="replace").count("received") > after, 60, f"{worker} to take a shard")
+
+
+def test_sigkill_of_a_pool_child_mid_shard(service: Service, tmp_path: Path) -> None:
+    key = service.create_key("alice")
+    service.start_worker("w1", 1)
+    service.wait_worker_ready("w1")
+    with service.client(key) as http:
+        job = http.post("/v1/jobs", json=SPEC).json()
+        running_shard(service, "w1")
+        time.sleep(0.3)
+        children = service.child_pids("w1")
+        assert children
+        os.kill(children[0], signal.SIGKILL)  # the OOM killer's way
+        final = service.wait_job(http, job["id"])
+    assert "WorkerLostError" in (service.tmp / "worker-w1.log").read_text(errors="replace")
+    assert_exact(service, key, final, tmp_path)
+
+
+def test_sigkill_of_a_whole_worker_mid_job(service: Service, tmp_path: Path) -> None:
+    key = service.create_key("alice")
+    service.start_worker("w1", 1)
+    service.wait_worker_ready("w1")
+    with service.client(key) as http:
+        job = http.post("/v1/jobs", json=SPEC).json()
+        running_shard(service, "w1")
+        time.sleep(0.3)
+        service.kill_worker("w1")  # main process and its pool, all SIGKILLed
+        # Its unacked shard is redelivered after the visibility timeout to the new worker.
+        service.start_worker("w2", 1)
+        final = service.wait_job(http, job["id"], timeout=240)
+    assert_exact(service, key, final, tmp_path)
+
+
+def test_redis_flushed_mid_job_is_repaired_by_the_reconciler(service: Service, tmp_path: Path) -> None:
+    key = service.create_key("alice")
+    service.start_worker("w1", 1)
+    service.wait_worker_ready("w1")
+    with service.client(key) as http:
+        job = http.post("/v1/jobs", json=SPEC).json()
+        wait_for(lambda: http.get(f"/v1/jobs/{job['id']}").json()["shards_done"] >= 1, 120, "a shard")
+        service.redis.flushdb()  # the queue, the unacked messages and our markers: all gone
+        final = service.wait_job(http, job["id"], timeout=240)
+    assert_exact(service, key, final, tmp_path)
+
+
+@pytest.mark.skipif(not have_redis_server(), reason="needs the redis-server binary")
+def test_redis_restarted_mid_job(tmp_path: Path) -> None:
+    """A private Redis (no persistence) is killed and started again while shards run."""
+    port = free_port()
+
+    def start_redis() -> subprocess.Popen[bytes]:
+        p = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(lambda: redis.Redis(port=port).ping(), 20, "the private redis")
+        return p
+
+    server = start_redis()
+    svc = Service(tmp_path, 0, redis_port=port)
+    try:
+        svc.start_api()
+        key = svc.create_key("alice")
+        svc.start_worker("w1", 1)
+        svc.wait_worker_ready("w1")
+        with svc.client(key) as http:
+            job = http.post("/v1/jobs", json=SPEC).json()
+            wait_for(lambda: http.get(f"/v1/jobs/{job['id']}").json()["shards_done"] >= 1, 120, "a shard")
+            server.kill()
+            server.wait()
+            time.sleep(2)
+            server = start_redis()
+            final = svc.wait_job(http, job["id"], timeout=300)
+        assert_exact(svc, key, final, tmp_path)
+    finally:
+        svc.stop()
+        server.kill()
+
+
+def test_a_shard_that_always_kills_its_worker_fails_the_job(service: Service) -> None:
+    key = service.create_key("alice")
+    service.start_worker("w1", 1)
+    service.wait_worker_ready("w1")
+    spec = {**SPEC, "bots": ["order-poker/crash", "order-poker/random", "order-poker/random"],
+            "deals": 6, "shard_deals": 6}
+    with service.client(key) as http:
+        job = http.post("/v1/jobs", json=spec).json()
+        final = service.wait_job(http, job["id"], timeout=180)
+    assert final["state"] == "failed"
+    assert "shard 0" in final["error"] and "deliveries" in final["error"], final["error"]
+    assert final["shards_done"] == 0
+
+
+def test_racing_finalizers_produce_one_result(service: Service) -> None:
+    key = service.create_key("alice")
+    service.start_worker("w1", 2)
+    service.wait_worker_ready("w1")
+    with service.client(key) as http:
+        job = http.post("/v1/jobs", json={**SPEC, "deals": 60}).json()
+        final = service.wait_job(http, job["id"])
+        assert final["state"] == "succeeded"
+        report = (service.data / "jobs" / job["id"] / "report.json").read_bytes()
+        # Put the job back to running by hand and fire two finalizers at once at two processes.
+        from sqlalchemy import create_engine, text
+
+        with create_engine(service.env["RASKLAD_DB"]).begin() as c:
+            c.execute(text("UPDATE jobs SET state='running', finished_at=NULL WHERE id=:id"), {"id": job["id"]})
+        from workers.celery_app import make_app
+
+        app = make_app(service.broker)
+        for _ in range(2):
+            app.send_task("rasklad.finalize", args=(job["id"],))
+        again = service.wait_job(http, job["id"])
+    assert again["state"] == "succeeded" and again["error"] is None
+    assert (service.data / "jobs" / job["id"] / "report.json").read_bytes() == report
+    log = (service.tmp / "worker-w1.log").read_text(errors="replace")
+    assert log.count("rasklad.finalize[") >= 4  # received and finished, twice over
+    assert ("finished by another finalizer" in log) or ("nothing to do" in log)

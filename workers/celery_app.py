@@ -1,0 +1,96 @@
+"""The Celery application of rasklad's workers (Redis broker).
+
+Every setting below is chosen for long, idempotent batch tasks (a shard runs for seconds
+to minutes and may be re-run at no cost, because its output is committed atomically):
+losing a task is the failure to avoid, running one twice is harmless.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from celery import Celery
+
+#: Default broker: the machine's Redis, database 0 (tests use their own database numbers).
+DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
+
+
+def shard_limits() -> tuple[float, float, float]:
+    """(soft limit, hard limit, visibility timeout) in seconds.
+
+    ``RASKLAD_SHARD_SECONDS`` is the expected length of a shard (the planner sizes shards
+    to a few seconds; 60 is generous). The soft limit (4x) lets a shard stop cleanly; the
+    hard limit (5x) kills a stuck child; the visibility timeout must exceed the hard limit,
+    or Redis hands a still-running task to a second worker (celery #5935, #3430).
+    """
+    expected = float(os.environ.get("RASKLAD_SHARD_SECONDS", "60"))
+    soft = 4 * expected
+    hard = 5 * expected
+    visibility = float(os.environ.get("RASKLAD_VISIBILITY_TIMEOUT", str(hard * 1.5 + 30)))
+    if visibility <= hard:
+        raise ValueError(f"RASKLAD_VISIBILITY_TIMEOUT ({visibility}) must exceed the hard time limit ({hard})")
+    return soft, hard, visibility
+
+
+def make_app(broker: str | None = None) -> Celery:
+    """Build the Celery app for ``broker`` (default ``RASKLAD_BROKER`` or local Redis)."""
+    broker_url = broker or os.environ.get("RASKLAD_BROKER", DEFAULT_BROKER)
+    soft, hard, visibility = shard_limits()
+    # How often unacked messages of dead workers are swept back into the queue. With a
+    # short visibility timeout (tests) the sweep must be as frequent, or recovery waits
+    # for kombu's default of 10 s x 10 polls.
+    restore_interval = float(os.environ.get("RASKLAD_RESTORE_INTERVAL", str(min(10.0, max(1.0, visibility / 4)))))
+    transport: dict[str, Any] = {
+        # Seconds an unacknowledged message stays invisible before Redis redelivers it.
+        "visibility_timeout": visibility,
+        "unacked_restore_interval": restore_interval,
+        "unacked_restore_throttle": 1,
+        # Separate queues per priority are not needed; keep the default FIFO.
+    }
+    app = Celery("rasklad", broker=broker_url, include=["workers.tasks"])
+    app.conf.update(
+        # Acknowledge after the task finished, not when it was received: a worker that
+        # dies mid-shard leaves the message unacked, so it is delivered again.
+        task_acks_late=True,
+        # acks_late alone does not requeue a task whose child process was SIGKILLed
+        # (OOM killer, kill -9): this makes the parent reject-and-requeue it.
+        task_reject_on_worker_lost=True,
+        # A worker reserves one task per process at a time: long shards are not hoarded
+        # by one busy worker while another idles.
+        worker_prefetch_multiplier=1,
+        # On a lost broker connection, running late-ack tasks cannot be acked any more and
+        # will be redelivered; cancel them instead of letting them run twice.
+        worker_cancel_long_running_tasks_on_connection_loss=True,
+        # Soft limit raises SoftTimeLimitExceeded inside the task (clean stop); the hard
+        # limit kills the child. Sized from the expected shard length (shard_limits).
+        task_soft_time_limit=soft,
+        task_time_limit=hard,
+        # The visibility timeout is read from the broker and the result-backend transport
+        # options and from the default visibility setting (celery #7651): set it in every one.
+        broker_transport_options=transport,
+        result_backend_transport_options={"visibility_timeout": visibility},
+        # Results live in the job store, not in Celery: no result backend to fill up.
+        task_ignore_result=True,
+        result_backend=None,
+        # A child that grew past this (KiB) is replaced after its current task: game code
+        # that leaks cannot take the machine down.
+        worker_max_memory_per_child=int(os.environ.get("RASKLAD_WORKER_MAX_MEMORY_KB", str(2_000_000))),
+        # Task events for monitoring (flower, `celery events`) and our queue metrics.
+        worker_send_task_events=True,
+        task_send_sent_event=True,
+        # JSON only: never unpickle what comes over the wire.
+        task_serializer="json",
+        accept_content=["json"],
+        # Keep retrying the broker at start-up instead of exiting (Redis may come up later).
+        broker_connection_retry_on_startup=True,
+        broker_connection_max_retries=None,
+        # Tasks that lost their worker are requeued at the front is not guaranteed; ordering
+        # does not matter for shards.
+        task_default_queue="rasklad",
+        worker_hijack_root_logger=False,
+    )
+    return app
+
+
+app = make_app()

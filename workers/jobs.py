@@ -1,0 +1,139 @@
+"""Job control for the service: submit, enqueue, cancel, reconcile.
+
+Used by the API and by ``rasklad reconcile``. Tasks are sent by name
+(``rasklad.run_shard``, ``rasklad.finalize``): nothing here imports the task code, so an
+API process never loads a game engine to queue work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from celery import Celery
+
+from rasklad.settings import Settings
+from sims.commit import record_committed_on_disk, spec_tables
+from sims.embedded import write_spec
+from sims.plan import Plan, plan
+from sims.spec import JobSpec
+from storage.jobstore import InvalidTransition, Job, JobStore
+from storage.layout import job_dir
+from workers.tracking import Tracker
+
+log = logging.getLogger("rasklad.jobs")
+
+RUN_SHARD = "rasklad.run_shard"
+FINALIZE = "rasklad.finalize"
+ACTIVE = ("queued", "running")
+
+
+@dataclass
+class Control:
+    """What job control needs: settings, the job store, the broker and its bookkeeping."""
+
+    settings: Settings
+    store: JobStore
+    celery: Celery
+    tracker: Tracker
+
+
+def enqueue(ctl: Control, job_id: str, shards: list[int]) -> None:
+    """Send ``run_shard`` for each shard (marked queued first, so a reconciler never doubles them)."""
+    ctl.tracker.mark_queued(job_id, shards)
+    for k in shards:
+        ctl.celery.send_task(RUN_SHARD, args=(job_id, k))
+
+
+def prepare(ctl: Control, spec: JobSpec) -> Plan:
+    """Plan ``spec`` as a new job (fresh nonce); raises SpecError when a limit is exceeded."""
+    return plan(spec, secrets.token_hex(8), max_deals=ctl.settings.max_deals_per_job,
+                max_shards=ctl.settings.max_shards)
+
+
+def start(ctl: Control, p: Plan, owner: str) -> Job:
+    """Store the planned job of ``owner`` (spec file first) and queue every shard."""
+    jd = job_dir(Path(ctl.settings.data), p.job_id)
+    write_spec(jd, p.spec)
+    job = ctl.store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total, owner=owner)
+    enqueue(ctl, p.job_id, list(range(p.shards_total)))
+    return job
+
+
+def submit(ctl: Control, spec: JobSpec, owner: str) -> Job:
+    """Plan, store and queue ``spec`` as a new job of ``owner``."""
+    return start(ctl, prepare(ctl, spec), owner)
+
+
+def cancel(ctl: Control, job_id: str) -> Job:
+    """Cancel a job: flag it (running shards stop), drop pending shards, end it ``cancelled``.
+
+    Committed shards are kept. Raises InvalidTransition when the job already finished.
+    """
+    current = ctl.store.get(job_id)
+    if current is None:
+        raise KeyError(job_id)
+    if current.state not in ACTIVE:
+        raise InvalidTransition(f"job {job_id} already finished ({current.state})")
+    ctl.store.request_cancel(job_id)
+    job = ctl.store.set_state(job_id, "cancelled", error="cancelled by its owner")
+    ctl.tracker.forget_job(job_id)
+    return job
+
+
+def reconcile(ctl: Control) -> dict[str, Any]:
+    """Repair what a lost broker or a dead worker left behind. Safe to run any time, anywhere.
+
+    For every queued or running job: shards committed on disk but not recorded are recorded;
+    shards neither committed nor marked queued (their message was lost, e.g. Redis restarted
+    without persistence) are enqueued again; a complete job gets its ``finalize``.
+    """
+    requeued: dict[str, list[int]] = {}
+    finalized: list[str] = []
+    for state in ACTIVE:
+        offset = 0
+        while True:
+            batch = ctl.store.list_jobs(state=state, limit=200, offset=offset)
+            if not batch:
+                break
+            offset += len(batch)
+            for job in batch:
+                if job.cancel_requested:
+                    with contextlib.suppress(InvalidTransition):
+                        ctl.store.set_state(job.id, "cancelled", error="cancelled by its owner")
+                    continue
+                missing = _reconcile_job(ctl, job)
+                if missing is None:
+                    finalized.append(job.id)
+                elif missing:
+                    requeued[job.id] = missing
+    if requeued or finalized:
+        log.info("reconcile: requeued %s, finalize %s", requeued, finalized)
+    return {"requeued": requeued, "finalize": finalized}
+
+
+def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
+    """Shards re-enqueued for ``job``; None when it is complete and was sent to finalize."""
+    from sims.spec import parse_spec
+
+    jd = job_dir(Path(ctl.settings.data), job.id)
+    tables = spec_tables(parse_spec(job.spec))
+    done = record_committed_on_disk(ctl.store, jd, job.id, tables, job.shards_total)
+    done |= set(ctl.store.recorded_shards(job.id))
+    if len(done) >= job.shards_total:
+        if job.state == "queued":
+            try:
+                ctl.store.set_state(job.id, "running")
+            except InvalidTransition:
+                return []
+        ctl.celery.send_task(FINALIZE, args=(job.id,))
+        return None
+    queued = ctl.tracker.queued(job.id)
+    missing = sorted(set(range(job.shards_total)) - done - queued)
+    if missing:
+        enqueue(ctl, job.id, missing)
+    return missing

@@ -1,0 +1,214 @@
+"""Celery tasks: run one shard, finalize a job. Thin: decode, call ``sims``, commit.
+
+Fault tolerance, in short (details in docs/service.md):
+
+* A shard's output is a pure function of (spec, k) and is committed atomically with a
+  unique (job, shard) record, so a shard that runs twice changes nothing.
+* A delivery counter per shard (in Redis) counts starts that never finished; a shard that
+  keeps killing its worker is failed after ``RASKLAD_MAX_DELIVERIES`` and the job with it.
+* No chords: whichever shard brings the committed count to the total enqueues
+  ``finalize``, which is idempotent (atomic report files, a compare-and-set to succeeded).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import random
+import threading
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from celery.exceptions import Ignore, SoftTimeLimitExceeded
+from redis.exceptions import RedisError
+from sqlalchemy.exc import OperationalError
+
+from rasklad.settings import Settings, get_settings
+from sims.commit import commit_shard, record_committed_on_disk, spec_tables
+from sims.run import ShardCancelled
+from storage.jobstore import InvalidTransition, Job, JobStore
+from storage.layout import job_dir
+from workers.celery_app import app
+from workers.tracking import Tracker
+
+log = logging.getLogger("rasklad.workers")
+
+TERMINAL = ("succeeded", "failed", "cancelled")
+#: Errors worth a retry: the store, the broker or the file system hiccuped.
+TRANSIENT = (OperationalError, RedisError, ConnectionError, TimeoutError, OSError)
+
+
+def max_deliveries() -> int:
+    """Starts of one shard that may end in a dead worker before the job is failed."""
+    return int(os.environ.get("RASKLAD_MAX_DELIVERIES", "3"))
+
+
+@cache
+def _context() -> tuple[Settings, JobStore, Tracker]:
+    settings = get_settings()
+    Path(settings.data).mkdir(parents=True, exist_ok=True)
+    return settings, JobStore(settings.db_url), Tracker(app.conf.broker_url)
+
+
+def _spec(settings: Settings, job: Job) -> dict[str, Any]:
+    path = job_dir(Path(settings.data), job.id) / "spec.json"
+    if path.exists():
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return data
+    return job.spec
+
+
+def _fail(store: JobStore, job_id: str, reason: str) -> None:
+    # Already finished (cancelled, or failed by another shard): nothing to change.
+    with contextlib.suppress(InvalidTransition):
+        store.set_state(job_id, "failed", error=reason)
+
+
+def _backoff(retries: int) -> float:
+    """Exponential backoff with full jitter: spreads retries of many shards apart."""
+    return float(random.uniform(0, min(60.0, 2.0 ** (retries + 1))))
+
+
+def _watch_cancel(store: JobStore, job_id: str, done: threading.Event, cancelled: threading.Event) -> None:
+    """Poll the job store while a shard runs; set ``cancelled`` when the job is cancelled."""
+    while not done.wait(1.0):
+        try:
+            job = store.get(job_id)
+        except TRANSIENT:
+            continue
+        if job is None or job.cancel_requested or job.state in TERMINAL:
+            cancelled.set()
+            return
+
+
+@app.task(name="rasklad.run_shard", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
+def run_shard(self: Any, job_id: str, k: int) -> str:
+    """Run shard ``k`` of ``job_id`` and commit it (idempotent)."""
+    settings, store, tracker = _context()
+    job = store.get(job_id)
+    if job is None:
+        log.warning("shard %s/%s: unknown job, dropped", job_id, k)
+        return "unknown job"
+    if job.state in TERMINAL or job.cancel_requested:
+        tracker.unmark(job_id, k)
+        return f"job {job.state}: dropped"
+    deliveries = tracker.count_delivery(job_id, k)
+    if deliveries > max_deliveries():
+        reason = (f"shard {k} was started {deliveries - 1} times and its worker died every time "
+                  f"(killed, out of memory or crashed): giving up after {max_deliveries()} deliveries")
+        _fail(store, job_id, reason)
+        tracker.unmark(job_id, k)
+        return "failed: too many deliveries"
+    finished_normally = False
+    try:
+        spec_data = _spec(settings, job)
+        from sims.run import run_shard as run
+        from sims.spec import parse_spec
+
+        spec = parse_spec(spec_data)
+        tables = spec_tables(spec)
+        jd = job_dir(Path(settings.data), job_id)
+        if k in store.recorded_shards(job_id):
+            finished_normally = True
+            _after_commit(store, tracker, job_id, k)
+            return "already committed"
+        if job.state == "queued":
+            with contextlib.suppress(InvalidTransition):
+                store.set_state(job_id, "running")
+        done, cancelled = threading.Event(), threading.Event()
+        watcher = threading.Thread(target=_watch_cancel, args=(store, job_id, done, cancelled), daemon=True)
+        watcher.start()
+        t0 = time.perf_counter()
+        try:
+            data = run(spec, k, should_stop=cancelled.is_set)
+        except ShardCancelled:
+            data = None
+        finally:
+            done.set()
+        current = store.get(job_id)
+        if data is None or current is None or current.state in TERMINAL or current.cancel_requested:
+            finished_normally = True
+            tracker.unmark(job_id, k)
+            return "cancelled: result dropped"
+        commit_shard(store, jd, job_id, k, tables, data)
+        record_committed_on_disk(store, jd, job_id, tables, job.shards_total)
+        finished_normally = True
+        with contextlib.suppress(RedisError):
+            tracker.observe_shard(time.perf_counter() - t0)
+            tracker.note_ran(job_id, k, str(self.request.hostname or os.getpid()))
+        _after_commit(store, tracker, job_id, k)
+        return "committed"
+    except SoftTimeLimitExceeded:
+        finished_normally = True
+        _fail(store, job_id, f"shard {k} exceeded the soft time limit of {app.conf.task_soft_time_limit:.0f} s")
+        tracker.unmark(job_id, k)
+        raise Ignore() from None
+    except TRANSIENT as e:
+        finished_normally = True
+        if self.request.retries >= self.max_retries:
+            _fail(store, job_id, f"shard {k}: {type(e).__name__}: {e} (after {self.request.retries} retries)")
+            tracker.unmark(job_id, k)
+            raise Ignore() from None
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from None
+    except Exception as e:
+        # A deterministic error of the shard (a bug or an impossible spec): retrying gives
+        # the same error, so the job fails with the reason.
+        finished_normally = True
+        log.exception("shard %s/%s failed", job_id, k)
+        _fail(store, job_id, f"shard {k}: {type(e).__name__}: {e}")
+        tracker.unmark(job_id, k)
+        return "failed"
+    finally:
+        if finished_normally:
+            tracker.reset_deliveries(job_id, k)
+
+
+def _after_commit(store: JobStore, tracker: Tracker, job_id: str, k: int) -> None:
+    tracker.unmark(job_id, k)
+    job = store.get(job_id)
+    if job is not None and job.state == "running" and job.shards_done >= job.shards_total:
+        app.send_task("rasklad.finalize", args=(job_id,))
+
+
+@app.task(name="rasklad.finalize", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
+def finalize(self: Any, job_id: str) -> str:
+    """Write the job's aggregates and report, then mark it succeeded. Idempotent.
+
+    Two finalizers racing write the same files (each atomically) and only one state change
+    to ``succeeded`` happens; the other sees it and returns.
+    """
+    settings, store, tracker = _context()
+    job = store.get(job_id)
+    if job is None or job.state != "running":
+        return f"nothing to do ({job.state if job else 'unknown job'})"
+    try:
+        from sims.report import build_report, write_report
+        from sims.spec import parse_spec
+
+        spec_data = _spec(settings, job)
+        spec = parse_spec(spec_data)
+        jd = job_dir(Path(settings.data), job_id)
+        done = record_committed_on_disk(store, jd, job_id, spec_tables(spec), job.shards_total)
+        if len(done) < job.shards_total:
+            return f"not complete: {len(done)}/{job.shards_total} shards"
+        write_report(jd, build_report(jd, spec_data))
+        try:
+            store.set_state(job_id, "succeeded")
+        except InvalidTransition:
+            return "finished by another finalizer"
+        tracker.forget_job(job_id)
+        return "succeeded"
+    except TRANSIENT as e:
+        if self.request.retries >= self.max_retries:
+            _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
+            raise Ignore() from None
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from None
+    except Exception as e:
+        log.exception("finalize %s failed", job_id)
+        _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
+        return "failed"
+

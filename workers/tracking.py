@@ -1,0 +1,111 @@
+"""Bookkeeping in Redis beside the broker: delivery counts and enqueued-shard markers.
+
+Both live in the broker's Redis on purpose: when Redis loses its data (restart without
+persistence, flush) the queue and these markers vanish together, so the reconciler sees
+"not committed and not queued" for exactly the shards whose messages were lost.
+"""
+
+from __future__ import annotations
+
+import time
+
+import redis
+
+PREFIX = "rasklad:"
+#: Markers outlive any queue wait; a stale marker only delays a re-enqueue by this much.
+MARKER_TTL_S = 7 * 24 * 3600
+#: Upper bounds (seconds) of the shard-duration histogram buckets.
+BUCKETS = (0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800)
+
+
+class Tracker:
+    """Delivery counters and enqueue markers of shards, in one Redis database."""
+
+    def __init__(self, url: str) -> None:
+        self.r = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5,
+                                      health_check_interval=30, decode_responses=True)
+
+    def _deliveries(self, job_id: str, k: int) -> str:
+        return f"{PREFIX}deliveries:{job_id}:{k}"
+
+    def _queued(self, job_id: str) -> str:
+        return f"{PREFIX}queued:{job_id}"
+
+    def count_delivery(self, job_id: str, k: int) -> int:
+        """Count one more delivery of shard k and return the total so far."""
+        key = self._deliveries(job_id, k)
+        with self.r.pipeline() as p:
+            p.incr(key)
+            p.expire(key, MARKER_TTL_S)
+            n, _ = p.execute()
+        return int(n)
+
+    def reset_deliveries(self, job_id: str, k: int) -> None:
+        """Forget the delivery count of shard k (after it committed)."""
+        self.r.delete(self._deliveries(job_id, k))
+
+    def mark_queued(self, job_id: str, shards: list[int]) -> None:
+        """Record that these shards have a message in the queue."""
+        if not shards:
+            return
+        now = time.time()
+        key = self._queued(job_id)
+        with self.r.pipeline() as p:
+            p.hset(key, mapping={str(k): now for k in shards})
+            p.expire(key, MARKER_TTL_S)
+            p.execute()
+
+    def unmark(self, job_id: str, k: int) -> None:
+        """Shard k is committed (or dropped): it no longer has a message in the queue."""
+        self.r.hdel(self._queued(job_id), str(k))
+
+    def queued(self, job_id: str) -> set[int]:
+        """Shards of the job that have a message in the queue (or running)."""
+        return {int(k) for k in self.r.hkeys(self._queued(job_id))}
+
+    def forget_job(self, job_id: str) -> None:
+        """Drop every marker of a finished job."""
+        keys = [self._queued(job_id), *self.r.scan_iter(f"{PREFIX}deliveries:{job_id}:*")]
+        # The record of who ran which shard is kept (it expires with MARKER_TTL_S).
+        if keys:
+            self.r.delete(*keys)
+
+    def queue_length(self, queue: str = "rasklad") -> int:
+        """Messages waiting in the Celery queue (the Redis list of that name)."""
+        return int(self.r.llen(queue))
+
+    def observe_shard(self, seconds: float) -> None:
+        """Add one shard duration to the histogram kept in Redis (shared by every worker)."""
+        key = f"{PREFIX}shard_seconds"
+        with self.r.pipeline() as p:
+            for b in BUCKETS:
+                if seconds <= b:
+                    p.hincrby(key, f"le_{b}", 1)
+            p.hincrby(key, "count", 1)
+            p.hincrbyfloat(key, "sum", seconds)
+            p.execute()
+
+    def shard_histogram_text(self) -> str:
+        """The shard-duration histogram in Prometheus text format."""
+        h = self.r.hgetall(f"{PREFIX}shard_seconds")
+        name = "rasklad_shard_duration_seconds"
+        lines = [f"# HELP {name} time to run and commit one shard", f"# TYPE {name} histogram"]
+        for b in BUCKETS:
+            lines.append(f'{name}_bucket{{le="{b}"}} {int(h.get(f"le_{b}", 0))}')
+        count = int(h.get("count", 0))
+        lines.append(f'{name}_bucket{{le="+Inf"}} {count}')
+        lines.append(f"{name}_sum {float(h.get('sum', 0.0))}")
+        lines.append(f"{name}_count {count}")
+        return "\n".join(lines) + "\n"
+
+    def note_ran(self, job_id: str, k: int, worker: str) -> None:
+        """Remember which worker committed shard k (for operators and tests)."""
+        key = f"{PREFIX}ran:{job_id}"
+        with self.r.pipeline() as p:
+            p.hset(key, str(k), worker)
+            p.expire(key, MARKER_TTL_S)
+            p.execute()
+
+    def who_ran(self, job_id: str) -> dict[int, str]:
+        """Shard -> worker that committed it."""
+        return {int(k): str(v) for k, v in self.r.hgetall(f"{PREFIX}ran:{job_id}").items()}
