@@ -84,6 +84,10 @@ def _merge_counts(counts: pa.Table) -> pa.Table:
             pa.scalar(0.0),
         )
         merged = merged.append_column("probability", prob)
+    if "rank" in keys:
+        # group_by keeps the order of first appearance, which follows the shards, not the
+        # categories: put the rows back in the ranking's order (then the other keys').
+        merged = merged.sort_by([("rank", "ascending"), *((k, "ascending") for k in keys if k != "rank")])
     return merged.select(
         [
             *keys,
@@ -180,10 +184,11 @@ def format_leaderboard(board: dict[str, Any]) -> list[str]:
             f"{r['rank']:>2}  {r['bot']:<{width}}  {r['deals']:>8}  {_num(r['mean']):>9}  {se:>7}  {ci}"
         )
     for p in board["pairs"]:
-        lines.append(
-            f"{p['a']} - {p['b']}: {_num(p['paired']['mean'])} "
-            f"[{_num(p['paired']['ci_low'])}, {_num(p['paired']['ci_high'])}] {p['verdict']}"
-        )
+        line = (f"{p['a']} - {p['b']}: {_num(p['paired']['mean'])} "
+                f"[{_num(p['paired']['ci_low'])}, {_num(p['paired']['ci_high'])}] {p['verdict']}")
+        if not p.get("separable") and p.get("deals_needed_80"):
+            line += f" (about {p['deals_needed_80']:,} deals would separate them, 80% power)"
+        lines.append(line)
     return lines
 
 

@@ -177,3 +177,19 @@ def test_reach_sampled_with_opponents_is_seeded() -> None:
     assert got["pair"] == (60, 60)  # already held: nothing the others do can take it away
     assert got["two_pair"] == (60, 60)  # one swap, made before anyone else moves
     assert 0 <= got["three"][0] <= 60 and got["straight_flush"][0] == 0
+
+
+def test_merged_counts_come_back_in_rank_order() -> None:
+    """Shards list only what they met, so first appearance is not the ranking's order (report rows)."""
+    import pyarrow as pa
+
+    from sims.report import _merge_counts
+
+    shard_rows = [("flush", 6, 5, 10), ("pair", 1, 5, 10),  # shard 0 met only these two
+                  ("none", 0, 4, 10), ("pair", 1, 1, 10), ("flush", 6, 5, 10)]
+    t = pa.table({"robot_combination": [r[0] for r in shard_rows], "rank": pa.array([r[1] for r in shard_rows],
+                  pa.int8()), "count": [r[2] for r in shard_rows], "n": [r[3] for r in shard_rows]})
+    merged = _merge_counts(t).to_pylist()
+    assert [(r["robot_combination"], r["count"], r["n"]) for r in merged] == [
+        ("none", 4, 10), ("pair", 6, 20), ("flush", 10, 20)]
+    assert [r["probability"] for r in merged] == [0.4, 0.3, 0.5]

@@ -232,3 +232,8 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_resumes(tmp_path: Path) -> None:
     r = rasklad("run", str(spec), "--data", str(root))
     assert r.returncode == 0 and f"({done} already committed)" in r.stdout, r.stderr
     assert sum(r["count"] for r in read(job_dir, "counts").to_pylist()) == 376992
+
+
+def test_demo_refuses_bad_workers_with_one_line() -> None:
+    r = rasklad("demo", "--workers", "0")
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == ["error: --workers must be >= 1, not 0"]

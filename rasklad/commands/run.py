@@ -50,7 +50,7 @@ def _read_spec(job_dir: Path) -> dict[str, Any]:
     return dict(json.loads((job_dir / "spec.json").read_text(encoding="utf-8")))
 
 
-def _print_result(report: dict[str, Any] | None) -> None:
+def _print_result(report: dict[str, Any] | None, job_id: str = "JOB", max_rows: int = 40) -> None:
     if not report:
         return
     board = report.get("leaderboard")
@@ -67,8 +67,10 @@ def _print_result(report: dict[str, Any] | None) -> None:
         typer.echo(f"{name}:")
         cols = [c for c in rows[0] if c not in ("n",)]
         typer.echo("  " + "  ".join(f"{c:>14}" for c in cols))
-        for r in rows[:40]:
+        for r in rows[:max_rows]:
             typer.echo("  " + "  ".join(f"{_cell(r.get(c)):>14}" for c in cols))
+        if len(rows) > max_rows:
+            typer.echo(f"  ... {len(rows) - max_rows} more rows: rasklad query {job_id} 'SELECT * FROM {name}'")
 
 
 def _cell(v: Any) -> str:
@@ -77,32 +79,20 @@ def _cell(v: Any) -> str:
     return "-" if v is None else str(v)
 
 
-def run(
-    spec_file: Annotated[Path, typer.Argument(help="job spec, YAML or JSON", metavar="SPEC")],
-    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
-    data: DataOpt = None,
-    new: Annotated[bool, typer.Option("--new", help="start a new job even if this spec ran before")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
-) -> None:
-    """Run a job spec here (no server): plan, run shards on a process pool, write Parquet and a report.
+def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int, new: bool = False,
+                      quiet: bool = False) -> Any:
+    """Run (or resume) a parsed job spec with a rich progress bar on stderr; returns the RunResult.
 
-    Running the same spec again in the same data root resumes the job: committed shards are skipped.
+    Bad input (a limit exceeded at planning time) exits with code 2; Ctrl-C exits with 130 after
+    the committed shards are kept, so the same command resumes.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from sims.embedded import Progress as JobProgress
     from sims.embedded import run_job
-    from sims.spec import SpecError, load_spec
+    from sims.spec import SpecError
 
-    if workers < 1:
-        _bad(f"--workers must be >= 1, not {workers}")
-    if not spec_file.is_file():
-        _bad(f"no such spec file: {spec_file}")
-    try:
-        spec = load_spec(spec_file)
-    except SpecError as e:
-        _bad(f"{spec_file}: {e}")
     console = Console(stderr=True)
     unit = "deals" if spec.kind == "tournament" else "samples"
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("shards"),
@@ -119,20 +109,48 @@ def run(
 
     try:
         with bar:
-            result = run_job(spec, data=data, workers=workers, new=new, on_start=on_start, on_shard=on_shard)
+            return run_job(spec, data=data, workers=workers, new=new, on_start=on_start, on_shard=on_shard)
     except SpecError as e:  # limits are checked at planning time
-        _bad(f"{spec_file}: {e}")
+        _bad(f"{label}: {e}")
     except KeyboardInterrupt:
         typer.echo("interrupted: committed shards are kept; run the same command again to resume", err=True)
         raise typer.Exit(code=130) from None
+
+
+def print_run_result(result: Any, max_rows: int = 40) -> None:
+    """Print a RunResult: one status line, the leaderboard or stats tables, where the report is."""
     resumed = f" ({result.skipped} already committed)" if result.skipped else ""
     typer.echo(f"job {result.job_id}: {result.state}, {result.shards_done}/{result.shards_total} shards"
                f"{resumed}, {result.seconds:.1f} s")
-    _print_result(result.report)
+    _print_result(result.report, result.job_id, max_rows)
     if result.report_paths is not None:
         typer.echo(f"report: {result.report_paths[1]}")
     elif result.report_error:
         typer.echo(result.report_error, err=True)
+
+
+def run(
+    spec_file: Annotated[Path, typer.Argument(help="job spec, YAML or JSON", metavar="SPEC")],
+    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+    data: DataOpt = None,
+    new: Annotated[bool, typer.Option("--new", help="start a new job even if this spec ran before")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Run a job spec here (no server): plan, run shards on a process pool, write Parquet and a report.
+
+    Running the same spec again in the same data root resumes the job: committed shards are skipped.
+    """
+    from sims.spec import SpecError, load_spec
+
+    if workers < 1:
+        _bad(f"--workers must be >= 1, not {workers}")
+    if not spec_file.is_file():
+        _bad(f"no such spec file: {spec_file}")
+    try:
+        spec = load_spec(spec_file)
+    except SpecError as e:
+        _bad(f"{spec_file}: {e}")
+    print_run_result(run_with_progress(spec, str(spec_file), data=data, workers=workers, new=new, quiet=quiet))
 
 
 def jobs(

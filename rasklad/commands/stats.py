@@ -162,12 +162,5 @@ def demo_benchmark_line() -> str:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``rasklad stats`` (and the interim ``rasklad demo``) to the CLI."""
+    """Add ``rasklad stats`` to the CLI."""
     app.add_typer(stats_app, name="stats")
-
-    @app.command("demo")
-    def demo() -> None:
-        """The quick-start demo: Order Poker's exact category table and a benchmark line."""
-        categories(ranking="order-poker", cards=5, exact=True, samples=None, seed=None, dead="", deck=None,
-                   workers=1, as_json=False)
-        typer.echo(demo_benchmark_line())
