@@ -13,6 +13,7 @@ from typing import Any
 
 from games.core.cards import card_id
 from games.core.protocol import IllegalAction
+from games.core.records import check_outcome
 from games.quintet.rules import PLAYERS, Rules
 from games.quintet.state import State
 
@@ -64,14 +65,5 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     """
     st = replay_state(record)
     out = st.outcome()
-    given = record.get("outcome")
-    if given is not None:
-        if not isinstance(given, Mapping):
-            raise IllegalAction("outcome must be an object", "Q-4")
-        for key, value in given.items():
-            if key not in out:
-                raise IllegalAction(f"unknown outcome field {key!r}", "Q-4")
-            if value != out[key]:
-                raise IllegalAction(f"outcome {key} is {value!r} in the record, "
-                                    f"the replay gives {out[key]!r}", "Q-4")
+    check_outcome(record.get("outcome"), out, "Q-4")
     return out
