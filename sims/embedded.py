@@ -31,6 +31,7 @@ import pyarrow as pa
 
 from sims.plan import Plan, plan
 from sims.spec import (
+    GAMES,
     CategoriesQuestion,
     JobSpec,
     ReachQuestion,
@@ -189,7 +190,8 @@ def _results(spec: JobSpec, todo: list[int], workers: int) -> Iterator[tuple[int
     # forkserver: workers fork from a clean server process (no parent threads, such as a
     # progress display's, are copied), and the heavy imports happen once in the server.
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["sims.run", "sims.dealstats", "games.order_poker", "games.order_poker.bots"])
+    game = GAMES[spec.game].module if isinstance(spec, TournamentSpec) else "games.order_poker"
+    ctx.set_forkserver_preload(["sims.run", "sims.dealstats", game, game + ".bots"])
     spec_json = json.dumps(spec.canonical(), sort_keys=True)
     pool = ctx.Pool(min(workers, len(todo)), initializer=_worker_init)
     try:

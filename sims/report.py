@@ -34,7 +34,8 @@ __all__ = [
 REPORT_FORMAT = "rasklad-report/1"
 SHARD_GLOB = "shard-*.parquet"  # as storage.layout.SHARD_GLOB; temporary files never match it
 SEATS_COLUMNS = ("deal", "rotation", "seat", "bot_index", "bot", "role", "fulfilled", "score")
-DEALS_COLUMNS = ("deal", "rotation", "order", "stake", "robot_combination", "rounds", "n_actions")
+DEALS_COLUMNS = ("deal", "rotation", "order", "stake", "robot_combination", "rounds", "n_actions",
+                 "ties")  # the last one is Quintet's (sims.tables.QUINTET_DEALS)
 TOURNAMENT_TABLES = ("deals", "seats", "records")
 
 

@@ -9,10 +9,12 @@ choices. So the cards of a deal are a pure function of (spec, k, i) and a rotati
 stream costs ~3 µs, where building a generator from a ``SeedSequence`` costs ~16 µs: a random
 bot plays a whole deal in tens of microseconds, so the cheaper way keeps the runner's overhead small.
 
-Duplicate seating (issue 5 §1): the deal is dealt once and replayed with ``State.from_hands`` under
-every cyclic rotation r of the bots over the seats (seat s gets bot ``(s + r) % players``), so
-every bot holds every seat's cards. The dealer of global deal j is seat ``j % players`` (OP-1.3:
-the deal passes clockwise) and is the same in every rotation.
+Duplicate seating (issue 5 §1): the deal is dealt once and replayed from a ``copy()`` of the fresh
+``State`` under every cyclic rotation r of the bots over the seats (seat s gets bot
+``(s + r) % players``), so every bot holds every seat's cards (in Quintet, where both seats hold the
+same 25 cards, the two rotations put every bot in both seats). The dealer of global deal j is seat
+``j % players`` (OP-1.3: the deal passes clockwise; Q-1.5: the dealer alternates) and is the same
+in every rotation. The rows come from the engine's record through the game's ``sims.tables.ROWS``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import pyarrow as pa
 
 from sims.plan import shard_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
-from sims.tables import TournamentRows
+from sims.tables import ROWS
 
 __all__ = ["ShardCancelled", "Streams", "play_deal", "run_shard", "shard_range"]
 
@@ -82,7 +84,7 @@ def _run_tournament(spec: TournamentSpec, k: int,
     labels = bot_labels(spec.bots)
     n = spec.players
     streams = Streams(spec.seed, k)
-    rows = TournamentRows(spec.record == "full")
+    rows = ROWS[spec.game](spec.record == "full")
     identity = list(range(n))
     for i, deal in enumerate(shard_range(spec, k)):
         if should_stop is not None and should_stop():
@@ -90,17 +92,15 @@ def _run_tournament(spec: TournamentSpec, k: int,
         dealer = deal % n
         rng = streams.at(i, 0)
         dealt = engine.State.deal(rules, n, dealer, rng)
-        # The cards as dealt (ids), before anyone plays: every rotation starts from them.
-        hands = [list(h) for h in dealt.hands]
-        robot = list(dealt.robot)
+        # The deal before anyone plays: every further rotation starts from a copy of it.
+        fresh = dealt.copy() if spec.rotations > 1 else dealt
         if spec.seating == "random":
             base_seating = [int(x) for x in rng.permutation(n)]
         else:
             base_seating = identity
         for r in range(spec.rotations):
             seating = [base_seating[(s + r) % n] for s in range(n)] if r else base_seating
-            # Rotation 0 plays the dealt state itself: it is from_hands of the same cards.
-            st = dealt if r == 0 else engine.State.from_hands(rules, n, dealer, hands, robot)
+            st = dealt if r == 0 else fresh.copy()
             play_deal(st, bots, seating, streams.at(i, r + 1))
             rec = st.record()
             rows.add(deal, r, dealer, seating, labels, rec,

@@ -61,10 +61,12 @@ class GameInfo:
 #: Games a tournament can be played in. Only engines with a shard runner are listed.
 GAMES: dict[str, GameInfo] = {
     "order-poker": GameInfo("games.order_poker", 3, 6, "order-poker"),  # OP-1.2: 3 to 6 players
+    "quintet": GameInfo("games.quintet", 2, 2, "quintet"),  # two players
 }
 
 #: Rough deals per second of one process per bot kind, used only to size the default shard.
-_DEALS_PER_S = {"random": 1_500.0, "heuristic": 400.0, "montecarlo": 5.0}  # measured Dec 2026
+_DEALS_PER_S = {"random": 1_500.0, "heuristic": 400.0, "montecarlo": 5.0,  # measured Dec 2026
+               "greedy": 300.0, "blotto": 300.0, "equilibrium": 8.0}  # quintet: one layout per deal
 #: Wall time one shard should take with the default ``shard_deals`` (a few seconds: short enough
 #: to lose little on a crash and to show progress, long enough that per-shard costs vanish).
 SHARD_SECONDS = 3.0
@@ -323,7 +325,8 @@ def _check_tournament(spec: TournamentSpec) -> list[tuple[str, str]]:
     g = GAMES[spec.game]
     errors: list[tuple[str, str]] = []
     if not g.min_players <= spec.players <= g.max_players:
-        errors.append(("players", f"{spec.game} is played by {g.min_players} to {g.max_players} players"))
+        seats = str(g.min_players) if g.min_players == g.max_players else f"{g.min_players} to {g.max_players}"
+        errors.append(("players", f"{spec.game} is played by {seats} players"))
     if len(spec.bots) != spec.players:
         # Every seat has its bot; duplicate seating rotates exactly these bots over the seats.
         errors.append(("bots", f"must list one bot per seat: {spec.players} players, {len(spec.bots)} bots"))
@@ -371,6 +374,8 @@ def _default_shard_deals(spec: TournamentSpec) -> int:
         speed = _DEALS_PER_S.get(kind, 2_000.0)
         if kind == "montecarlo":
             speed = speed * 12.0 / max(1.0, float(b.params.get("samples", 12)))  # 5/s at 12 samples
+        if kind == "equilibrium":
+            speed = speed * 200.0 / max(5.0, float(b.params.get("k", 200)))  # 8/s at k = 200
         slowest = min(slowest, speed)
     per_shard = max(1, int(SHARD_SECONDS * slowest / spec.rotations))
     return min(spec.deals, per_shard)

@@ -445,7 +445,7 @@ def deals_summary(deals: pa.Table) -> dict[str, Any]:
     for col, null_label in (("order", "(all passed)"), ("robot_combination", "(none)")):
         if col in deals.column_names:
             out["tables"][col] = category_shares(deal, deals.column(col), null_label)
-    for col in ("stake", "rounds", "n_actions"):
+    for col in ("stake", "rounds", "n_actions", "ties"):  # ties: Quintet's tied comparisons per deal
         if col in deals.column_names:
             x = pc.fill_null(deals.column(col), 0).to_numpy(zero_copy_only=False).astype(np.float64)
             _, inv = np.unique(deal, return_inverse=True)

@@ -271,6 +271,11 @@ def test_catalog_health_and_metrics(svc: Service, alice: str, finished: dict[str
         assert http.get("/v1/games/chess").status_code == 404
         bots = {b["name"]: b for b in http.get("/v1/bots").json()["bots"]}
         assert "properties" in bots["order-poker/montecarlo"]["params_schema"]
+        q = http.get("/v1/games/quintet").json()  # Quintet (rules/quintet.md): points, its four bots
+        assert q["options"] == [{"name": "points", "default": [3, 4, 5, 6, 7], "type": "tuple[int, ...]"}]
+        assert q["bots"] == ["quintet/blotto", "quintet/equilibrium", "quintet/greedy", "quintet/random"]
+        assert "quintet" in {g["name"] for g in games}
+        assert bots["quintet/equilibrium"]["params_schema"]["properties"]["k"]["default"] == 200
         health = http.get("/healthz").json()
         assert health == {"status": "ok", "checks": {"broker": "ok", "store": "ok", "data_root": "ok"}}
         text = http.get("/metrics").text

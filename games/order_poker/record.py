@@ -12,6 +12,7 @@ from typing import Any
 
 from games.core.cards import card_id
 from games.core.protocol import IllegalAction
+from games.core.records import check_outcome
 from games.order_poker.actions import from_dict
 from games.order_poker.rules import Rules
 from games.order_poker.state import State
@@ -75,14 +76,5 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     """
     st = replay_state(record)
     out = st.outcome()
-    given = record.get("outcome")
-    if given is not None:
-        if not isinstance(given, Mapping):
-            raise IllegalAction("outcome must be an object", "OP-9")
-        for key, value in given.items():
-            if key not in out:
-                raise IllegalAction(f"unknown outcome field {key!r}", "OP-9")
-            if value != out[key]:
-                raise IllegalAction(f"outcome {key} is {value!r} in the record, "
-                                    f"the replay gives {out[key]!r}", "OP-9")
+    check_outcome(record.get("outcome"), out, "OP-9")
     return out

@@ -11,6 +11,7 @@ from typing import Any
 
 from ext.handeval import CATEGORIES
 from games.core.cards import deck_cards
+from games.core.records import rules_from_dict
 
 #: OP-2: the combinations in ascending rank; the index is the rank (``COMBINATIONS[1] == "pair"``).
 COMBINATIONS: tuple[str, ...] = CATEGORIES["order-poker"]
@@ -55,15 +56,7 @@ class Rules:
 
         Raises ``ValueError`` naming the field for an unknown field or a bad value.
         """
-        if d is None:
-            return cls()
-        if not isinstance(d, Mapping):
-            raise ValueError(f"rules must be an object, not {type(d).__name__}")
-        known = {"max_exchange_rounds", "against_half_min"}
-        for key in d:
-            if key not in known:
-                raise ValueError(f"unknown rules field {key!r}: known fields are {', '.join(sorted(known))}")
-        return cls(**dict(d))
+        return rules_from_dict(cls, d)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of these rules (every option, OP-6.8 asks for the round cap in every record)."""

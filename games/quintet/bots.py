@@ -1,0 +1,99 @@
+"""Quintet bots, registered as ``quintet/<name>`` (games.core.registry imports this module).
+
+A bot is ``act(view, legal_actions, rng) -> layout``: it sees only ``State.view(seat)``
+(its 25 cards in ``view["cards"]``, the points per slot in ``view["points"]``) and the
+``LayoutSpace`` of ``State.legal_actions()``; it returns five packets of five card ids.
+
+- ``random``: a uniform random layout.
+- ``greedy``: the strongest packet it can make, then the strongest of the rest, ...; the
+  strongest packet into the 7-point slot (Q-1.4), the weakest into the 3-point slot.
+- ``blotto``: greedy's packets, but the weakest one is sacrificed in a high slot so that every
+  other packet moves down a slot, where it beats the opponent's weaker one (Colonel Blotto).
+- ``equilibrium``: the mixed strategy of a K-candidate matrix game (games.quintet.equilibrium).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from games.core.registry import register
+from games.quintet.construct import partition, sacrifice, strongest_last
+from games.quintet.equilibrium import EquilibriumBot
+from games.quintet.layout import Layout, LayoutSpace
+from games.quintet.rules import PACKETS
+
+_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
+
+
+class RandomBot:
+    """A uniform random layout of the 25 cards (a shuffle cut into five packets)."""
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Layout:
+        """One uniform layout."""
+        space = legal_actions if isinstance(legal_actions, LayoutSpace) else LayoutSpace(view["cards"])
+        return space.sample(rng)
+
+
+class GreedyBot:
+    """Strongest packets first, the strongest into slot 5 (deterministic)."""
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Layout:
+        """Greedy's layout (``rng`` is not used)."""
+        return strongest_last(partition(view["cards"]))
+
+
+class BlottoBot:
+    """Greedy's packets with the weakest one sacrificed in slot ``sacrifice`` (1..5, or random)."""
+
+    def __init__(self, sacrifice: int | str = 5) -> None:
+        if sacrifice != "random" and (isinstance(sacrifice, bool) or not isinstance(sacrifice, int)
+                                      or not 1 <= sacrifice <= PACKETS):
+            raise ValueError(f"sacrifice must be a slot 1..{PACKETS} or 'random', not {sacrifice!r}")
+        self.sacrifice = sacrifice
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Layout:
+        """The shifted greedy layout; ``random`` draws the slot uniformly from 1..5."""
+        slot = int(rng.integers(1, PACKETS + 1)) if self.sacrifice == "random" else int(self.sacrifice)
+        return sacrifice(partition(view["cards"]), slot)
+
+
+BLOTTO_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {"sacrifice": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": PACKETS},
+                                           {"const": "random"}], "default": 5,
+                                 "description": "the slot (1..5) that gets the weakest packet, or 'random'"}},
+}
+EQUILIBRIUM_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "k": {"type": "integer", "minimum": 5, "default": 200,
+              "description": "number of candidate layouts (the matrix game is k x k)"},
+        "partitions": {"type": ["integer", "null"], "minimum": 1, "default": None,
+                       "description": "distinct packet partitions behind the candidates (null: max(8, k/5))"},
+        "report": {"type": "boolean", "default": False,
+                   "description": "keep the game value and exploitabilities of the last deal in last_report"},
+    },
+}
+
+
+def _factory(name: str, cls: Callable[..., Any], schema: Mapping[str, Any]) -> Callable[..., Any]:
+    def make(**params: Any) -> Any:
+        unknown = set(params) - set(schema["properties"])
+        if unknown:
+            raise ValueError(f"unknown parameter(s) of {name}: {', '.join(sorted(unknown))}")
+        return cls(**params)
+    return make
+
+
+register("quintet/random", _factory("quintet/random", RandomBot, _EMPTY), _EMPTY,
+         "a uniform random layout")
+register("quintet/greedy", _factory("quintet/greedy", GreedyBot, _EMPTY), _EMPTY,
+         "strongest packets first, the strongest into the 7-point slot")
+register("quintet/blotto", _factory("quintet/blotto", BlottoBot, BLOTTO_SCHEMA), BLOTTO_SCHEMA,
+         "greedy's packets, the weakest sacrificed in a high slot so the others each move down one")
+register("quintet/equilibrium", _factory("quintet/equilibrium", EquilibriumBot, EQUILIBRIUM_SCHEMA),
+         EQUILIBRIUM_SCHEMA,
+         "mixed strategy of a k x k matrix game over diverse candidate layouts (scipy linprog)")
