@@ -18,10 +18,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.deps import Services
-from api.errors import validation_handler
+from api.errors import ApiError, validation_handler
 from api.routes import data, jobs, meta
 from rasklad.settings import Settings, get_settings
 from storage.apikeys import KeyStore
@@ -41,6 +43,46 @@ question), follow its progress, download its tables as Parquet/CSV/JSON lines, a
 with SQL. Authenticate with `Authorization: Bearer <api key>` (`rasklad keys create --name you`).
 Every error is `{"detail": [{"field": ..., "message": ...}]}`.
 """
+
+
+def _too_large() -> ApiError:
+    return ApiError(413, f"request body too large (limit {MAX_BODY_BYTES:,} bytes)", "body")
+
+
+class BodyLimitMiddleware:
+    """413 for a request body over ``limit`` bytes, in the API's error format.
+
+    Starlette's own ``max_body_size`` answers with plain text; this one refuses a too-large
+    ``Content-Length`` before reading anything and stops a chunked body as soon as it passes
+    the limit (the error is raised from ``receive`` inside the route, where FastAPI passes an
+    HTTPException through to the API's handler).
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            e = _too_large()
+            await JSONResponse({"detail": e.detail}, status_code=413)(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _too_large()
+            return message
+
+        await self.app(scope, limited, send)
 
 
 def _reconcile_loop(ctl: Control, stop: threading.Event, every_s: float) -> None:
@@ -77,8 +119,8 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
         if thread is not None:
             thread.join(timeout=5)
 
-    app = FastAPI(title="rasklad", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
-                  max_body_size=MAX_BODY_BYTES)
+    app = FastAPI(title="rasklad", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES)
     app.state.services = svc
     app.state.events_poll_s = events_poll_s
     app.add_exception_handler(RequestValidationError, validation_handler)  # type: ignore[arg-type]
@@ -88,8 +130,6 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
         detail: Any = exc.detail
         if not isinstance(detail, list):
             detail = [{"field": "", "message": str(detail)}]
-        if exc.status_code == 413:
-            detail = [{"field": "body", "message": f"request body too large (limit {MAX_BODY_BYTES:,} bytes)"}]
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
     app.include_router(jobs.router)
