@@ -22,7 +22,7 @@ is a no-op (a retried call must not fail), except that a new error text is store
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -260,16 +260,23 @@ class JobStore:
         with self.engine.connect() as conn:
             return [_job(r) for r in conn.execute(q)]
 
-    def set_state(self, job_id: str, state: str, error: str | None = None) -> Job:
+    def set_state(self, job_id: str, state: str, error: str | None = None,
+                  only_from: Collection[str] | None = None) -> Job:
         """Move the job to ``state`` if ``ALLOWED`` from its current state; returns the updated job.
 
         Entering ``running`` stamps ``started_at`` (the first time) and clears ``finished_at`` and
         the error; entering succeeded/failed/cancelled stamps ``finished_at``. Raises KeyError for
         an unknown job and InvalidTransition for a transition the state machine forbids.
+
+        ``only_from`` narrows the allowed sources to a compare-and-set: a service worker that saw
+        the job ``queued`` moves it to ``running`` with ``only_from=("queued",)``, so a cancel (or
+        a failure) that landed in between is not undone (cancelled -> running is allowed only for
+        an explicit resume).
         """
         if state not in STATES:
             raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
-        sources = [s for s, targets in ALLOWED.items() if state in targets]
+        sources = [s for s, targets in ALLOWED.items() if state in targets
+                   and (only_from is None or s in only_from)]
         now = _now()
         values: dict[str, Any] = {"state": state}
         if state == "running":

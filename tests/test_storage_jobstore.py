@@ -157,6 +157,22 @@ def test_cancel_request(store: JobStore) -> None:
     assert not store.is_cancel_requested("j-missing")
 
 
+def test_compare_and_set_does_not_undo_a_cancel(store: JobStore) -> None:
+    """A service worker read the job queued, then its owner cancelled it: queued -> running must
+    not resurrect it (plain set_state would: cancelled -> running is a resume)."""
+    store.create_job("j-1", "tournament", "order-poker", SPEC, 2, 100)
+    store.request_cancel("j-1")
+    store.set_state("j-1", "cancelled", error="cancelled by its owner")
+    with pytest.raises(InvalidTransition):
+        store.set_state("j-1", "running", only_from=("queued",))
+    job = store.get("j-1")
+    assert job is not None and (job.state, job.cancel_requested, job.error) == (
+        "cancelled", True, "cancelled by its owner")
+    store.create_job("j-2", "tournament", "order-poker", SPEC, 2, 100)
+    assert store.set_state("j-2", "running", only_from=("queued",)).state == "running"
+    assert store.set_state("j-2", "running", only_from=("queued",)).state == "running"  # a retry: no-op
+
+
 def test_record_shard_idempotent(store: JobStore) -> None:
     store.create_job("j-1", "tournament", "order-poker", SPEC, 3, 100)
     assert store.record_shard("j-1", 0, 120, "aa") is True
