@@ -30,7 +30,8 @@ SEAT_KEYS = ("deal", "rotation", "seat")
 @pytest.fixture(scope="module")
 def svc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     with redis_db() as db:
-        s = Service(tmp_path_factory.mktemp("svc"), db)
+        # A short query time limit: the runaway-query test waits for it.
+        s = Service(tmp_path_factory.mktemp("svc"), db, extra_env={"RASKLAD_QUERY_TIMEOUT_S": "3"})
         try:
             s.start_api()
             s.start_worker("w1", 1)
@@ -247,6 +248,11 @@ def test_long_query_is_stopped_and_body_limit(svc: Service, alice: str, finished
         big = {**SPEC, "padding": "x" * (2 << 20)}
         r = http.post("/v1/jobs", json=big)
         assert r.status_code == 413
+        assert r.json() == {"detail": [{"field": "body", "message": "request body too large (limit 1,048,576 bytes)"}]}
+        # Without a Content-Length (chunked), the body is cut off as soon as it passes the limit.
+        chunks = (json.dumps(big).encode()[i:i + 65536] for i in range(0, len(json.dumps(big)), 65536))
+        r = http.post("/v1/jobs", content=chunks, headers={"Content-Type": "application/json"})
+        assert r.status_code == 413 and r.json()["detail"][0]["field"] == "body"
 
 
 def test_admin_sees_every_job_and_lists_filter(svc: Service, alice: str, finished: dict[str, Any]) -> None:
