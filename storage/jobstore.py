@@ -371,6 +371,24 @@ class JobStore:
                              .values(shards_done=count.scalar_subquery()))
         return inserted
 
+    def count_by_state(self) -> dict[str, int]:
+        """How many jobs are in each state (states without jobs are absent)."""
+        q = select(jobs_table.c.state, func.count()).group_by(jobs_table.c.state)
+        with self.engine.connect() as conn:
+            return {str(state): int(n) for state, n in conn.execute(q)}
+
+    def totals(self) -> dict[str, int]:
+        """Over every job: ``shards`` committed, and the ``deals`` (or samples) they cover.
+
+        A job's deals are counted as ``deals_total * shards_done // shards_total``: exact for a
+        finished job, and for a running one as exact as the even split of deals over shards.
+        """
+        covered = func.sum(jobs_table.c.deals_total * jobs_table.c.shards_done // jobs_table.c.shards_total)
+        with self.engine.connect() as conn:
+            shards = conn.execute(select(func.count()).select_from(shards_table)).scalar()
+            deals = conn.execute(select(covered).where(jobs_table.c.shards_total > 0)).scalar()
+        return {"shards": int(shards or 0), "deals": int(deals or 0)}
+
     def recorded_shards(self, job_id: str) -> dict[int, tuple[int, str]]:
         """Recorded shards of the job: shard index → (rows, checksum)."""
         q = (select(shards_table.c.shard, shards_table.c.rows, shards_table.c.checksum)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import concurrent.futures
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -267,6 +268,25 @@ def test_admin_sees_every_job_and_lists_filter(svc: Service, alice: str, finishe
         assert http.get("/v1/jobs", params={"state": "bogus"}).status_code == 422
 
 
+def routes_without_examples(spec: dict[str, Any]) -> list[str]:
+    """Operations of an OpenAPI document whose success answer (or request body) shows no example."""
+    schemas = spec["components"]["schemas"]
+
+    def shows_example(part: Any) -> bool:
+        text = json.dumps(part)
+        refs = re.findall(r'"#/components/schemas/([^"]+)"', text)
+        return '"example' in text or any(shows_example(schemas[r]) for r in refs)
+
+    missing = []
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            ok = {c: r for c, r in op["responses"].items() if c.startswith("2")}
+            if not ok or not all(shows_example(r) for r in ok.values()) or (
+                    "requestBody" in op and not shows_example(op["requestBody"])):
+                missing.append(f"{method.upper()} {path}")
+    return missing
+
+
 def test_catalog_health_and_metrics(svc: Service, alice: str, finished: dict[str, Any]) -> None:
     with httpx.Client(base_url=svc.url) as http:
         games = http.get("/v1/games").json()["games"]
@@ -280,7 +300,19 @@ def test_catalog_health_and_metrics(svc: Service, alice: str, finished: dict[str
         health = http.get("/healthz").json()
         assert health == {"status": "ok", "checks": {"broker": "ok", "store": "ok", "data_root": "ok"}}
         text = http.get("/metrics").text
-        assert 'rasklad_jobs{state="succeeded"}' in text
-        assert "rasklad_shard_duration_seconds_count" in text
-        assert http.get("/openapi.json").json()["paths"]["/v1/jobs"]["post"]["requestBody"]
+        values = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+                  for line in text.splitlines() if line and not line.startswith("#")}
+        # Invariants over what this module ran so far: at least the finished job of 8 shards.
+        from storage.jobstore import JobStore
+
+        stored = JobStore(svc.env["RASKLAD_DB"]).count_by_state()
+        assert values['rasklad_jobs{state="succeeded"}'] == stored["succeeded"] >= 1
+        assert values["rasklad_shards_committed"] >= 8 and values["rasklad_deals_simulated"] >= 120
+        assert values["rasklad_shard_duration_seconds_count"] >= 8
+        assert values['rasklad_shard_duration_seconds_bucket{le="+Inf"}'] == values[
+            "rasklad_shard_duration_seconds_count"]
+        assert values["rasklad_queue_length"] >= 0
+        spec = http.get("/openapi.json").json()
+        assert spec["paths"]["/v1/jobs"]["post"]["requestBody"]
+        assert routes_without_examples(spec) == []
         assert http.get("/docs").status_code == 200

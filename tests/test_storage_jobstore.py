@@ -173,6 +173,24 @@ def test_compare_and_set_does_not_undo_a_cancel(store: JobStore) -> None:
     assert store.set_state("j-2", "running", only_from=("queued",)).state == "running"  # a retry: no-op
 
 
+def test_counts_and_totals_for_metrics(store: JobStore) -> None:
+    assert store.count_by_state() == {} and store.totals() == {"shards": 0, "deals": 0}
+    store.create_job("j-1", "tournament", "order-poker", SPEC, 3, 100)
+    store.create_job("j-2", "tournament", "order-poker", SPEC, 2, 40)
+    store.create_job("j-3", "tournament", "order-poker", SPEC, 4, 10)
+    store.set_state("j-1", "running")
+    for k in (0, 1):
+        store.record_shard("j-1", k, 10, f"c{k}")
+    store.record_shard("j-1", 1, 10, "c1")  # a re-run of a shard is not counted twice
+    for k in (0, 1):
+        store.record_shard("j-2", k, 10, f"d{k}")
+    store.set_state("j-2", "running")
+    store.set_state("j-2", "succeeded")
+    assert store.count_by_state() == {"queued": 1, "running": 1, "succeeded": 1}
+    # j-1: 2 of 3 shards of 100 deals -> 66; j-2: all 40; j-3: none.
+    assert store.totals() == {"shards": 4, "deals": 66 + 40}
+
+
 def test_record_shard_idempotent(store: JobStore) -> None:
     store.create_job("j-1", "tournament", "order-poker", SPEC, 3, 100)
     assert store.record_shard("j-1", 0, 120, "aa") is True

@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
-from api.schemas import SPEC_EXAMPLE, ErrorOut, JobList, JobOut
+from api.schemas import SPEC_EXAMPLE, SPEC_YAML_EXAMPLE, ErrorOut, JobList, JobOut
 from sims.spec import SpecError, parse_spec
 from storage.apikeys import ApiKey
 from storage.jobstore import InvalidTransition, Job
@@ -60,7 +60,7 @@ async def _spec_body(request: Request) -> Any:
                413: {"model": ErrorOut, "description": "body too large"}},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"type": "object"}, "example": SPEC_EXAMPLE},
-        "application/yaml": {"schema": {"type": "string"}}}}},
+        "application/yaml": {"schema": {"type": "string"}, "example": SPEC_YAML_EXAMPLE}}}},
     summary="Submit a job spec (JSON or YAML)",
 )
 async def submit(request: Request, response: Response, svc: ServicesDep, key: KeyDep,
