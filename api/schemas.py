@@ -100,7 +100,7 @@ class JobList(BaseModel):
         {"jobs": [JOB_EXAMPLE], "total": 1, "limit": 50, "offset": 0}]})
 
     jobs: list[JobOut]
-    total: int = Field(description="jobs on this page")
+    total: int = Field(description="jobs matching the filters, on every page")
     limit: int
     offset: int
 

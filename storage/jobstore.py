@@ -246,19 +246,29 @@ class JobStore:
     def list_jobs(self, owner: str | None = None, state: str | None = None, game: str | None = None,
                   limit: int = 50, offset: int = 0) -> list[Job]:
         """Jobs, newest first, optionally only those of ``owner``, in ``state`` or of ``game``."""
+        q = self._filtered(select(jobs_table), owner, state, game)
+        q = q.order_by(jobs_table.c.created_at.desc(), jobs_table.c.id)
+        q = q.limit(max(0, limit)).offset(max(0, offset))
+        with self.engine.connect() as conn:
+            return [_job(r) for r in conn.execute(q)]
+
+    def count_jobs(self, owner: str | None = None, state: str | None = None, game: str | None = None) -> int:
+        """How many jobs ``list_jobs`` would page through with the same filters."""
+        q = self._filtered(select(func.count()).select_from(jobs_table), owner, state, game)
+        with self.engine.connect() as conn:
+            return int(conn.execute(q).scalar() or 0)
+
+    @staticmethod
+    def _filtered(q: Any, owner: str | None, state: str | None, game: str | None) -> Any:
         if state is not None and state not in STATES:
             raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
-        q = select(jobs_table)
         if owner is not None:
             q = q.where(jobs_table.c.owner == owner)
         if state is not None:
             q = q.where(jobs_table.c.state == state)
         if game is not None:
             q = q.where(jobs_table.c.game == game)
-        q = q.order_by(jobs_table.c.created_at.desc(), jobs_table.c.id)
-        q = q.limit(max(0, limit)).offset(max(0, offset))
-        with self.engine.connect() as conn:
-            return [_job(r) for r in conn.execute(q)]
+        return q
 
     def set_state(self, job_id: str, state: str, error: str | None = None,
                   only_from: Collection[str] | None = None) -> Job:

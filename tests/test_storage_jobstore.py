@@ -100,6 +100,9 @@ def test_create_get_and_list(store: JobStore) -> None:
     store.set_state("j-c", "running")
     assert [j.id for j in store.list_jobs(state="running")] == ["j-c"]
     assert [j.id for j in store.list_jobs(state="queued", owner="alice")] == ["j-b"]
+    assert store.count_jobs(state="queued", owner="alice") == 1
+    assert store.count_jobs() == len(store.list_jobs(limit=1000)) == 3
+    assert store.count_jobs(game="no-such-game") == 0
     with pytest.raises(JobStoreError):
         store.list_jobs(state="done")
 
