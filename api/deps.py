@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import threading
+import time
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from celery import Celery
@@ -25,6 +28,39 @@ class Services:
     celery: Celery
     tracker: Tracker
     broker_url: str
+    keys_cache: KeyCache = field(default_factory=lambda: KeyCache())
+
+
+class KeyCache:
+    """Verified keys, remembered for ``ttl_s`` seconds in this API process.
+
+    Checking a key is a database read, as costly as the job lookup of ``GET /v1/jobs/{id}``
+    itself; polling clients send the same key many times a second. The price: a revoked key
+    keeps working for up to ``ttl_s`` seconds in each API process that saw it. Only valid
+    keys are kept (by the SHA-256 of the whole key), at most ``size`` of them.
+    """
+
+    def __init__(self, ttl_s: float = 5.0, size: int = 10_000) -> None:
+        self.ttl_s = ttl_s
+        self.size = size
+        self._keys: dict[str, tuple[float, ApiKey]] = {}
+        self._lock = threading.Lock()
+
+    def verify(self, keys: KeyStore, token: str) -> ApiKey | None:
+        """``keys.verify(token)``, answered from the cache while the answer is fresh."""
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        now = time.monotonic()
+        with self._lock:
+            hit = self._keys.get(digest)
+        if hit is not None and hit[0] > now:
+            return hit[1]
+        key = keys.verify(token)
+        if key is not None:
+            with self._lock:
+                if len(self._keys) >= self.size:
+                    self._keys.clear()
+                self._keys[digest] = (now + self.ttl_s, key)
+        return key
 
 
 def services(request: Request) -> Services:
@@ -45,7 +81,8 @@ def current_key(
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "Authorization must be 'Bearer <key>'", "Authorization",
                        headers={"WWW-Authenticate": "Bearer"})
-    key = services(request).keys.verify(token.strip())
+    svc = services(request)
+    key = svc.keys_cache.verify(svc.keys, token.strip())
     if key is None:
         raise ApiError(401, "unknown or revoked API key", "Authorization", headers={"WWW-Authenticate": "Bearer"})
     return key

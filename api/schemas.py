@@ -26,6 +26,15 @@ SPEC_EXAMPLE: dict[str, Any] = {
     "deals": 2000, "seating": "duplicate", "seed": 1,
 }
 
+SPEC_YAML_EXAMPLE = """kind: tournament
+game: order-poker
+players: 4
+bots: [order-poker/heuristic, order-poker/random, order-poker/random, order-poker/random]
+deals: 2000
+seating: duplicate
+seed: 1
+"""
+
 
 class JobOut(BaseModel):
     """A job as the API shows it: state, progress, speed and links."""
@@ -87,8 +96,11 @@ def _items_done(job: Job) -> int:
 class JobList(BaseModel):
     """A page of jobs, newest first."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"jobs": [JOB_EXAMPLE], "total": 1, "limit": 50, "offset": 0}]})
+
     jobs: list[JobOut]
-    total: int = Field(description="jobs on this page")
+    total: int = Field(description="jobs matching the filters, on every page")
     limit: int
     offset: int
 
@@ -108,6 +120,10 @@ class QueryIn(BaseModel):
 class QueryOut(BaseModel):
     """Rows of a query; ``truncated`` when more rows matched than the row limit."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"columns": ["bot", "n", "mean"], "rows": [["order-poker/heuristic", 6000, 0.41],
+                                                   ["order-poker/random#1", 6000, -0.13]], "truncated": False}]})
+
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool
@@ -123,4 +139,42 @@ class Problem(BaseModel):
 class ErrorOut(BaseModel):
     """Every error body: what is wrong, with the field path where there is one."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"detail": [{"field": "bots[2].params.samples", "message": "must be >= 1"}]}]})
+
     detail: list[Problem]
+
+
+def example(value: Any, media_type: str = "application/json", description: str = "") -> dict[str, Any]:
+    """An OpenAPI ``responses`` entry with one example body (for routes without a response model)."""
+    out: dict[str, Any] = {"content": {media_type: {"example": value}}}
+    if description:
+        out["description"] = description
+    return out
+
+
+REPORT_EXAMPLE: dict[str, Any] = {
+    "format": "rasklad-report/1", "job_id": "j-3f9a0c1d2e4b5a69", "kind": "tournament", "spec": SPEC_EXAMPLE,
+    "leaderboard": {"seating": "duplicate", "players": 4, "deals": 2000, "level": 0.95, "rows": [
+        {"bot": "order-poker/heuristic", "deals": 2000, "rows": 8000, "mean": 0.41, "sd": 1.2, "se": 0.013,
+         "ci_low": 0.384, "ci_high": 0.436}]},
+}
+GAMES_EXAMPLE: dict[str, Any] = {"games": [{"name": "order-poker", "description": "Order Poker: 3-6 players and "
+                                            "a face-up robot hand; bidding for combinations, card exchanges."}]}
+GAME_EXAMPLE: dict[str, Any] = {
+    "name": "order-poker", "description": "Order Poker: 3-6 players and a face-up robot hand.",
+    "options": [{"name": "max_exchange_rounds", "default": 12, "type": "int"},
+                {"name": "against_half_min", "default": "pair", "type": "str"}],
+    "presets": {"default": {"max_exchange_rounds": 12, "against_half_min": "pair"}},
+    "bots": ["order-poker/heuristic", "order-poker/montecarlo", "order-poker/random"],
+}
+BOTS_EXAMPLE: dict[str, Any] = {"bots": [{
+    "name": "order-poker/montecarlo", "description": "samples the unseen cards to value each order",
+    "params_schema": {"type": "object", "additionalProperties": False, "properties": {
+        "samples": {"type": "integer", "minimum": 1, "default": 200}}}}]}
+HEALTH_EXAMPLE: dict[str, Any] = {"status": "ok", "checks": {"broker": "ok", "store": "ok", "data_root": "ok"}}
+METRICS_EXAMPLE = (
+    '# TYPE rasklad_jobs gauge\nrasklad_jobs{state="running"} 2.0\nrasklad_jobs{state="succeeded"} 41.0\n'
+    "rasklad_shards_committed 1630.0\nrasklad_deals_simulated 3.26e+06\nrasklad_queue_length 12.0\n"
+    '# TYPE rasklad_shard_duration_seconds histogram\nrasklad_shard_duration_seconds_bucket{le="5"} 1511\n'
+    "rasklad_shard_duration_seconds_count 1630\nrasklad_shard_duration_seconds_sum 5120.4\n")

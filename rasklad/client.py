@@ -2,7 +2,7 @@
 
 >>> from rasklad.client import Client
 >>> with Client("http://127.0.0.1:8000", key="...") as c:      # doctest: +SKIP
-...     job = c.submit("examples/order-poker-duel.yaml")
+...     job = c.submit("examples/order-poker-tournament.yaml")
 ...     job = c.wait(job.id, on_progress=lambda j: print(j.shards_done, "/", j.shards_total))
 ...     c.download(job.id, "seats", "seats.parquet")
 ...     cols, rows, truncated = c.query("SELECT bot, avg(score) FROM seats GROUP BY bot", jobs=[job.id])

@@ -22,7 +22,7 @@ is a no-op (a retried call must not fail), except that a new error text is store
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -246,30 +246,47 @@ class JobStore:
     def list_jobs(self, owner: str | None = None, state: str | None = None, game: str | None = None,
                   limit: int = 50, offset: int = 0) -> list[Job]:
         """Jobs, newest first, optionally only those of ``owner``, in ``state`` or of ``game``."""
+        q = self._filtered(select(jobs_table), owner, state, game)
+        q = q.order_by(jobs_table.c.created_at.desc(), jobs_table.c.id)
+        q = q.limit(max(0, limit)).offset(max(0, offset))
+        with self.engine.connect() as conn:
+            return [_job(r) for r in conn.execute(q)]
+
+    def count_jobs(self, owner: str | None = None, state: str | None = None, game: str | None = None) -> int:
+        """How many jobs ``list_jobs`` would page through with the same filters."""
+        q = self._filtered(select(func.count()).select_from(jobs_table), owner, state, game)
+        with self.engine.connect() as conn:
+            return int(conn.execute(q).scalar() or 0)
+
+    @staticmethod
+    def _filtered(q: Any, owner: str | None, state: str | None, game: str | None) -> Any:
         if state is not None and state not in STATES:
             raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
-        q = select(jobs_table)
         if owner is not None:
             q = q.where(jobs_table.c.owner == owner)
         if state is not None:
             q = q.where(jobs_table.c.state == state)
         if game is not None:
             q = q.where(jobs_table.c.game == game)
-        q = q.order_by(jobs_table.c.created_at.desc(), jobs_table.c.id)
-        q = q.limit(max(0, limit)).offset(max(0, offset))
-        with self.engine.connect() as conn:
-            return [_job(r) for r in conn.execute(q)]
+        return q
 
-    def set_state(self, job_id: str, state: str, error: str | None = None) -> Job:
+    def set_state(self, job_id: str, state: str, error: str | None = None,
+                  only_from: Collection[str] | None = None) -> Job:
         """Move the job to ``state`` if ``ALLOWED`` from its current state; returns the updated job.
 
         Entering ``running`` stamps ``started_at`` (the first time) and clears ``finished_at`` and
         the error; entering succeeded/failed/cancelled stamps ``finished_at``. Raises KeyError for
         an unknown job and InvalidTransition for a transition the state machine forbids.
+
+        ``only_from`` narrows the allowed sources to a compare-and-set: a service worker that saw
+        the job ``queued`` moves it to ``running`` with ``only_from=("queued",)``, so a cancel (or
+        a failure) that landed in between is not undone (cancelled -> running is allowed only for
+        an explicit resume).
         """
         if state not in STATES:
             raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
-        sources = [s for s, targets in ALLOWED.items() if state in targets]
+        sources = [s for s, targets in ALLOWED.items() if state in targets
+                   and (only_from is None or s in only_from)]
         now = _now()
         values: dict[str, Any] = {"state": state}
         if state == "running":
@@ -363,6 +380,24 @@ class JobStore:
                 conn.execute(update(jobs_table).where(jobs_table.c.id == job_id)
                              .values(shards_done=count.scalar_subquery()))
         return inserted
+
+    def count_by_state(self) -> dict[str, int]:
+        """How many jobs are in each state (states without jobs are absent)."""
+        q = select(jobs_table.c.state, func.count()).group_by(jobs_table.c.state)
+        with self.engine.connect() as conn:
+            return {str(state): int(n) for state, n in conn.execute(q)}
+
+    def totals(self) -> dict[str, int]:
+        """Over every job: ``shards`` committed, and the ``deals`` (or samples) they cover.
+
+        A job's deals are counted as ``deals_total * shards_done // shards_total``: exact for a
+        finished job, and for a running one as exact as the even split of deals over shards.
+        """
+        covered = func.sum(jobs_table.c.deals_total * jobs_table.c.shards_done // jobs_table.c.shards_total)
+        with self.engine.connect() as conn:
+            shards = conn.execute(select(func.count()).select_from(shards_table)).scalar()
+            deals = conn.execute(select(covered).where(jobs_table.c.shards_total > 0)).scalar()
+        return {"shards": int(shards or 0), "deals": int(deals or 0)}
 
     def recorded_shards(self, job_id: str) -> dict[int, tuple[int, str]]:
         """Recorded shards of the job: shard index → (rows, checksum)."""

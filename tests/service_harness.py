@@ -114,8 +114,9 @@ class Service:
                                 stdout=fh, stderr=subprocess.STDOUT, start_new_session=True,
                                 preexec_fn=_die_with_parent)
 
-    def start_api(self) -> None:
-        self.api = self._spawn("api", "serve", "--port", str(self.port))
+    def start_api(self, *args: str) -> None:
+        """Start ``rasklad serve`` on this service's port (``args``: more options, e.g. --workers 2)."""
+        self.api = self._spawn("api", "serve", "--port", str(self.port), *args)
         wait_for(lambda: httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200, 60, "the API")
 
     def start_worker(self, name: str, concurrency: int = 1) -> subprocess.Popen[bytes]:

@@ -1,14 +1,23 @@
-"""The client's server-sent-events parser, ``Client.events`` and ``Client.wait`` over real HTTP."""
+"""The client's server-sent-events parser, and ``Client.events`` / ``Client.wait`` against the real service.
+
+Network faults are real too: a TCP relay (tests/tcp_relay.py) between the client and the
+real API cuts connections, and the real API process is SIGKILLed and started again.
+"""
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import signal
 import threading
-from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
-from client_standin import StandIn, closed_port_url, serve
+from conftest import SPEC, Live
+from service_harness import free_port
+from tcp_relay import Fault, Relay
 
 from rasklad.client import ApiError, Client, Job, SSEEvent, SSEParser, StreamInterrupted, UnreachableError
 
@@ -96,125 +105,153 @@ def test_parser_field_rules() -> None:
 
 # --------------------------------------------------------------------------- over HTTP
 
-
-@pytest.fixture(scope="module")
-def standin() -> Iterator[tuple[StandIn, str]]:
-    s = StandIn()
-    with serve(s.app) as url:
-        yield s, url
-
-
-def submit(url: str, name: str, shards: int = 4) -> str:
-    with Client(url, key="k-alice") as c:
-        return c.submit({"kind": "tournament", "game": "order-poker", "name": name, "shards": shards}).id
+#: 8 shards of 60 deals: a few seconds of work, so a test can act while it runs.
+MEDIUM: dict[str, Any] = {**SPEC, "deals": 480, "shard_deals": 60}
+#: 60 shards: runs until the test cancels it.
+LONG: dict[str, Any] = {**SPEC, "bots": ["order-poker/heuristic"] * 3, "deals": 6000, "shard_deals": 100}
+#: The end of the first event with a job in it (``retry: 2000\n\n`` comes before it).
+END_OF_FIRST_EVENT = b"}\n\n"
 
 
-def test_events_stream_keepalives_and_multiline(standin: tuple[StandIn, str]) -> None:
-    s, url = standin
-    job_id = submit(url, "plain", shards=5)
-    with Client(url, key="k-alice") as c:
+def submit(live: Live, spec: dict[str, Any], seed: int) -> str:
+    with Client(live.url, key=live.alice) as c:
+        return c.submit({**spec, "seed": seed}).id
+
+
+def cancel(live: Live, job_id: str) -> None:
+    with Client(live.url, key=live.alice) as c:
+        if not c.job(job_id).finished:
+            c.cancel(job_id)
+
+
+def test_events_stream_progress_then_end(live: Live) -> None:
+    job_id = submit(live, SPEC, seed=101)
+    with Client(live.url, key=live.alice) as c:
         jobs = list(c.events(job_id))
-    assert [j.shards_done for j in jobs] == [1, 2, 3, 4, 5, 5]  # five progress events, then end
-    assert all(j.shards_total == 5 for j in jobs)
     assert jobs[-1].state == "succeeded" and jobs[-1].finished
-    assert [j.state for j in jobs[:-2]] == ["running"] * 4
-    assert jobs[0].raw["future_field"] == 1  # unknown fields kept, not rejected
-    assert s.jobs[job_id].connections == 1
+    assert (jobs[-1].shards_done, jobs[-1].deals_done) == (8, 120)
+    assert all(j.shards_total == 8 and j.id == job_id for j in jobs)
+    assert not any(j.finished for j in jobs[:-1])  # one end event, last
+    done = [j.shards_done for j in jobs]
+    assert done == sorted(done)  # progress never goes back
+    changes = [(j.state, j.shards_done) for j in jobs]
+    assert all(a != b for a, b in itertools.pairwise(changes))  # an event per change only
 
 
-def test_events_raise_when_stream_drops(standin: tuple[StandIn, str]) -> None:
-    _, url = standin
-    job_id = submit(url, "drop")
-    with Client(url, key="k-alice") as c:
-        seen = []
-        with pytest.raises(StreamInterrupted, match="closed before the end event"):
+def test_events_raise_when_stream_drops(live: Live) -> None:
+    job_id = submit(live, LONG, seed=102)
+    relay = Relay(live.port, lambda m, p, n: Fault(marker=END_OF_FIRST_EVENT) if p.endswith("/events") else None)
+    try:
+        seen: list[str] = []
+        with Client(relay.url, key=live.alice) as c, \
+                pytest.raises(StreamInterrupted, match=rf"^/v1/jobs/{job_id}/events: stream broke: "):
             for job in c.events(job_id):
-                seen.append(job.shards_done)
-    assert seen == [1]
+                seen.append(job.state)
+        assert len(seen) == 1 and seen[0] in ("queued", "running")  # the event before the cut
+        assert relay.cuts == 1
+    finally:
+        relay.close()
+        cancel(live, job_id)
 
 
-def test_wait_reconnects_after_drop(standin: tuple[StandIn, str]) -> None:
-    s, url = standin
-    job_id = submit(url, "drop", shards=6)
+def test_wait_reconnects_after_drop(live: Live) -> None:
+    job_id = submit(live, MEDIUM, seed=103)
+    # Only the first events connection is cut, right after its first event.
+    relay = Relay(live.port, lambda m, p, n: Fault(marker=END_OF_FIRST_EVENT)
+                  if p.endswith("/events") and n == 0 else None)
     updates: list[tuple[str, int]] = []
-    with Client(url, key="k-alice") as c:
+    with relay, Client(relay.url, key=live.alice) as c:
         final = c.wait(job_id, on_progress=lambda j: updates.append((j.state, j.shards_done)))
-    assert final.state == "succeeded" and final.shards_done == 6
-    fake = s.jobs[job_id]
-    assert fake.connections == 2  # dropped once, reconnected once
-    # The reconnect sends the id of the last event it saw, as SSE clients do.
-    assert fake.last_event_ids == [None, f"{job_id}-1"]
+    assert final.state == "succeeded" and final.shards_done == 8
+    assert relay.cuts == 1 and relay.count("GET", "/events") >= 2  # dropped once, reconnected
     done = [n for _, n in updates]
-    assert done == sorted(done) and done[-1] == 6  # progress never goes backwards
-    assert updates[0] == ("running", 1)
+    assert done == sorted(done) and done[-1] == 8  # progress never goes backwards
 
 
-def test_wait_falls_back_to_polling(standin: tuple[StandIn, str]) -> None:
-    s, url = standin
-    job_id = submit(url, "nostream-fail", shards=5)
-    updates: list[int] = []
-    with Client(url, key="k-alice") as c:
-        final = c.wait(job_id, on_progress=lambda j: updates.append(j.shards_done), poll_interval=0.01)
-    assert final.state == "failed"
-    assert final.error is not None and "killed its worker" in final.error
-    assert s.jobs[job_id].connections == 3  # three failed stream attempts, then polling only
-    assert updates == sorted(updates) and updates[-1] == 5
+def test_wait_falls_back_to_polling(live: Live) -> None:
+    """Every events stream dies before its first event (a proxy that cannot stream): wait polls."""
+    job_id = submit(live, LONG, seed=104)
+    relay = Relay(live.port, lambda m, p, n: Fault(marker=b"\r\n\r\n") if p.endswith("/events") else None)
+    polls_after_streams: list[Job] = []
+
+    def on_progress(job: Job) -> None:
+        if relay.count("GET", "/events") == 3:
+            polls_after_streams.append(job)
+            if len(polls_after_streams) == 3:  # polled three times after giving up the stream
+                cancel(live, job_id)
+
+    with relay, Client(relay.url, key=live.alice) as c:
+        final = c.wait(job_id, on_progress=on_progress, poll_interval=0.05)
+    assert final.state == "cancelled" and final.error == "cancelled by its owner"
+    assert relay.count("GET", "/events") == 3  # three failed stream attempts, then polling only
+    assert relay.count("GET", f"/v1/jobs/{job_id}") >= 5
+    done = [j.shards_done for j in polls_after_streams]
+    assert done == sorted(done)
 
 
-def test_wait_raises_for_unknown_and_foreign_jobs(standin: tuple[StandIn, str]) -> None:
-    _, url = standin
-    job_id = submit(url, "plain")
-    with Client(url, key="k-bob") as bob, pytest.raises(ApiError) as e:
+def test_wait_raises_for_unknown_and_foreign_jobs(live: Live) -> None:
+    job_id = live.done["id"]
+    with Client(live.url, key=live.bob) as bob, pytest.raises(ApiError) as e:
         bob.wait(job_id)
-    assert e.value.status == 404
-    with Client(url, key="k-alice") as c, pytest.raises(ApiError, match=r"^404 no job 'nope'$"):
+    assert str(e.value) == f"404 job_id: no job {job_id}"
+    with Client(live.url, key=live.alice) as c, pytest.raises(ApiError, match=r"^404 job_id: no job nope$"):
         list(c.events("nope"))
 
 
-def test_wait_on_finished_job_returns_it(standin: tuple[StandIn, str]) -> None:
-    _, url = standin
-    job_id = submit(url, "plain", shards=1)
-    with Client(url, key="k-alice") as c:
-        first = c.wait(job_id)
-        again = c.wait(job_id)
+def test_wait_on_finished_job_returns_it(live: Live) -> None:
+    with Client(live.url, key=live.alice) as c:
+        first = c.wait(live.done["id"])
+        again = c.wait(live.done["id"])
+        polled = c.job(live.done["id"])
     assert first.state == again.state == "succeeded"
     assert json.dumps(first.raw, sort_keys=True) == json.dumps(again.raw, sort_keys=True)
+    assert first.raw == polled.raw  # the end event carries the job exactly as GET shows it
 
 
-def test_wait_rides_out_5xx_polls(standin: tuple[StandIn, str]) -> None:
-    s, url = standin
-    job_id = submit(url, "nostream-flaky", shards=4)
-    with Client(url, key="k-alice") as c:
-        final = c.wait(job_id, poll_interval=0.01)
-    assert final.state == "succeeded" and final.shards_done == 4
-    assert s.jobs[job_id].polls == 6  # 4 advancing polls and the two 503s in between
-
-
-def test_wait_survives_a_restart_of_the_service() -> None:
-    """The API goes away mid-stream and comes back on the same port: wait reconnects and finishes."""
-    s = StandIn()
+def test_wait_survives_a_restart_of_the_service(live: Live) -> None:
+    """The API process is SIGKILLed mid-stream and started again on its port: wait reconnects and finishes."""
+    svc = live.svc
+    job_id = submit(live, MEDIUM, seed=105)
+    first_event = threading.Event()
+    updates: list[Job] = []
     result: list[object] = []
-    with serve(s.app) as url:
-        port = int(url.rsplit(":", 1)[1])
-        job_id = submit(url, "hold", shards=3)
-        c = Client(url, key="k-alice")
-        t = threading.Thread(target=lambda: result.append(c.wait(job_id, poll_interval=0.05)))
-        t.start()
-        for _ in range(3000):  # until the first event has gone out and the stream is held
-            if s.jobs[job_id].connections == 1 and s.jobs[job_id].shards_done == 1:
-                break
-            threading.Event().wait(0.01)
-        assert s.jobs[job_id].shards_done == 1
-    # The server is down now: the client's stream broke and its polls are refused.
-    s.gate.set()
-    with serve(s.app, port=port):
-        t.join(60)
-    c.close()
-    assert len(result) == 1 and isinstance(result[0], Job)
-    assert result[0].state == "succeeded" and result[0].shards_done == 3
-    assert s.jobs[job_id].connections >= 2
+
+    def on_progress(job: Job) -> None:
+        updates.append(job)
+        first_event.set()
+
+    c = Client(live.url, key=live.alice)
+
+    def run() -> None:
+        try:
+            result.append(c.wait(job_id, on_progress=on_progress, poll_interval=0.2))
+        except Exception as e:  # reported by the assertions below
+            result.append(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    try:
+        assert first_event.wait(60)
+        assert svc.api is not None
+        old = svc.api.pid
+        os.killpg(old, signal.SIGKILL)  # the stream breaks; polls are refused while it is down
+        svc.api.wait(30)
+        n_before = len(updates)
+        assert t.is_alive() and not updates[-1].finished  # the wait really spans the outage
+        svc.start_api()  # same port
+        assert svc.api.pid != old
+        t.join(120)
+    finally:
+        c.close()
+    assert len(result) == 1 and isinstance(result[0], Job), result
+    assert result[0].state == "succeeded" and result[0].shards_done == 8
+    assert len(updates) > n_before  # heard from the new API process
+    done = [j.shards_done for j in updates]
+    assert done == sorted(done)
 
 
 def test_wait_fails_at_once_when_never_reached() -> None:
-    with Client(closed_port_url(), key="k") as c, pytest.raises(UnreachableError, match=r"^cannot reach"):
+    with Client(f"http://127.0.0.1:{free_port()}", key="k") as c, pytest.raises(UnreachableError,
+                                                                                   match=r"^cannot reach"):
         c.wait("j0001", poll_interval=0.01, max_outage=3600)
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 import concurrent.futures
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,8 @@ SEAT_KEYS = ("deal", "rotation", "seat")
 @pytest.fixture(scope="module")
 def svc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     with redis_db() as db:
-        s = Service(tmp_path_factory.mktemp("svc"), db)
+        # A short query time limit: the runaway-query test waits for it.
+        s = Service(tmp_path_factory.mktemp("svc"), db, extra_env={"RASKLAD_QUERY_TIMEOUT_S": "3"})
         try:
             s.start_api()
             s.start_worker("w1", 1)
@@ -247,6 +249,11 @@ def test_long_query_is_stopped_and_body_limit(svc: Service, alice: str, finished
         big = {**SPEC, "padding": "x" * (2 << 20)}
         r = http.post("/v1/jobs", json=big)
         assert r.status_code == 413
+        assert r.json() == {"detail": [{"field": "body", "message": "request body too large (limit 1,048,576 bytes)"}]}
+        # Without a Content-Length (chunked), the body is cut off as soon as it passes the limit.
+        chunks = (json.dumps(big).encode()[i:i + 65536] for i in range(0, len(json.dumps(big)), 65536))
+        r = http.post("/v1/jobs", content=chunks, headers={"Content-Type": "application/json"})
+        assert r.status_code == 413 and r.json()["detail"][0]["field"] == "body"
 
 
 def test_admin_sees_every_job_and_lists_filter(svc: Service, alice: str, finished: dict[str, Any]) -> None:
@@ -259,6 +266,25 @@ def test_admin_sees_every_job_and_lists_filter(svc: Service, alice: str, finishe
         assert page["limit"] == 2 and len(page["jobs"]) <= 2
         assert all(j["state"] == "succeeded" for j in page["jobs"])
         assert http.get("/v1/jobs", params={"state": "bogus"}).status_code == 422
+
+
+def routes_without_examples(spec: dict[str, Any]) -> list[str]:
+    """Operations of an OpenAPI document whose success answer (or request body) shows no example."""
+    schemas = spec["components"]["schemas"]
+
+    def shows_example(part: Any) -> bool:
+        text = json.dumps(part)
+        refs = re.findall(r'"#/components/schemas/([^"]+)"', text)
+        return '"example' in text or any(shows_example(schemas[r]) for r in refs)
+
+    missing = []
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            ok = {c: r for c, r in op["responses"].items() if c.startswith("2")}
+            if not ok or not all(shows_example(r) for r in ok.values()) or (
+                    "requestBody" in op and not shows_example(op["requestBody"])):
+                missing.append(f"{method.upper()} {path}")
+    return missing
 
 
 def test_catalog_health_and_metrics(svc: Service, alice: str, finished: dict[str, Any]) -> None:
@@ -279,7 +305,19 @@ def test_catalog_health_and_metrics(svc: Service, alice: str, finished: dict[str
         health = http.get("/healthz").json()
         assert health == {"status": "ok", "checks": {"broker": "ok", "store": "ok", "data_root": "ok"}}
         text = http.get("/metrics").text
-        assert 'rasklad_jobs{state="succeeded"}' in text
-        assert "rasklad_shard_duration_seconds_count" in text
-        assert http.get("/openapi.json").json()["paths"]["/v1/jobs"]["post"]["requestBody"]
+        values = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+                  for line in text.splitlines() if line and not line.startswith("#")}
+        # Invariants over what this module ran so far: at least the finished job of 8 shards.
+        from storage.jobstore import JobStore
+
+        stored = JobStore(svc.env["RASKLAD_DB"]).count_by_state()
+        assert values['rasklad_jobs{state="succeeded"}'] == stored["succeeded"] >= 1
+        assert values["rasklad_shards_committed"] >= 8 and values["rasklad_deals_simulated"] >= 120
+        assert values["rasklad_shard_duration_seconds_count"] >= 8
+        assert values['rasklad_shard_duration_seconds_bucket{le="+Inf"}'] == values[
+            "rasklad_shard_duration_seconds_count"]
+        assert values["rasklad_queue_length"] >= 0
+        spec = http.get("/openapi.json").json()
+        assert spec["paths"]["/v1/jobs"]["post"]["requestBody"]
+        assert routes_without_examples(spec) == []
         assert http.get("/docs").status_code == 200

@@ -100,6 +100,9 @@ def test_create_get_and_list(store: JobStore) -> None:
     store.set_state("j-c", "running")
     assert [j.id for j in store.list_jobs(state="running")] == ["j-c"]
     assert [j.id for j in store.list_jobs(state="queued", owner="alice")] == ["j-b"]
+    assert store.count_jobs(state="queued", owner="alice") == 1
+    assert store.count_jobs() == len(store.list_jobs(limit=1000)) == 3
+    assert store.count_jobs(game="no-such-game") == 0
     with pytest.raises(JobStoreError):
         store.list_jobs(state="done")
 
@@ -155,6 +158,40 @@ def test_cancel_request(store: JobStore) -> None:
     with pytest.raises(KeyError):
         store.request_cancel("j-missing")
     assert not store.is_cancel_requested("j-missing")
+
+
+def test_compare_and_set_does_not_undo_a_cancel(store: JobStore) -> None:
+    """A service worker read the job queued, then its owner cancelled it: queued -> running must
+    not resurrect it (plain set_state would: cancelled -> running is a resume)."""
+    store.create_job("j-1", "tournament", "order-poker", SPEC, 2, 100)
+    store.request_cancel("j-1")
+    store.set_state("j-1", "cancelled", error="cancelled by its owner")
+    with pytest.raises(InvalidTransition):
+        store.set_state("j-1", "running", only_from=("queued",))
+    job = store.get("j-1")
+    assert job is not None and (job.state, job.cancel_requested, job.error) == (
+        "cancelled", True, "cancelled by its owner")
+    store.create_job("j-2", "tournament", "order-poker", SPEC, 2, 100)
+    assert store.set_state("j-2", "running", only_from=("queued",)).state == "running"
+    assert store.set_state("j-2", "running", only_from=("queued",)).state == "running"  # a retry: no-op
+
+
+def test_counts_and_totals_for_metrics(store: JobStore) -> None:
+    assert store.count_by_state() == {} and store.totals() == {"shards": 0, "deals": 0}
+    store.create_job("j-1", "tournament", "order-poker", SPEC, 3, 100)
+    store.create_job("j-2", "tournament", "order-poker", SPEC, 2, 40)
+    store.create_job("j-3", "tournament", "order-poker", SPEC, 4, 10)
+    store.set_state("j-1", "running")
+    for k in (0, 1):
+        store.record_shard("j-1", k, 10, f"c{k}")
+    store.record_shard("j-1", 1, 10, "c1")  # a re-run of a shard is not counted twice
+    for k in (0, 1):
+        store.record_shard("j-2", k, 10, f"d{k}")
+    store.set_state("j-2", "running")
+    store.set_state("j-2", "succeeded")
+    assert store.count_by_state() == {"queued": 1, "running": 1, "succeeded": 1}
+    # j-1: 2 of 3 shards of 100 deals -> 66; j-2: all 40; j-3: none.
+    assert store.totals() == {"shards": 4, "deals": 66 + 40}
 
 
 def test_record_shard_idempotent(store: JobStore) -> None:

@@ -66,8 +66,12 @@ def make_app(broker: str | None = None) -> Celery:
         # limit kills the child. Sized from the expected shard length (shard_limits).
         task_soft_time_limit=soft,
         task_time_limit=hard,
-        # The visibility timeout is read from the broker and the result-backend transport
-        # options and from the default visibility setting (celery #7651): set it in every one.
+        # The visibility timeout is read from two places: the broker transport options (kombu's
+        # Redis channel restores unacked messages older than it, in every process that opens
+        # one: workers, the API's producer, `rasklad reconcile`) and the result-backend
+        # transport options (a Redis result backend, should one be configured). Every process
+        # builds its app here, so all of them agree. Flower (deploy/compose.yaml) runs its own
+        # app with kombu's default of 1 h: longer than ours, so it can only restore later.
         broker_transport_options=transport,
         result_backend_transport_options={"visibility_timeout": visibility},
         # Results live in the job store, not in Celery: no result backend to fill up.
@@ -85,8 +89,8 @@ def make_app(broker: str | None = None) -> Celery:
         # Keep retrying the broker at start-up instead of exiting (Redis may come up later).
         broker_connection_retry_on_startup=True,
         broker_connection_max_retries=None,
-        # Tasks that lost their worker are requeued at the front is not guaranteed; ordering
-        # does not matter for shards.
+        # One named queue (``rasklad worker`` consumes it with -Q rasklad; the API measures its
+        # length for /metrics). A redelivered shard may come back in any order: shards commute.
         task_default_queue="rasklad",
         worker_hijack_root_logger=False,
     )

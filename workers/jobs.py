@@ -127,7 +127,7 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
     if len(done) >= job.shards_total:
         if job.state == "queued":
             try:
-                ctl.store.set_state(job.id, "running")
+                ctl.store.set_state(job.id, "running", only_from=("queued",))
             except InvalidTransition:
                 return []
         ctl.celery.send_task(FINALIZE, args=(job.id,))

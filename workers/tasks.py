@@ -117,8 +117,9 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
             _after_commit(store, tracker, job_id, k)
             return "already committed"
         if job.state == "queued":
+            # Compare-and-set: a cancel (or a failure) since we read the job must not be undone.
             with contextlib.suppress(InvalidTransition):
-                store.set_state(job_id, "running")
+                store.set_state(job_id, "running", only_from=("queued",))
         done, cancelled = threading.Event(), threading.Event()
         watcher = threading.Thread(target=_watch_cancel, args=(store, job_id, done, cancelled), daemon=True)
         watcher.start()

@@ -7,6 +7,7 @@ import io
 import json
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,7 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.routes.jobs import ERRORS, own_job
-from api.schemas import ErrorOut, QueryIn, QueryOut
+from api.schemas import REPORT_EXAMPLE, ErrorOut, QueryIn, QueryOut, example
 from storage.layout import job_dir
 from storage.parquet import job_tables_on_disk
 from storage.query import QueryError, is_truncated, run_query, stream_query
@@ -42,7 +43,9 @@ def _succeeded(svc: Services, key: Any, job_id: str) -> Path:
     return _job_dir(svc, job_id)
 
 
-@router.get("/jobs/{job_id}/report", responses={**ERRORS, 409: {"model": ErrorOut}}, summary="The job's report")
+@router.get("/jobs/{job_id}/report", responses={**ERRORS, 409: {"model": ErrorOut, "description": "not succeeded"},
+                                               200: example(REPORT_EXAMPLE, description="the report")},
+            summary="The job's report")
 def report(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
     """The report JSON: leaderboard with intervals, paired differences, ratings (tournaments),
     or the tables of a deal-stats job."""
@@ -52,7 +55,9 @@ def report(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
     return Response(path.read_bytes(), media_type="application/json")
 
 
-@router.get("/jobs/{job_id}/report.html", responses={**ERRORS, 409: {"model": ErrorOut}},
+@router.get("/jobs/{job_id}/report.html", responses={
+    **ERRORS, 409: {"model": ErrorOut, "description": "not succeeded"},
+    200: example("<!doctype html><html>...<svg>...</svg>...</html>", "text/html", "the report page")},
             response_class=FileResponse, summary="The job's report as a self-contained HTML page")
 def report_html(job_id: str, svc: ServicesDep, key: KeyDep) -> FileResponse:
     """The same report as a page (inline SVG charts, no external resources)."""
@@ -93,7 +98,10 @@ def _encode(batches: Iterator[pa.RecordBatch], fmt: str) -> Iterator[bytes]:
 
 
 @router.get("/jobs/{job_id}/tables/{table}", responses={**ERRORS, 400: {"model": ErrorOut}, 200: {
-    "content": {PARQUET: {}, "text/csv": {}, "application/x-ndjson": {}},
+    "content": {PARQUET: {"example": "(Parquet bytes)"},
+                "text/csv": {"example": '"deal","seat","bot","score"\n0,0,"order-poker/heuristic",2\n'},
+                "application/x-ndjson": {"example": '{"deal": 0, "seat": 0, "bot": "order-poker/heuristic", '
+                                                    '"score": 2}\n'}},
     "description": "the table, streamed"}}, summary="Download a table (Parquet, CSV or JSON lines)")
 def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
              format: Annotated[str, Query(pattern="^(parquet|csv|jsonl)$")] = "parquet",
@@ -133,9 +141,18 @@ def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
                              headers={"Content-Disposition": f'attachment; filename="{job_id}-{table}.{ext}"'})
 
 
+def _json_number(v: Any) -> Any:
+    """A DECIMAL cell as a JSON number: ``sum()`` of integers is a HUGEINT, which arrives as a
+    Decimal and would otherwise be serialised as a string."""
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    return v
+
+
 @router.post("/query", response_model=QueryOut, responses={
     401: {"model": ErrorOut}, 400: {"model": ErrorOut, "description": "refused or failed query"},
-    404: {"model": ErrorOut}, 200: {"content": {PARQUET: {}}}}, summary="SQL over your jobs")
+    404: {"model": ErrorOut}, 200: {"content": {PARQUET: {"example": "(Parquet bytes)"}}}},
+    summary="SQL over your jobs")
 async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) -> Response:
     """One read-only SELECT over the views of your jobs (``deals``, ``seats``, ...), with row,
     memory and time limits. ``Accept: application/vnd.apache.parquet`` returns Parquet."""
@@ -157,6 +174,6 @@ async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) 
         buf = io.BytesIO()
         pq.write_table(result, buf)
         return Response(buf.getvalue(), media_type=PARQUET)
-    rows = [list(r.values()) for r in result.to_pylist()]
+    rows = [[_json_number(v) for v in r.values()] for r in result.to_pylist()]
     out = QueryOut(columns=result.column_names, rows=rows, truncated=is_truncated(result))
     return JSONResponse(json.loads(out.model_dump_json()))

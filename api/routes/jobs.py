@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
-from api.schemas import SPEC_EXAMPLE, ErrorOut, JobList, JobOut
+from api.schemas import SPEC_EXAMPLE, SPEC_YAML_EXAMPLE, ErrorOut, JobList, JobOut
 from sims.spec import SpecError, parse_spec
 from storage.apikeys import ApiKey
 from storage.jobstore import InvalidTransition, Job
@@ -60,7 +60,7 @@ async def _spec_body(request: Request) -> Any:
                413: {"model": ErrorOut, "description": "body too large"}},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"type": "object"}, "example": SPEC_EXAMPLE},
-        "application/yaml": {"schema": {"type": "string"}}}}},
+        "application/yaml": {"schema": {"type": "string"}, "example": SPEC_YAML_EXAMPLE}}}},
     summary="Submit a job spec (JSON or YAML)",
 )
 async def submit(request: Request, response: Response, svc: ServicesDep, key: KeyDep,
@@ -80,8 +80,7 @@ async def submit(request: Request, response: Response, svc: ServicesDep, key: Ke
     if deals > key.max_deals_per_job:
         raise ApiError(429, f"this key may run at most {key.max_deals_per_job:,} deals per job, "
                             f"the spec asks for {deals:,}", "deals")
-    active = sum(len(svc.store.list_jobs(owner=key.name, state=s, limit=key.max_concurrent_jobs + 1))
-                 for s in ("queued", "running"))
+    active = sum(svc.store.count_jobs(owner=key.name, state=s) for s in ("queued", "running"))
     if active >= key.max_concurrent_jobs:
         raise ApiError(429, f"this key already has {active} unfinished jobs (its limit is "
                             f"{key.max_concurrent_jobs}): wait for one to finish", "",
@@ -120,9 +119,10 @@ def list_jobs(svc: ServicesDep, key: KeyDep,
               limit: Annotated[int, Query(ge=1, le=500)] = 50,
               offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> JobList:
     """Your jobs, newest first (an admin key sees every job)."""
-    rows = svc.store.list_jobs(owner=None if key.admin else key.name, state=state, game=game,
-                               limit=limit, offset=offset)
-    return JobList(jobs=[JobOut.of(j) for j in rows], total=len(rows), limit=limit, offset=offset)
+    owner = None if key.admin else key.name
+    rows = svc.store.list_jobs(owner=owner, state=state, game=game, limit=limit, offset=offset)
+    total = svc.store.count_jobs(owner=owner, state=state, game=game)
+    return JobList(jobs=[JobOut.of(j) for j in rows], total=total, limit=limit, offset=offset)
 
 
 @router.get("/{job_id}", response_model=JobOut, responses=ERRORS, summary="One job: state, progress, ETA")

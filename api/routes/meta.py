@@ -14,19 +14,20 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Gauge, gen
 from api import catalog
 from api.deps import ServicesDep
 from api.errors import ApiError
+from api.schemas import BOTS_EXAMPLE, GAME_EXAMPLE, GAMES_EXAMPLE, HEALTH_EXAMPLE, METRICS_EXAMPLE, ErrorOut, example
 from storage.jobstore import STATES
 
 router = APIRouter(tags=["service"])
 
 
-@router.get("/v1/games", summary="Games the service runs")
+@router.get("/v1/games", summary="Games the service runs", responses={200: example(GAMES_EXAMPLE)})
 def games() -> dict[str, Any]:
     """Every installed game with a short description."""
     return {"games": catalog.games()}
 
 
 @router.get("/v1/games/{game}", summary="One game: rule options, presets, bots",
-            responses={404: {"description": "no such game"}})
+            responses={200: example(GAME_EXAMPLE), 404: {"model": ErrorOut, "description": "no such game"}})
 def game(game: str) -> dict[str, Any]:
     """The rule options (with defaults), named presets and bots of a game."""
     info = catalog.game(game)
@@ -36,7 +37,8 @@ def game(game: str) -> dict[str, Any]:
     return info
 
 
-@router.get("/v1/bots", summary="Bots and the JSON schemas of their parameters")
+@router.get("/v1/bots", summary="Bots and the JSON schemas of their parameters",
+            responses={200: example(BOTS_EXAMPLE)})
 def bots() -> dict[str, Any]:
     """Every registered bot, by name (``order-poker/heuristic``), with its parameter schema."""
     return {"bots": catalog.bots()}
@@ -49,7 +51,10 @@ def _check_data_root(root: Path) -> None:
 
 
 @router.get("/healthz", summary="Health of the broker, the job store and the data root",
-            responses={503: {"description": "something is down"}})
+            responses={200: example(HEALTH_EXAMPLE),
+                       503: example({"status": "degraded", "checks": {
+                           "broker": "error: ConnectionError: Error 111 connecting to redis:6379.",
+                           "store": "ok", "data_root": "ok"}}, description="something is down")})
 async def healthz(svc: ServicesDep) -> JSONResponse:
     """``ok`` when the broker answers, the store answers and the data root is writable."""
     checks: dict[str, str] = {}
@@ -68,17 +73,18 @@ async def healthz(svc: ServicesDep) -> JSONResponse:
     return JSONResponse({"status": "ok" if ok else "degraded", "checks": checks}, status_code=200 if ok else 503)
 
 
-@router.get("/metrics", summary="Prometheus metrics", response_class=Response)
+@router.get("/metrics", summary="Prometheus metrics", response_class=Response,
+            responses={200: example(METRICS_EXAMPLE, "text/plain; version=0.0.4", "Prometheus text format")})
 def metrics(svc: ServicesDep) -> Response:
     """Jobs by state, shards committed, deals simulated, shard durations, queue length."""
     reg = CollectorRegistry()
     by_state = Gauge("rasklad_jobs", "jobs by state", ["state"], registry=reg)
-    counts = svc.store.count_by_state() if hasattr(svc.store, "count_by_state") else {}
+    counts = svc.store.count_by_state()
     for s in STATES:
         by_state.labels(s).set(counts.get(s, 0))
     shards = Gauge("rasklad_shards_committed", "shards committed (all jobs)", registry=reg)
     deals = Gauge("rasklad_deals_simulated", "deals (or samples) in committed shards", registry=reg)
-    totals = svc.store.totals() if hasattr(svc.store, "totals") else {"shards": 0, "deals": 0}
+    totals = svc.store.totals()
     shards.set(totals.get("shards", 0))
     deals.set(totals.get("deals", 0))
     queue = Gauge("rasklad_queue_length", "shard tasks waiting in the broker", registry=reg)

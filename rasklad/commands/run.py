@@ -224,16 +224,37 @@ def report(
 
 
 def query(
-    job: Annotated[str, typer.Argument(help="job id, a unique prefix, several joined by commas, or 'all'")],
-    sql: Annotated[str, typer.Argument(help='one SELECT over the views, e.g. "SELECT bot, avg(score) FROM seats '
-                                            'GROUP BY bot"')],
+    job: Annotated[str, typer.Argument(help="job id, a unique prefix, several joined by commas, or 'all' "
+                                            "(with --remote and no SQL after it: the SQL)")],
+    sql: Annotated[str | None, typer.Argument(help='one SELECT over the views, e.g. "SELECT bot, avg(score) '
+                                                   'FROM seats GROUP BY bot"')] = None,
     data: DataOpt = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file")] = None,
+    remote: Annotated[bool, typer.Option("--remote", help="query your jobs on the service (--url/--key) "
+                                                          "instead of local ones")] = False,
+    url: Annotated[str | None, typer.Option("--url", envvar="RASKLAD_URL", help="service URL (--remote)")] = None,
+    key: Annotated[str | None, typer.Option("--key", envvar="RASKLAD_KEY", help="API key (--remote)")] = None,
 ) -> None:
-    """Run read-only SQL (DuckDB) over a job's tables: views deals, seats, records or a stats job's tables."""
+    """Run read-only SQL (DuckDB) over a job's tables: views deals, seats, records or a stats job's tables.
+
+    ``rasklad query --remote "SQL"`` runs it on the service over all your jobs there;
+    ``rasklad query --remote JOB[,JOB...] "SQL"`` over some of them.
+    """
     from storage.query import QueryError, run_query
 
+    if remote:
+        from rasklad.commands.remote import remote_query
+
+        if sql is None:
+            ids = None
+            sql = job
+        else:
+            ids = None if job == "all" else [j.strip() for j in job.split(",") if j.strip()]
+        remote_query(sql, ids, fmt, output, url, key)
+        return
+    if sql is None:
+        _bad("give a job and the SQL: rasklad query JOB \"SELECT ...\" (or --remote \"SELECT ...\")")
     if fmt not in ("table", "csv", "json", "parquet"):
         _bad(f"unknown format {fmt!r}: table, csv, json or parquet")
     if fmt == "parquet" and output is None:

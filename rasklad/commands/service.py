@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from storage.apikeys import KeyStore
+if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a keys command runs: every CLI call starts faster
+    from storage.apikeys import KeyStore
 
 keys_app = typer.Typer(help="API keys of the service (only a hash is stored).", no_args_is_help=True)
 
@@ -19,6 +20,7 @@ def _bad(message: str) -> None:
 
 def _keystore() -> KeyStore:
     from rasklad.settings import get_settings
+    from storage.apikeys import KeyStore
     from storage.jobstore import JobStore
 
     s = get_settings()
