@@ -271,7 +271,7 @@ class JobStore:
         return q
 
     def set_state(self, job_id: str, state: str, error: str | None = None,
-                  only_from: Collection[str] | None = None) -> Job:
+                  only_from: Collection[str] | None = None, exclusive: bool = False) -> Job:
         """Move the job to ``state`` if ``ALLOWED`` from its current state; returns the updated job.
 
         Entering ``running`` stamps ``started_at`` (the first time) and clears ``finished_at`` and
@@ -282,6 +282,10 @@ class JobStore:
         the job ``queued`` moves it to ``running`` with ``only_from=("queued",)``, so a cancel (or
         a failure) that landed in between is not undone (cancelled -> running is allowed only for
         an explicit resume).
+
+        A job already in ``state`` is left as it is (the call is idempotent), unless ``exclusive``:
+        then only the caller that made the change returns and every other one gets
+        InvalidTransition — how one of several racing finalizers knows it is the one.
         """
         if state not in STATES:
             raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
@@ -306,7 +310,7 @@ class JobStore:
                 current = conn.execute(select(jobs_table.c.state).where(jobs_table.c.id == job_id)).scalar()
                 if current is None:
                     raise KeyError(job_id)
-                if current != state:
+                if current != state or exclusive:
                     raise InvalidTransition(f"job {job_id}: cannot go from {current} to {state}")
                 if error is not None:
                     conn.execute(update(jobs_table).where(jobs_table.c.id == job_id).values(error=error))

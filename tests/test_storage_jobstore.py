@@ -176,6 +176,16 @@ def test_compare_and_set_does_not_undo_a_cancel(store: JobStore) -> None:
     assert store.set_state("j-2", "running", only_from=("queued",)).state == "running"  # a retry: no-op
 
 
+def test_exclusive_transition_has_one_winner(store: JobStore) -> None:
+    """Racing finalizers: the plain call is idempotent, the exclusive one tells the loser."""
+    store.create_job("j-1", "tournament", "order-poker", SPEC, 2, 100)
+    store.set_state("j-1", "running")
+    assert store.set_state("j-1", "succeeded", exclusive=True).state == "succeeded"
+    with pytest.raises(InvalidTransition):
+        store.set_state("j-1", "succeeded", exclusive=True)
+    assert store.set_state("j-1", "succeeded").state == "succeeded"
+
+
 def test_counts_and_totals_for_metrics(store: JobStore) -> None:
     assert store.count_by_state() == {} and store.totals() == {"shards": 0, "deals": 0}
     store.create_job("j-1", "tournament", "order-poker", SPEC, 3, 100)
