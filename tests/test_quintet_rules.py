@@ -189,7 +189,10 @@ def test_the_deal_removes_seven_and_both_hold_the_same_25() -> None:
 
 
 def test_views_hide_the_other_layout_until_both_are_in() -> None:
+    from games.core import protocol
+
     st = example_state()
+    assert isinstance(st, protocol.State)
     assert st.to_act() == 0 and len(st.legal_actions()) == 623_360_743_125_120  # 25! / (5!)^5
     st.apply(EXAMPLE_A)
     v1 = st.view(1)

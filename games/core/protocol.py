@@ -23,7 +23,13 @@ class State(Protocol):
         """The seat that acts next, or -1 when the deal is over."""
 
     def legal_actions(self) -> Sequence[Action]:
-        """Every legal action of the seat to act (never empty until the deal is over)."""
+        """Every legal action of the seat to act (never empty until the deal is over).
+
+        Always a ``Sequence`` whose every element is legal, so a bot never needs try/except to
+        find a move. It may be lazy where the actions are too many to list: Quintet's
+        ``LayoutSpace`` (a move is a whole layout, 6.2e14 of them) offers ``len``, indexing,
+        ``in`` and ``sample(rng)``.
+        """
 
     def apply(self, action: Action) -> None:
         """Apply a legal action of the seat to act; illegal ones raise ``IllegalAction``."""
