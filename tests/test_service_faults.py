@@ -143,7 +143,14 @@ def test_redis_restarted_mid_job(tmp_path: Path) -> None:
             wait_for(lambda: http.get(f"/v1/jobs/{job['id']}").json()["shards_done"] >= 1, 120, "a shard")
             server.kill()
             server.wait()
-            time.sleep(2)
+            # While the broker is down, /healthz says so (503 naming it), and the client reads
+            # that answer as a health report, not as an error.
+            from rasklad.client import Client
+
+            with Client(svc.url) as c:
+                health = c.health()
+            assert health["status"] == "degraded" and health["checks"]["broker"].startswith("error: ")
+            assert health["checks"]["store"] == health["checks"]["data_root"] == "ok"
             server = start_redis()
             final = svc.wait_job(http, job["id"], timeout=300)
         assert_exact(svc, key, final, tmp_path)
