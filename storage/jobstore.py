@@ -278,10 +278,12 @@ class JobStore:
         the error; entering succeeded/failed/cancelled stamps ``finished_at``. Raises KeyError for
         an unknown job and InvalidTransition for a transition the state machine forbids.
 
-        ``only_from`` narrows the allowed sources to a compare-and-set: a service worker that saw
-        the job ``queued`` moves it to ``running`` with ``only_from=("queued",)``, so a cancel (or
-        a failure) that landed in between is not undone (cancelled -> running is allowed only for
-        an explicit resume).
+        ``only_from`` makes it a compare-and-set: the transition happens only from those states,
+        and a call that did not make it raises InvalidTransition, even when the job is already
+        in ``state`` (another caller won). A service worker that saw the job ``queued`` moves it
+        to ``running`` with ``only_from=("queued",)``, so a cancel (or a failure) that landed in
+        between is not undone (cancelled -> running is allowed only for an explicit resume);
+        of two racing finalizers exactly one moves the job to ``succeeded``.
         """
         if state not in STATES:
             raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
@@ -306,7 +308,9 @@ class JobStore:
                 current = conn.execute(select(jobs_table.c.state).where(jobs_table.c.id == job_id)).scalar()
                 if current is None:
                     raise KeyError(job_id)
-                if current != state:
+                if current != state or only_from is not None:
+                    # With ``only_from`` the call is a compare-and-set: exactly one of several
+                    # racing callers makes the transition; the others learn they did not.
                     raise InvalidTransition(f"job {job_id}: cannot go from {current} to {state}")
                 if error is not None:
                     conn.execute(update(jobs_table).where(jobs_table.c.id == job_id).values(error=error))
