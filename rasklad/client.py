@@ -744,7 +744,10 @@ class Client:
         response = self._request("POST", "/v1/query", json={"sql": sql, "jobs": jobs},
                                  headers={"Accept": _PARQUET},
                                  timeout=httpx.Timeout(self.timeout, read=self.stream_timeout))
-        return pq.read_table(io.BytesIO(response.content))
+        # One thread, no pre-buffering: a query answer is small (the row limit bounds it), and
+        # Arrow's I/O and CPU pools left alive at interpreter exit can abort a short-lived CLI
+        # with "terminate called without an active exception" (apache/arrow#34314; seen here).
+        return pq.read_table(io.BytesIO(response.content), use_threads=False, pre_buffer=False)
 
     # -- catalogue
 

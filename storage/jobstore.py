@@ -271,21 +271,19 @@ class JobStore:
         return q
 
     def set_state(self, job_id: str, state: str, error: str | None = None,
-                  only_from: Collection[str] | None = None, exclusive: bool = False) -> Job:
+                  only_from: Collection[str] | None = None) -> Job:
         """Move the job to ``state`` if ``ALLOWED`` from its current state; returns the updated job.
 
         Entering ``running`` stamps ``started_at`` (the first time) and clears ``finished_at`` and
         the error; entering succeeded/failed/cancelled stamps ``finished_at``. Raises KeyError for
         an unknown job and InvalidTransition for a transition the state machine forbids.
 
-        ``only_from`` narrows the allowed sources to a compare-and-set: a service worker that saw
-        the job ``queued`` moves it to ``running`` with ``only_from=("queued",)``, so a cancel (or
-        a failure) that landed in between is not undone (cancelled -> running is allowed only for
-        an explicit resume).
-
-        A job already in ``state`` is left as it is (the call is idempotent), unless ``exclusive``:
-        then only the caller that made the change returns and every other one gets
-        InvalidTransition — how one of several racing finalizers knows it is the one.
+        ``only_from`` makes it a compare-and-set: the transition happens only from those states,
+        and a call that did not make it raises InvalidTransition, even when the job is already
+        in ``state`` (another caller won). A service worker that saw the job ``queued`` moves it
+        to ``running`` with ``only_from=("queued",)``, so a cancel (or a failure) that landed in
+        between is not undone (cancelled -> running is allowed only for an explicit resume);
+        of two racing finalizers exactly one moves the job to ``succeeded``.
         """
         if state not in STATES:
             raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
@@ -310,7 +308,9 @@ class JobStore:
                 current = conn.execute(select(jobs_table.c.state).where(jobs_table.c.id == job_id)).scalar()
                 if current is None:
                     raise KeyError(job_id)
-                if current != state or exclusive:
+                if current != state or only_from is not None:
+                    # With ``only_from`` the call is a compare-and-set: exactly one of several
+                    # racing callers makes the transition; the others learn they did not.
                     raise InvalidTransition(f"job {job_id}: cannot go from {current} to {state}")
                 if error is not None:
                     conn.execute(update(jobs_table).where(jobs_table.c.id == job_id).values(error=error))

@@ -24,6 +24,8 @@ import redis
 from service_harness import Service, free_port, have_redis_server, redis_db, wait_for
 
 TESTS = Path(__file__).resolve().parent
+#: What a finished finalize task returned, as the worker logs it.
+FINALIZE_RESULT = re.compile(r"Task rasklad\.finalize\[[^]]+\] succeeded in [0-9.e-]+s: '([^']*)'")
 SPEC: dict[str, Any] = {
     "kind": "tournament", "game": "order-poker", "players": 3,
     "bots": ["order-poker/heuristic", "order-poker/heuristic", "order-poker/random"],
@@ -144,7 +146,14 @@ def test_redis_restarted_mid_job(tmp_path: Path) -> None:
             wait_for(lambda: http.get(f"/v1/jobs/{job['id']}").json()["shards_done"] >= 1, 120, "a shard")
             server.kill()
             server.wait()
-            time.sleep(2)
+            # While the broker is down, /healthz says so (503 naming it), and the client reads
+            # that answer as a health report, not as an error.
+            from rasklad.client import Client
+
+            with Client(svc.url) as c:
+                health = c.health()
+            assert health["status"] == "degraded" and health["checks"]["broker"].startswith("error: ")
+            assert health["checks"]["store"] == health["checks"]["data_root"] == "ok"
             server = start_redis()
             final = svc.wait_job(http, job["id"], timeout=300)
         assert_exact(svc, key, final, tmp_path)
@@ -179,26 +188,25 @@ def test_racing_finalizers_produce_one_result(service: Service) -> None:
         # Put the job back to running by hand and fire two finalizers at once at two processes.
         from sqlalchemy import create_engine, text
 
+        log_path = service.tmp / "worker-w1.log"
+        # The job's own winning finalize has logged its answer (the job shows succeeded first).
+        wait_for(lambda: "succeeded" in FINALIZE_RESULT.findall(log_path.read_text(errors="replace")), 60,
+                 "the job's finalize to log its answer")
+        before = len(FINALIZE_RESULT.findall(log_path.read_text(errors="replace")))
+
         with create_engine(service.env["RASKLAD_DB"]).begin() as c:
             c.execute(text("UPDATE jobs SET state='running', finished_at=NULL WHERE id=:id"), {"id": job["id"]})
         from workers.celery_app import make_app
 
         app = make_app(service.broker)
-        ids = [app.send_task("rasklad.finalize", args=(job["id"],)).id for _ in range(2)]
+        for _ in range(2):
+            app.send_task("rasklad.finalize", args=(job["id"],))
         again = service.wait_job(http, job["id"])
-        # The job turns succeeded when the first finalizer is done; wait for the other's result too.
-        results: dict[str, str] = {}
-        deadline = time.monotonic() + 60
-        while len(results) < 2 and time.monotonic() < deadline:
-            log = (service.tmp / "worker-w1.log").read_text(errors="replace")
-            for tid in ids:
-                m = re.search(rf"rasklad\.finalize\[{tid}\] succeeded in [0-9.e-]+s: '([^']*)'", log)
-                if m:
-                    results[tid] = m.group(1)
-            time.sleep(0.2)
     assert again["state"] == "succeeded" and again["error"] is None
     assert (service.data / "jobs" / job["id"] / "report.json").read_bytes() == report
-    assert len(results) == 2, log
-    # Exactly one of them made the change; the other saw it made (during or before its own work).
-    assert sorted(results.values())[1] == "succeeded", results
-    assert sorted(results.values())[0] in ("finished by another finalizer", "nothing to do (succeeded)"), results
+    # The job shows succeeded as soon as the winner is done: wait for the loser's answer too.
+    # (The reconciler may send a finalize of its own: any number may race, one must win.)
+    answers = wait_for(lambda: (a := FINALIZE_RESULT.findall(log_path.read_text(errors="replace"))[before:])
+                       and len(a) >= 2 and a, 60, "both racing finalizers to finish")
+    assert answers.count("succeeded") == 1, answers  # exactly one racer marks the job succeeded
+    assert set(answers) - {"succeeded"} <= {"finished by another finalizer", "nothing to do (succeeded)"}, answers

@@ -173,17 +173,12 @@ def test_compare_and_set_does_not_undo_a_cancel(store: JobStore) -> None:
         "cancelled", True, "cancelled by its owner")
     store.create_job("j-2", "tournament", "order-poker", SPEC, 2, 100)
     assert store.set_state("j-2", "running", only_from=("queued",)).state == "running"
-    assert store.set_state("j-2", "running", only_from=("queued",)).state == "running"  # a retry: no-op
-
-
-def test_exclusive_transition_has_one_winner(store: JobStore) -> None:
-    """Racing finalizers: the plain call is idempotent, the exclusive one tells the loser."""
-    store.create_job("j-1", "tournament", "order-poker", SPEC, 2, 100)
-    store.set_state("j-1", "running")
-    assert store.set_state("j-1", "succeeded", exclusive=True).state == "succeeded"
+    with pytest.raises(InvalidTransition):  # a second racer learns it lost
+        store.set_state("j-2", "running", only_from=("queued",))
+    assert store.set_state("j-2", "succeeded", only_from=("running",)).state == "succeeded"
     with pytest.raises(InvalidTransition):
-        store.set_state("j-1", "succeeded", exclusive=True)
-    assert store.set_state("j-1", "succeeded").state == "succeeded"
+        store.set_state("j-2", "succeeded", only_from=("running",))
+    assert store.set_state("j-2", "succeeded").state == "succeeded"  # without only_from: a no-op
 
 
 def test_counts_and_totals_for_metrics(store: JobStore) -> None:

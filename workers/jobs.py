@@ -126,10 +126,9 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
     done |= set(ctl.store.recorded_shards(job.id))
     if len(done) >= job.shards_total:
         if job.state == "queued":
-            try:
+            # Another process may have moved it on meanwhile: finalize checks the state itself.
+            with contextlib.suppress(InvalidTransition):
                 ctl.store.set_state(job.id, "running", only_from=("queued",))
-            except InvalidTransition:
-                return []
         ctl.celery.send_task(FINALIZE, args=(job.id,))
         return None
     queued = ctl.tracker.queued(job.id)

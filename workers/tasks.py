@@ -198,7 +198,7 @@ def finalize(self: Any, job_id: str) -> str:
             return f"not complete: {len(done)}/{job.shards_total} shards"
         write_report(jd, build_report(jd, spec_data))
         try:
-            store.set_state(job_id, "succeeded", exclusive=True)
+            store.set_state(job_id, "succeeded", only_from=("running",))  # one racer wins
         except InvalidTransition:
             return "finished by another finalizer"
         tracker.forget_job(job_id)
