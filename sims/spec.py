@@ -241,11 +241,20 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 def check_schema(value: Any, schema: Mapping[str, Any], path: str) -> list[tuple[str, str]]:
     """Errors of ``value`` against the subset of JSON Schema the bot registry uses.
 
-    Supported keywords: type, enum, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
-    properties, required, additionalProperties (bool), items. A bool is not an integer here,
+    Supported keywords: type, enum, const, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+    properties, required, additionalProperties (bool), items, anyOf, oneOf. A bool is not an integer here,
     although Python says it is: ``samples: true`` is a mistake worth reporting.
     """
     errors: list[tuple[str, str]] = []
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            results = [check_schema(value, sub, path) for sub in schema[key]]
+            matched = sum(not r for r in results)
+            if matched == 0:
+                why = "; or ".join(m for r in results for _p, m in r[:1])
+                errors.append((path, why))
+            elif key == "oneOf" and matched > 1:
+                errors.append((path, f"matches {matched} of the alternatives, must match exactly one"))
     t = schema.get("type")
     if t is not None:
         types = [t] if isinstance(t, str) else list(t)
@@ -253,6 +262,8 @@ def check_schema(value: Any, schema: Mapping[str, Any], path: str) -> list[tuple
                  and not (isinstance(value, bool) and x in ("integer", "number")) for x in types)
         if not ok:
             return [(path, f"must be of type {' or '.join(types)}, not {value!r}")]
+    if "const" in schema and value != schema["const"]:
+        errors.append((path, f"must be {schema['const']!r}, not {value!r}"))
     if "enum" in schema and value not in schema["enum"]:
         errors.append((path, f"must be one of {', '.join(map(repr, schema['enum']))}, not {value!r}"))
     if isinstance(value, (int, float)) and not isinstance(value, bool):

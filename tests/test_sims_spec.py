@@ -125,6 +125,23 @@ def test_check_schema_subset() -> None:
     assert check_schema({"x": 1}, schema, "p")[0] == ("p.x", "unknown parameter (known: mode, risk, samples)")
 
 
+def test_check_schema_alternatives() -> None:
+    """oneOf/anyOf/const, as the quintet/blotto schema uses them (a slot 1..5 or 'random')."""
+    slot = {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 5}, {"const": "random"}]}
+    assert check_schema(3, slot, "p") == [] and check_schema("random", slot, "p") == []
+    assert check_schema(6, slot, "p") == [("p", "must be <= 5; or must be 'random', not 6")]
+    assert check_schema("often", slot, "p")[0][0] == "p"
+    both = {"oneOf": [{"type": "integer"}, {"type": "number"}]}
+    assert check_schema(2, both, "p") == [("p", "matches 2 of the alternatives, must match exactly one")]
+    assert check_schema(2, {"anyOf": both["oneOf"]}, "p") == []
+
+
+def test_blotto_slot_is_checked_with_its_path() -> None:
+    spec = {"kind": "tournament", "game": "quintet", "players": 2, "deals": 2, "seed": 1,
+            "bots": ["quintet/greedy", {"name": "quintet/blotto", "params": {"sacrifice": 6}}]}
+    assert error_of(spec) == "bots[1].params.sacrifice: must be <= 5; or must be 'random', not 6"
+
+
 def test_deal_stats_errors() -> None:
     base = {"kind": "deal-stats", "ranking": "classic", "question": "categories"}
     assert error_of({**base, "ranking": "bridge"}).startswith("ranking: unknown ranking 'bridge'")
