@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ext._orderpoker import legal_robot_swaps
 from ext.handeval import tables
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
@@ -33,8 +34,6 @@ BIDDING, ROLES, EXCHANGE, OVER = "bidding", "roles", "exchange", "over"
 _SHIFT = 20  # ext.handeval values are category << 20 (no tie-breaks in order-poker)
 _T = tables("order-poker", HAND)
 _DECK_SET = frozenset(DECK)
-#: (i, j) of the 25 swaps hand[i] <-> robot[j], in the order of ``Tables.swap_values``.
-_PAIRS = tuple((i, j) for i in range(HAND) for j in range(HAND))
 
 
 def combination(cards: Sequence[int]) -> int:
@@ -175,15 +174,9 @@ class State:
                         out += [tab[o + t] for o in offs for t in fh]
                 return out
             out = [Action(s, "keep")]
-            offs = [36 * g - 592 for g in hand]
-            tab = swap_table(s)
-            if self.robot_cat == 0:
-                out += [tab[o + t] for o in offs for t in robot]  # `none` may become anything
-            else:
-                # OP-6.5: the robot's rank must not drop; all 25 candidates in one kernel call.
-                rv = self.robot_cat << _SHIFT
-                after = _T.swap_values(hand, robot)[1]
-                out += [tab[offs[i] + robot[j]] for (i, j), v in zip(_PAIRS, after, strict=True) if v >= rv]
+            # OP-6.5: swaps with the robot that do not lower its rank (`none` may become
+            # anything), in (hand card, robot card) order; the 25 candidates checked in C.
+            legal_robot_swaps(hand, robot, self.robot_cat, swap_table(s), out)
             return out
         return []
 
@@ -201,6 +194,24 @@ class State:
             self._role(action)
         else:
             self._exchange(action)
+
+    def play_out(self, bots: Sequence[Any], rng: np.random.Generator) -> None:
+        """Play to the end: the bot of the seat to act (``bots[seat]``) chooses from its view.
+
+        A fresh deal with the plain random bot at every seat is played by the C kernel
+        (``games.order_poker.native``): the same actions, draws and record, without the
+        per-action Python cost that bounds random tables.
+        """
+        if self.phase == BIDDING and not self.actions:
+            from games.order_poker import native  # imports this module: import it late
+
+            params = native.random_params(bots)
+            if params is not None:
+                native.play_random(self, params[0], params[1], rng)
+                return
+        while self.phase != OVER:
+            seat = self.turn
+            self.apply(bots[seat].act(self.view(seat), self.legal_actions(), rng))
 
     # ----------------------------------------------------------------- phases
     def _next_seat(self, seat: int) -> int:

@@ -1,0 +1,74 @@
+"""Whole deals of random bots played by the C kernel ``ext._orderpoker`` (the engine's hot path).
+
+A random bot spends about a microsecond choosing; the per-action Python engine (legal
+actions, view, apply) costs tens, so a table of random bots is bound by Python-level game
+logic. ``play_random`` hands such a deal to the kernel, which runs the same state machine as
+``State`` (same legal-action order, same draws from the same generator) and fills the
+``State`` in: the actions (the engine's own ``Action`` objects), final hands and robot,
+bids, roles, rounds. Scoring stays in ``games.order_poker.scoring`` (``State._finish``).
+The rules remain readable in ``state.py``; ``tests/test_order_poker_native.py`` checks that
+both paths give identical records and leave the generator in the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ext import _orderpoker as k
+from games.order_poker.actions import Action, swap_table
+from games.order_poker.rules import MAX_PLAYERS
+from games.order_poker.state import BIDDING, OVER, State
+
+_ROLES: tuple[str | None, ...] = (None, "for", "against")
+
+
+def _simple_table() -> list[Action]:
+    out: list[Action] = []
+    for s in range(MAX_PLAYERS):
+        block = [Action(s, "pass")] + [Action(s, "order", c) for c in range(1, 9)]
+        block += [Action(s, "role", role="for"), Action(s, "role", role="against"), Action(s, "keep"),
+                  Action(s, "stop")]
+        assert len(block) == k.SIMPLE_PER_SEAT
+        out += block
+    return out
+
+
+_SIMPLE = _simple_table()
+_SWAPS: list[list[Action]] = [swap_table(s, src) for s in range(MAX_PLAYERS) for src in range(-1, MAX_PLAYERS)]
+
+
+def random_params(bots: Sequence[Any]) -> tuple[list[float], list[float | None]] | None:
+    """(pass_prob, keep_prob) per seat if every bot is the plain random bot, else None."""
+    from games.order_poker.bots import RandomBot
+
+    pp: list[float] = []
+    kp: list[float | None] = []
+    for b in bots:
+        if type(b) is not RandomBot:  # a subclass may choose differently
+            return None
+        assert b.pass_prob is not None
+        pp.append(b.pass_prob)
+        kp.append(b.keep_prob)
+    return pp, kp
+
+
+def play_random(state: State, pass_prob: list[float], keep_prob: list[float | None],
+                rng: np.random.Generator) -> None:
+    """Play a fresh ``state`` (no action yet) to the end with random bots of these parameters.
+
+    Same actions, scores and generator state as playing ``RandomBot.act`` action by action.
+    """
+    if state.phase != BIDDING or state.actions:
+        raise ValueError("play_random needs a fresh deal")
+    (end, state.orderer, state.order, state.partner, state.round, state.all_kept, state.is_open,
+     state.robot_cat, state.bids, state.bidders, state.in_bidding, roles) = k.play_random(
+        rng, state.hands, state.robot, state.dealer, state.rules.max_exchange_rounds, pass_prob, keep_prob,
+        _SIMPLE, _SWAPS, state.actions)
+    state.n_in = sum(state.in_bidding)
+    state.roles = [_ROLES[r] for r in roles]
+    state._legal = None
+    state._finish(k.END_RULES[end])
+    assert state.phase == OVER
