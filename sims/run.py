@@ -63,7 +63,15 @@ def shard_range(spec: TournamentSpec, k: int) -> range:
 
 
 def play_deal(state: Any, bots: list[Any], seating: list[int], rng: np.random.Generator) -> None:
-    """Play ``state`` to the end: the bot seated at the seat to act chooses from its view."""
+    """Play ``state`` to the end: the bot seated at the seat to act chooses from its view.
+
+    An engine with ``play_out(bots_by_seat, rng)`` plays the deal itself (Order Poker hands
+    tables of random bots to its C kernel: the same actions and draws, far cheaper).
+    """
+    play_out = getattr(state, "play_out", None)
+    if play_out is not None:
+        play_out([bots[s] for s in seating], rng)
+        return
     while not state.is_over():
         seat = state.to_act()
         state.apply(bots[seating[seat]].act(state.view(seat), state.legal_actions(), rng))
