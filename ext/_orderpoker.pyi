@@ -6,7 +6,6 @@ import numpy as np
 
 END_RULES: tuple[str, ...]
 A_PASS: int
-A_ORDER0: int
 A_FOR: int
 A_AGAINST: int
 A_KEEP: int

@@ -32,11 +32,20 @@ cdef enum:
 #: Rule that ended the deal, by the code ``play_random`` returns.
 END_RULES = ("OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8")
 
-#: Index of each non-swap action in a seat's block of ``simple`` (see ``play_random``).
-A_PASS, A_ORDER0, A_FOR, A_AGAINST, A_KEEP, A_STOP = 0, 0, 9, 10, 11, 12
-SIMPLE_PER_SEAT = 13
-#: Sources of ``swaps`` per seat: the robot, then seats 0..5.
-SOURCES_PER_SEAT = 7
+# Index of each non-swap action in a seat's block of ``simple`` (see ``play_random``); sources
+# of ``swaps`` per seat: the robot, then seats 0..5. C constants (the loop must not look up
+# module globals), exported below for the Python side.
+cdef enum:
+    C_FOR = 9
+    C_AGAINST = 10
+    C_KEEP = 11
+    C_STOP = 12
+    C_SIMPLE_PER_SEAT = 13
+    C_SOURCES_PER_SEAT = 7
+
+A_PASS, A_FOR, A_AGAINST, A_KEEP, A_STOP = 0, C_FOR, C_AGAINST, C_KEEP, C_STOP
+SIMPLE_PER_SEAT = C_SIMPLE_PER_SEAT
+SOURCES_PER_SEAT = C_SOURCES_PER_SEAT
 
 cdef int PAIR = 1
 # OP-2 rank by the number of equal-rank pairs among a hand's ten pairs of cards (5 cannot occur).
@@ -215,7 +224,7 @@ def play_random(rng, list hands, list robot, int dealer, int max_rounds, list pa
                 c = 0  # pass
                 if cnt > 0 and bg.next_double(bg.state) >= pp[s]:
                     c = legal_orders[<int>(bg.next_double(bg.state) * cnt)]
-                actions.append(simple[SIMPLE_PER_SEAT * s + c])
+                actions.append(simple[C_SIMPLE_PER_SEAT * s + c])
                 if c == 0:
                     d.in_bid[s] = 0
                     d.n_in -= 1
@@ -237,7 +246,7 @@ def play_random(rng, list hands, list robot, int dealer, int max_rounds, list pa
                     d.turn = k
             elif d.phase == ROLES:
                 k = 1 + <int>(bg.next_double(bg.state) * 2)  # for, against
-                actions.append(simple[SIMPLE_PER_SEAT * s + A_FOR + k - 1])
+                actions.append(simple[C_SIMPLE_PER_SEAT * s + C_FOR + k - 1])
                 d.roles[s] = k
                 k = (s + 1) % n
                 if k != d.orderer:
@@ -274,9 +283,9 @@ def play_random(rng, list hands, list robot, int dealer, int max_rounds, list pa
                 else:
                     idx = <int>(u * m)
                 if idx == 0:
-                    actions.append(simple[SIMPLE_PER_SEAT * s + A_KEEP])
+                    actions.append(simple[C_SIMPLE_PER_SEAT * s + C_KEEP])
                 elif k and idx == 1:
-                    actions.append(simple[SIMPLE_PER_SEAT * s + A_STOP])
+                    actions.append(simple[C_SIMPLE_PER_SEAT * s + C_STOP])
                     finish(&d, 2)  # OP-6.3
                     continue
                 else:
@@ -285,7 +294,7 @@ def play_random(rng, list hands, list robot, int dealer, int max_rounds, list pa
                     i, j = (idx % 25) // 5, idx % 5
                     c = d.hands[s][i]
                     m = d.robot[j] if src < 0 else d.hands[src][j]
-                    actions.append(swaps[SOURCES_PER_SEAT * s + src + 1][36 * (c - 16) + m - 16])
+                    actions.append(swaps[C_SOURCES_PER_SEAT * s + src + 1][36 * (c - 16) + m - 16])
                     do_swap(&d, s, i, src, j)
                 after_exchange_turn(&d, s)
             else:
@@ -314,10 +323,10 @@ def play_random(rng, list hands, list robot, int dealer, int max_rounds, list pa
                     else:
                         idx = <int>(u * m)
                 if idx == 0:
-                    actions.append(simple[SIMPLE_PER_SEAT * s + A_KEEP])
+                    actions.append(simple[C_SIMPLE_PER_SEAT * s + C_KEEP])
                 else:
                     i, j = ok[idx - 1] // 5, ok[idx - 1] % 5
-                    actions.append(swaps[SOURCES_PER_SEAT * s][36 * (d.hands[s][i] - 16) + d.robot[j] - 16])
+                    actions.append(swaps[C_SOURCES_PER_SEAT * s][36 * (d.hands[s][i] - 16) + d.robot[j] - 16])
                     do_swap(&d, s, i, -1, j)
                     d.all_kept = 0
                 after_exchange_turn(&d, s)

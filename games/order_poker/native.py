@@ -19,6 +19,7 @@ import numpy as np
 
 from ext import _orderpoker as k
 from games.order_poker.actions import Action, swap_table
+from games.order_poker.bots import RandomBot
 from games.order_poker.rules import MAX_PLAYERS
 from games.order_poker.state import BIDDING, OVER, State
 
@@ -42,17 +43,10 @@ _SWAPS: list[list[Action]] = [swap_table(s, src) for s in range(MAX_PLAYERS) for
 
 def random_params(bots: Sequence[Any]) -> tuple[list[float], list[float | None]] | None:
     """(pass_prob, keep_prob) per seat if every bot is the plain random bot, else None."""
-    from games.order_poker.bots import RandomBot
-
-    pp: list[float] = []
-    kp: list[float | None] = []
     for b in bots:
         if type(b) is not RandomBot:  # a subclass may choose differently
             return None
-        assert b.pass_prob is not None
-        pp.append(b.pass_prob)
-        kp.append(b.keep_prob)
-    return pp, kp
+    return [b.pass_prob for b in bots], [b.keep_prob for b in bots]
 
 
 def play_random(state: State, pass_prob: list[float], keep_prob: list[float | None],

@@ -9,6 +9,8 @@ and, for an illegal action, ``legality.diagnose`` names the rule it breaks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -59,6 +61,14 @@ def _check_deal(players: int, dealer: int, hands: Sequence[Sequence[int]], robot
             if c in seen:
                 raise IllegalAction(f"duplicate card {card_str(c)} ({who})", "OP-1.1")
             seen.add(c)
+
+
+@cache
+def _native() -> ModuleType:
+    """``games.order_poker.native`` (it imports this module, so it is imported on first use)."""
+    import games.order_poker.native as native
+
+    return native
 
 
 class State:
@@ -203,11 +213,9 @@ class State:
         per-action Python cost that bounds random tables.
         """
         if self.phase == BIDDING and not self.actions:
-            from games.order_poker import native  # imports this module: import it late
-
-            params = native.random_params(bots)
+            params = _native().random_params(bots)
             if params is not None:
-                native.play_random(self, params[0], params[1], rng)
+                _native().play_random(self, params[0], params[1], rng)
                 return
         while self.phase != OVER:
             seat = self.turn
