@@ -109,7 +109,8 @@ class HeuristicBot:
         if key != self._bid_key:  # hand and robot do not change during the bidding: price once
             # Fewest swaps to each rank over every split of hand + robot (no OP-6.5 limit: rc 0).
             dist = split_costs(hand, robot, NONE)[0]
-            unknown = [c for c in DECK if c not in key]
+            known = set(key)
+            unknown = [c for c in DECK if c not in known]
             self._bid_info = (dist, sampled_one_swap_reach(unknown, robot, self.samples, rng))
             self._bid_key = key
         dist, opp = self._bid_info

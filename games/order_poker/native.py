@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ext import _orderpoker as k
-from games.order_poker.actions import Action, swap_table
+from games.order_poker.actions import FOR, KEEP, SIMPLE, SIMPLE_PER_SEAT, STOP, Action, swap_table
 from games.order_poker.bots import RandomBot
 from games.order_poker.rules import MAX_PLAYERS
 from games.order_poker.state import BIDDING, OVER, State
@@ -26,18 +26,8 @@ from games.order_poker.state import BIDDING, OVER, State
 _ROLES: tuple[str | None, ...] = (None, "for", "against")
 
 
-def _simple_table() -> list[Action]:
-    out: list[Action] = []
-    for s in range(MAX_PLAYERS):
-        block = [Action(s, "pass")] + [Action(s, "order", c) for c in range(1, 9)]
-        block += [Action(s, "role", role="for"), Action(s, "role", role="against"), Action(s, "keep"),
-                  Action(s, "stop")]
-        assert len(block) == k.SIMPLE_PER_SEAT
-        out += block
-    return out
-
-
-_SIMPLE = _simple_table()
+assert k.SIMPLE_PER_SEAT == SIMPLE_PER_SEAT and (k.A_FOR, k.A_KEEP, k.A_STOP) == (FOR, KEEP, STOP)
+_SIMPLE = list(SIMPLE)
 _SWAPS: list[list[Action]] = [swap_table(s, src) for s in range(MAX_PLAYERS) for src in range(-1, MAX_PLAYERS)]
 
 

@@ -19,7 +19,7 @@ from ext._orderpoker import legal_robot_swaps
 from ext.handeval import tables
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
-from games.order_poker.actions import Action, swap_table
+from games.order_poker.actions import AGAINST, FOR, KEEP, SIMPLE, SIMPLE_PER_SEAT, STOP, Action, swap_table
 from games.order_poker.rules import (
     COMBINATIONS,
     DECK,
@@ -160,18 +160,19 @@ class State:
         s = self.turn
         if self.phase == BIDDING:
             # OP-3.2/3.4: pass, or any combination not yet announced and not the robot's.
-            out = [Action(s, "pass")]
-            out += [Action(s, "order", c) for c in range(PAIR, len(COMBINATIONS))
+            b = SIMPLE_PER_SEAT * s  # the seat's interned actions (actions.SIMPLE)
+            out = [SIMPLE[b]]
+            out += [SIMPLE[b + c] for c in range(PAIR, len(COMBINATIONS))
                     if c != self.banned_cat and c not in self.bids]
             return out
         if self.phase == ROLES:
-            return [Action(s, "role", role="for"), Action(s, "role", role="against")]
+            return [SIMPLE[SIMPLE_PER_SEAT * s + FOR], SIMPLE[SIMPLE_PER_SEAT * s + AGAINST]]
         if self.phase == EXCHANGE:
             hand, robot = self.hands[s], self.robot
             if s == self.orderer:
-                out = [Action(s, "keep")]
+                out = [SIMPLE[SIMPLE_PER_SEAT * s + KEEP]]
                 if self.round >= 2:
-                    out.append(Action(s, "stop"))  # OP-6.3: from round 2 on
+                    out.append(SIMPLE[SIMPLE_PER_SEAT * s + STOP])  # OP-6.3: from round 2 on
                 offs = [36 * g - 592 for g in hand]  # 36 * (g - 16) - 16: see actions.swap_table
                 tab = swap_table(s)
                 out += [tab[o + t] for o in offs for t in robot]  # OP-6.3: free of OP-6.5
@@ -183,7 +184,7 @@ class State:
                         fh, tab = self.hands[f], swap_table(s, f)
                         out += [tab[o + t] for o in offs for t in fh]
                 return out
-            out = [Action(s, "keep")]
+            out = [SIMPLE[SIMPLE_PER_SEAT * s + KEEP]]
             # OP-6.5: swaps with the robot that do not lower its rank (`none` may become
             # anything), in (hand card, robot card) order; the 25 candidates checked in C.
             legal_robot_swaps(hand, robot, self.robot_cat, swap_table(s), out)
