@@ -1,7 +1,8 @@
 """Pipeline overhead: deals/s of ``rasklad run`` against the bare engine loop on the same bots.
 
 Measured in one run (issue 5 §7):
-* bare loop: ``State.deal`` + bots playing to the end, one generator, nothing stored;
+* bare loop: ``State.deal`` + ``State.play_out`` (the runner's way to play a deal) + the
+  record the runner needs, one generator, nothing stored;
 * embedded run, 1 worker (in process): planning, per-deal streams, duplicate-seating replays,
   building Arrow tables, Parquet commits, job store, report;
 * embedded run, 2 worker processes: the speed-up of the pool.
@@ -35,11 +36,9 @@ def bare_loop(bots_names: list[str], players: int, plays: int, seed: int) -> flo
     t0 = time.perf_counter()
     for i in range(plays):
         st: Any = State.deal(rules, players, i % players, rng)
-        while not st.is_over():
-            seat = st.to_act()
-            st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
+        st.play_out(bots, rng)  # as the runner plays (the C play-out when every bot is random)
         st.scores()
-        st.record()  # the runner needs the outcome of every play: the bare loop pays for it too
+        st.summary()  # the runner needs the outcome of every play (a summary job): so does this loop
     return plays / (time.perf_counter() - t0)
 
 

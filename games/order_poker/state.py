@@ -36,6 +36,7 @@ BIDDING, ROLES, EXCHANGE, OVER = "bidding", "roles", "exchange", "over"
 _SHIFT = 20  # ext.handeval values are category << 20 (no tie-breaks in order-poker)
 _T = tables("order-poker", HAND)
 _DECK_SET = frozenset(DECK)
+_NAME = tuple(card_str(c) for c in range(52))  # a State's cards are valid ids: names by lookup
 
 
 def combination(cards: Sequence[int]) -> int:
@@ -356,17 +357,22 @@ class State:
             "rounds": self.round,
             "partner": self.partner if self.partner >= 0 else None,
             "ended_by": self.end_rule,
-            "hands": [[card_str(c) for c in h] for h in self.hands],
-            "robot": [card_str(c) for c in self.robot],
+            "hands": [[_NAME[c] for c in h] for h in self.hands],
+            "robot": [_NAME[c] for c in self.robot],
         }
+
+    def summary(self) -> dict[str, Any]:
+        """What a summary table row needs: ``outcome`` and ``n_actions``, without the record's
+        per-action dicts (building those is most of ``record()``'s cost). Only once over."""
+        return {"outcome": self.outcome(), "n_actions": len(self.actions)}
 
     def record(self) -> dict[str, Any]:
         """The JSON deal record (issue 4 section 2, OP-9), with ``outcome`` once over."""
         rec: dict[str, Any] = {
             "game": "order-poker", "players": self.players, "dealer": self.dealer,
             "rules": self.rules.to_dict(),
-            "hands": [[card_str(c) for c in h] for h in self.dealt],
-            "robot": [card_str(c) for c in self.dealt_robot],
+            "hands": [[_NAME[c] for c in h] for h in self.dealt],
+            "robot": [_NAME[c] for c in self.dealt_robot],
             "actions": [a.to_dict() for a in self.actions],
         }
         if self.phase == OVER:
