@@ -28,7 +28,13 @@ _ROLES: tuple[str | None, ...] = (None, "for", "against")
 
 assert k.SIMPLE_PER_SEAT == SIMPLE_PER_SEAT and (k.A_FOR, k.A_KEEP, k.A_STOP) == (FOR, KEEP, STOP)
 _SIMPLE = list(SIMPLE)
-_SWAPS: list[list[Action]] = [swap_table(s, src) for s in range(MAX_PLAYERS) for src in range(-1, MAX_PLAYERS)]
+_SWAPS: list[list[Action]] = []  # swap_table(s, src) at 7 * s + src + 1, built on the first random deal
+
+
+def _swaps() -> list[list[Action]]:
+    if not _SWAPS:  # 42 tables of 1,296 actions: only processes that play random deals build them
+        _SWAPS.extend(swap_table(s, src) for s in range(MAX_PLAYERS) for src in range(-1, MAX_PLAYERS))
+    return _SWAPS
 
 
 def random_params(bots: Sequence[Any]) -> tuple[list[float], list[float | None]] | None:
@@ -50,7 +56,7 @@ def play_random(state: State, pass_prob: list[float], keep_prob: list[float | No
     (end, state.orderer, state.order, state.partner, state.round, state.all_kept, state.is_open,
      state.robot_cat, state.bids, state.bidders, state.in_bidding, roles) = k.play_random(
         rng, state.hands, state.robot, state.dealer, state.rules.max_exchange_rounds, pass_prob, keep_prob,
-        _SIMPLE, _SWAPS, state.actions)
+        _SIMPLE, _swaps(), state.actions)
     state.n_in = sum(state.in_bidding)
     state.roles = [_ROLES[r] for r in roles]
     state._legal = None
