@@ -65,7 +65,15 @@ def shard_range(spec: TournamentSpec, k: int) -> range:
 
 
 def play_deal(state: Any, bots: list[Any], seating: list[int], rng: np.random.Generator) -> None:
-    """Play ``state`` to the end: the bot seated at the seat to act chooses from its view."""
+    """Play ``state`` to the end: the bot seated at the seat to act chooses from its view.
+
+    An engine with ``play_out(bots_by_seat, rng)`` plays the deal itself (Order Poker hands
+    tables of random bots to its C kernel: the same actions and draws, far cheaper).
+    """
+    play_out = getattr(state, "play_out", None)
+    if play_out is not None:
+        play_out([bots[s] for s in seating], rng)
+        return
     while not state.is_over():
         seat = state.to_act()
         state.apply(bots[seating[seat]].act(state.view(seat), state.legal_actions(), rng))
@@ -102,7 +110,8 @@ def _run_tournament(spec: TournamentSpec, k: int,
             seating = [base_seating[(s + r) % n] for s in range(n)] if r else base_seating
             st = dealt if r == 0 else fresh.copy()
             play_deal(st, bots, seating, streams.at(i, r + 1))
-            rec = st.record()
+            # Summary jobs need only the outcome: skip the per-action record when the engine can.
+            rec = st.record() if rows.full or not hasattr(st, "summary") else st.summary()
             rows.add(deal, r, dealer, seating, labels, rec,
                      json.dumps(rec, separators=(",", ":")) if rows.full else None)
     return rows.tables()

@@ -65,8 +65,11 @@ GAMES: dict[str, GameInfo] = {
 }
 
 #: Rough deals per second of one process per bot kind, used only to size the default shard.
-_DEALS_PER_S = {"random": 1_500.0, "heuristic": 400.0, "montecarlo": 5.0,  # measured Dec 2026
-               "greedy": 300.0, "blotto": 300.0, "equilibrium": 8.0}  # quintet: one layout per deal
+#: Plays per second of ``rasklad run`` with one worker (benchmarks/bench_pipeline.py, 2-core VM,
+#: Dec 2026: random ~13,000 with the C play-out, heuristic ~2,300), rounded down for slower hosts.
+#: Quintet bots lay out once per deal (benchmarks/compare_quintet.py).
+_DEALS_PER_S = {"random": 10_000.0, "heuristic": 1_500.0, "montecarlo": 5.0,
+                "greedy": 300.0, "blotto": 300.0, "equilibrium": 8.0}
 #: Wall time one shard should take with the default ``shard_deals`` (a few seconds: short enough
 #: to lose little on a crash and to show progress, long enough that per-shard costs vanish).
 SHARD_SECONDS = 3.0

@@ -119,7 +119,8 @@ class TournamentRows:
 
     def add(self, deal: int, rotation: int, dealer: int, seating: Sequence[int], labels: Sequence[str],
             record: dict[str, Any], record_json: str | None) -> None:
-        """Add the rows of one played deal from its engine record (``record["outcome"]``)."""
+        """Add the rows of one played deal from its engine record (``record["outcome"]``), or from
+        the engine's ``summary()`` (``outcome`` and ``n_actions``) when no record is stored."""
         d = self.deals
         d["deal"].append(deal)
         d["rotation"].append(rotation)
@@ -150,7 +151,7 @@ class TournamentRows:
         d["open"].append(bool(out.get("open")))
         d["robot_combination"].append(out["robot_combination"])
         d["rounds"].append(int(out.get("rounds", record.get("rounds", 0)) or 0))
-        d["n_actions"].append(len(record.get("actions", ())))
+        d["n_actions"].append(record["n_actions"] if "n_actions" in record else len(record.get("actions", ())))
 
     def seat_columns(self, record: dict[str, Any], seat: int) -> None:
         """Append the game's own ``seats`` columns of one seat (Order Poker)."""

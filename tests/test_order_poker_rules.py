@@ -65,6 +65,16 @@ def test_op_1_2_three_to_six_players(n: int) -> None:
     assert e.value.rule == "OP-1.2"
 
 
+@pytest.mark.parametrize("dealer", [-1, 4, True])
+def test_op_1_3_dealer_is_a_seat(dealer: int) -> None:
+    with pytest.raises(IllegalAction) as e:
+        State.deal(Rules(), 4, dealer, np.random.default_rng(0))
+    assert e.value.rule == "OP-1.3"
+    with pytest.raises(IllegalAction) as e:
+        State.from_hands(Rules(), 3, dealer, [parse_cards(h) for h in (H0, H1, H2)], parse_cards(R_PAIR))
+    assert e.value.rule == "OP-1.3"
+
+
 # ---------------------------------------------------------------- OP-2 combinations
 @pytest.mark.parametrize("hand, name", [
     ("6c 7d 8h 9s Jc", "none"), ("6c 6d 8h 9s Jc", "pair"), ("6c 6d 8h 8s Jc", "two_pair"),

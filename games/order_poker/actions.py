@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from games.core.cards import card_id, card_str
 from games.core.protocol import IllegalAction
-from games.order_poker.rules import COMBINATIONS, ROBOT
+from games.order_poker.rules import COMBINATIONS, MAX_PLAYERS, ROBOT
 
 #: Action types by phase: bidding (OP-3), roles (OP-5), exchange (OP-6).
 TYPES = ("pass", "order", "role", "swap", "keep", "stop")
@@ -62,6 +62,17 @@ def swap(seat: int, give: int, take: int, source: int = ROBOT) -> Action:
         a = _SWAPS[key] = Action(seat, "swap", -1, "", give, take, source)
     return a
 
+
+def _simple_block(seat: int) -> tuple[Action, ...]:
+    return (Action(seat, "pass"), *(Action(seat, "order", c) for c in range(1, len(COMBINATIONS))),
+            Action(seat, "role", role="for"), Action(seat, "role", role="against"), Action(seat, "keep"),
+            Action(seat, "stop"))
+
+
+#: Every non-swap action, interned: ``SIMPLE[13 * seat + k]`` for k = 0 pass, 1..8 the order of
+#: rank k, 9 for, 10 against, 11 keep, 12 stop (the engine lists them on every turn).
+SIMPLE: tuple[Action, ...] = tuple(a for seat in range(MAX_PLAYERS) for a in _simple_block(seat))
+SIMPLE_PER_SEAT, FOR, AGAINST, KEEP, STOP = 13, 9, 10, 11, 12
 
 _TABLES: dict[tuple[int, int], list[Action]] = {}
 _LOW = 16  # the lowest card id of the 36-card deck (6c)

@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from ext._orderpoker import cheapest_plan, opponent_target, split_costs
 from games.order_poker.actions import Action, swap
-from games.order_poker.plans import KERNEL, pool_plans, sampled_one_swap_reach, swap_plans
+from games.order_poker.plans import KERNEL, sampled_one_swap_reach
 from games.order_poker.rules import DECK, NONE, PAIR, ROBOT
 from games.order_poker.scoring import half_stake as half_stake_of
 from games.order_poker.state import combination
@@ -106,11 +107,10 @@ class HeuristicBot:
         hand, robot = view["hand"], view["robot"]
         key = (*hand, *robot)
         if key != self._bid_key:  # hand and robot do not change during the bidding: price once
-            plans = swap_plans(hand, robot)
-            seen = np.zeros((9, 6), dtype=bool)  # (rank, swaps) pairs that some split reaches
-            seen[plans.mine, plans.cost] = True
-            dist = np.where(seen.any(axis=1), seen.argmax(axis=1), _FAR).tolist()
-            unknown = [c for c in DECK if c not in key]
+            # Fewest swaps to each rank over every split of hand + robot (no OP-6.5 limit: rc 0).
+            dist = split_costs(hand, robot, NONE)[0]
+            known = set(key)
+            unknown = [c for c in DECK if c not in known]
             self._bid_info = (dist, sampled_one_swap_reach(unknown, robot, self.samples, rng))
             self._bid_key = key
         dist, opp = self._bid_info
@@ -145,10 +145,11 @@ class HeuristicBot:
         if c == PAIR:  # OP-6.1: no exchange; the seed's rule of thumb
             mine = combination(hand)
             return against_a if mine == PAIR or (mine == rc and mine >= half_min) else for_a
-        plans = swap_plans(hand, robot)
-        ok = (plans.robot >= rc) | (rc == NONE)
-        d_me = _min_cost(plans.cost, ok & (plans.mine == c))
-        d_match = _min_cost(plans.cost, ok & (plans.mine == plans.robot) & (plans.mine >= half_min))
+        # Splits of hand + robot that keep the robot's rank (OP-6.5): fewest swaps to the
+        # order, and to matching the robot's rank at half_min or above.
+        own, match = split_costs(hand, robot, rc)
+        d_me = own[c]
+        d_match = min(match[half_min:])
         p_me, p_match = self.reach(d_me, False), self.reach(d_match, False)
         ev_against = p_me * stake + (1 - p_me) * p_match * h
         ev_for = self.p_ord * (p_me * stake + (1 - p_me) * 0.25)
@@ -169,15 +170,10 @@ class HeuristicBot:
         best: tuple[float, int, list[int]] | None = None  # (cost, source, the plan's five cards)
         for src in [ROBOT, *fors]:
             other = robot if src == ROBOT else robot + view["open_hands"][src]
-            pool, subs, cats, cost = pool_plans(hand, other)
-            hit = np.flatnonzero(cats == c)
-            if not len(hit):
-                continue
-            # Cheapest plan; among equals, the one taking fewer cards of the `for` hand.
-            total = cost[hit] + 0.01 * (subs[hit] >= 10).sum(axis=1)
-            i = int(np.argmin(total))
-            if best is None or float(total[i]) < best[0]:
-                best = (float(total[i]), src, [int(x) for x in pool[subs[hit[i]]]])
+            # Cheapest plan (cards not mine); among equals, the one taking fewer `for` cards.
+            plan = cheapest_plan(hand, other, c)
+            if plan is not None and (best is None or plan[0] < best[0]):
+                best = (plan[0], src, plan[1])
         if best is None:
             return keep
         _, src, target = best
@@ -205,29 +201,20 @@ class HeuristicBot:
         hand, robot, c, me = view["hand"], view["robot"], view["order"], view["seat"]
         stake = view["stake"]
         rc = view["robot_combination"]
-        plans = swap_plans(hand, robot)
-        ok = (plans.robot >= rc) | (rc == NONE)
         against = view["roles"][me] == "against"
-        value = np.where(plans.mine == c, float(stake) * (1.0 if against else self.p_ord), 0.0)
-        if against:
-            half_min = view["rules"].half_min_rank
-            match = (plans.mine != c) & (plans.mine == plans.robot) & (plans.mine >= half_min)
-            value = np.where(match, float(half_stake_of(stake)), value)
-        cost = plans.cost.astype(np.float64)
-        disc = np.where(cost == 0, 1.0, self.cont ** np.maximum(cost - 1, 0))
-        score = np.where(ok, value * disc, -1.0) - 1e-3 * cost
-        k = int(np.argmax(score))
-        if plans.cost[k] == 0 or score[k] <= 0:
+        # Best split of hand + robot: the order's value (the stake; as `for`, times the chance
+        # the orderer fulfils), as `against` the half-stake for matching the robot's rank,
+        # discounted per extra round; splits lowering the robot (OP-6.5) excluded.
+        v_own = float(stake) * (1.0 if against else self.p_ord)
+        v_match = float(half_stake_of(stake)) if against else -1.0
+        cards = opponent_target(hand, robot, c, rc, v_own, v_match, view["rules"].half_min_rank, self.cont)
+        if cards is None:
             return keep
-        target = set(plans.pool[plans.subsets[k]].tolist())
+        target = set(cards)
         for a in legal[1:]:
             if a.give not in target and a.take in target:
                 return a
         return keep
-
-
-def _min_cost(cost: np.ndarray, mask: np.ndarray) -> int:
-    return int(cost[mask].min()) if mask.any() else _FAR
 
 
 def make(**params: Any) -> HeuristicBot:

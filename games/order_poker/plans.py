@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from ext._orderpoker import one_swap_reach, subset_categories
 from ext.handeval import tables
 from games.order_poker.rules import HAND
 
@@ -47,18 +48,25 @@ class SwapPlans(NamedTuple):
     cost: npt.NDArray[np.int8]
 
 
-def _categories(rows: U8) -> I32:
-    out = np.empty(rows.shape[0], dtype=np.int32)
-    KERNEL.evaluate_into(np.ascontiguousarray(rows), out)
-    out >>= 20
+def _ranks(pool: U8, subsets: U8) -> I32:
+    """OP-2 rank of every 5-card subset ``pool[subsets[r]]``: one C loop, no (m, 5) card array."""
+    out = np.empty(subsets.shape[0], dtype=np.int32)
+    subset_categories(pool, subsets, out)
     return out
+
+
+@cache
+def _splits() -> U8:
+    """The 252 subsets of a 10-card pool followed by their complements: (504, 5) indices."""
+    subs, comp, _ = _subsets(2 * HAND)
+    return np.ascontiguousarray(np.concatenate((subs, comp)))
 
 
 def swap_plans(hand: list[int], robot: list[int]) -> SwapPlans:
     """The 252 (my hand, robot) splits reachable by swaps with the robot; one evaluator call."""
-    subs, comp, cost = _subsets(2 * HAND)
+    subs, _, cost = _subsets(2 * HAND)
     pool = np.asarray(hand + robot, dtype=np.uint8)
-    cats = _categories(np.concatenate((pool[subs], pool[comp])))
+    cats = _ranks(pool, _splits())
     return SwapPlans(pool, subs, cats[: len(subs)], cats[len(subs):], cost)
 
 
@@ -67,19 +75,7 @@ def pool_plans(hand: list[int], other: list[int]) -> tuple[U8, U8, I32, npt.NDAr
     n = len(hand) + len(other)
     subs, _, cost = _subsets(n)
     pool = np.asarray(hand + other, dtype=np.uint8)
-    return pool, subs, _categories(pool[subs]), cost
-
-
-@cache
-def _one_swap_index() -> U8:
-    """(26, 5) indices into a 10-card pool (hand, robot): the hand itself, then hand[i] <- robot[j]."""
-    rows = [list(range(HAND))]
-    for i in range(HAND):
-        for j in range(HAND):
-            r = list(range(HAND))
-            r[i] = HAND + j
-            rows.append(r)
-    return np.asarray(rows, dtype=np.uint8)
+    return pool, subs, _ranks(pool, subs), cost
 
 
 def sampled_one_swap_reach(unknown: list[int], robot: list[int], samples: int,
@@ -90,11 +86,9 @@ def sampled_one_swap_reach(unknown: list[int], robot: list[int], samples: int,
     ``samples`` hands drawn without replacement from ``unknown`` by ``rng``; one evaluator call.
     """
     unk = np.asarray(unknown, dtype=np.uint8)
-    picks = np.argsort(rng.random((samples, len(unk))), axis=1)[:, :HAND]
-    pool = np.concatenate((unk[picks], np.broadcast_to(np.asarray(robot, dtype=np.uint8), (samples, HAND))),
-                          axis=1)
-    idx = _one_swap_index()
-    cats = _categories(pool[:, idx].reshape(-1, HAND)).reshape(samples, len(idx))
-    hit = np.zeros((samples, 9), dtype=bool)
-    hit[np.arange(samples)[:, None], cats] = True
-    return np.asarray(hit.mean(axis=0), dtype=np.float64)
+    # The hands are the five smallest of ``samples`` rows of uniform keys (a uniform 5-subset
+    # per row); the kernel picks them, ranks the hand and its 25 one-swaps, and averages.
+    keys = rng.random((samples, len(unk)))
+    out = np.empty(9, dtype=np.float64)
+    one_swap_reach(unk, robot, keys, out)
+    return out

@@ -9,14 +9,17 @@ and, for an illegal action, ``legality.diagnose`` names the rule it breaks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from ext._orderpoker import legal_robot_swaps
 from ext.handeval import tables
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
-from games.order_poker.actions import Action, swap_table
+from games.order_poker.actions import AGAINST, FOR, KEEP, SIMPLE, SIMPLE_PER_SEAT, STOP, Action, swap_table
 from games.order_poker.rules import (
     COMBINATIONS,
     DECK,
@@ -33,8 +36,7 @@ BIDDING, ROLES, EXCHANGE, OVER = "bidding", "roles", "exchange", "over"
 _SHIFT = 20  # ext.handeval values are category << 20 (no tie-breaks in order-poker)
 _T = tables("order-poker", HAND)
 _DECK_SET = frozenset(DECK)
-#: (i, j) of the 25 swaps hand[i] <-> robot[j], in the order of ``Tables.swap_values``.
-_PAIRS = tuple((i, j) for i in range(HAND) for j in range(HAND))
+_NAME = tuple(card_str(c) for c in range(52))  # a State's cards are valid ids: names by lookup
 
 
 def combination(cards: Sequence[int]) -> int:
@@ -60,6 +62,14 @@ def _check_deal(players: int, dealer: int, hands: Sequence[Sequence[int]], robot
             if c in seen:
                 raise IllegalAction(f"duplicate card {card_str(c)} ({who})", "OP-1.1")
             seen.add(c)
+
+
+@cache
+def _native() -> ModuleType:
+    """``games.order_poker.native`` (it imports this module, so it is imported on first use)."""
+    import games.order_poker.native as native
+
+    return native
 
 
 class State:
@@ -151,18 +161,19 @@ class State:
         s = self.turn
         if self.phase == BIDDING:
             # OP-3.2/3.4: pass, or any combination not yet announced and not the robot's.
-            out = [Action(s, "pass")]
-            out += [Action(s, "order", c) for c in range(PAIR, len(COMBINATIONS))
+            b = SIMPLE_PER_SEAT * s  # the seat's interned actions (actions.SIMPLE)
+            out = [SIMPLE[b]]
+            out += [SIMPLE[b + c] for c in range(PAIR, len(COMBINATIONS))
                     if c != self.banned_cat and c not in self.bids]
             return out
         if self.phase == ROLES:
-            return [Action(s, "role", role="for"), Action(s, "role", role="against")]
+            return [SIMPLE[SIMPLE_PER_SEAT * s + FOR], SIMPLE[SIMPLE_PER_SEAT * s + AGAINST]]
         if self.phase == EXCHANGE:
             hand, robot = self.hands[s], self.robot
             if s == self.orderer:
-                out = [Action(s, "keep")]
+                out = [SIMPLE[SIMPLE_PER_SEAT * s + KEEP]]
                 if self.round >= 2:
-                    out.append(Action(s, "stop"))  # OP-6.3: from round 2 on
+                    out.append(SIMPLE[SIMPLE_PER_SEAT * s + STOP])  # OP-6.3: from round 2 on
                 offs = [36 * g - 592 for g in hand]  # 36 * (g - 16) - 16: see actions.swap_table
                 tab = swap_table(s)
                 out += [tab[o + t] for o in offs for t in robot]  # OP-6.3: free of OP-6.5
@@ -174,16 +185,10 @@ class State:
                         fh, tab = self.hands[f], swap_table(s, f)
                         out += [tab[o + t] for o in offs for t in fh]
                 return out
-            out = [Action(s, "keep")]
-            offs = [36 * g - 592 for g in hand]
-            tab = swap_table(s)
-            if self.robot_cat == 0:
-                out += [tab[o + t] for o in offs for t in robot]  # `none` may become anything
-            else:
-                # OP-6.5: the robot's rank must not drop; all 25 candidates in one kernel call.
-                rv = self.robot_cat << _SHIFT
-                after = _T.swap_values(hand, robot)[1]
-                out += [tab[offs[i] + robot[j]] for (i, j), v in zip(_PAIRS, after, strict=True) if v >= rv]
+            out = [SIMPLE[SIMPLE_PER_SEAT * s + KEEP]]
+            # OP-6.5: swaps with the robot that do not lower its rank (`none` may become
+            # anything), in (hand card, robot card) order; the 25 candidates checked in C.
+            legal_robot_swaps(hand, robot, self.robot_cat, swap_table(s), out)
             return out
         return []
 
@@ -201,6 +206,22 @@ class State:
             self._role(action)
         else:
             self._exchange(action)
+
+    def play_out(self, bots: Sequence[Any], rng: np.random.Generator) -> None:
+        """Play to the end: the bot of the seat to act (``bots[seat]``) chooses from its view.
+
+        A fresh deal with the plain random bot at every seat is played by the C kernel
+        (``games.order_poker.native``): the same actions, draws and record, without the
+        per-action Python cost that bounds random tables.
+        """
+        if self.phase == BIDDING and not self.actions:
+            params = _native().random_params(bots)
+            if params is not None:
+                _native().play_random(self, params[0], params[1], rng)
+                return
+        while self.phase != OVER:
+            seat = self.turn
+            self.apply(bots[seat].act(self.view(seat), self.legal_actions(), rng))
 
     # ----------------------------------------------------------------- phases
     def _next_seat(self, seat: int) -> int:
@@ -336,17 +357,22 @@ class State:
             "rounds": self.round,
             "partner": self.partner if self.partner >= 0 else None,
             "ended_by": self.end_rule,
-            "hands": [[card_str(c) for c in h] for h in self.hands],
-            "robot": [card_str(c) for c in self.robot],
+            "hands": [[_NAME[c] for c in h] for h in self.hands],
+            "robot": [_NAME[c] for c in self.robot],
         }
+
+    def summary(self) -> dict[str, Any]:
+        """What a summary table row needs: ``outcome`` and ``n_actions``, without the record's
+        per-action dicts (building those is most of ``record()``'s cost). Only once over."""
+        return {"outcome": self.outcome(), "n_actions": len(self.actions)}
 
     def record(self) -> dict[str, Any]:
         """The JSON deal record (issue 4 section 2, OP-9), with ``outcome`` once over."""
         rec: dict[str, Any] = {
             "game": "order-poker", "players": self.players, "dealer": self.dealer,
             "rules": self.rules.to_dict(),
-            "hands": [[card_str(c) for c in h] for h in self.dealt],
-            "robot": [card_str(c) for c in self.dealt_robot],
+            "hands": [[_NAME[c] for c in h] for h in self.dealt],
+            "robot": [_NAME[c] for c in self.dealt_robot],
             "actions": [a.to_dict() for a in self.actions],
         }
         if self.phase == OVER:
