@@ -37,7 +37,6 @@ from ext import handeval
 from games.core.cards import DECK_LOW_RANK, card_str, deck_cards, parse_cards
 from sims.plan import shard_seed
 from sims.spec import (
-    GAMES,
     CategoriesQuestion,
     DealStatsSpec,
     ReachQuestion,
@@ -56,7 +55,12 @@ def _ranking(spec: DealStatsSpec) -> str:
     if spec.ranking is not None:
         return spec.ranking
     assert spec.game is not None
-    return GAMES[spec.game].ranking
+    from games.core import registry
+
+    ranking = registry.game(spec.game).ranking
+    if ranking is None:
+        raise ValueError(f"game {spec.game} names no hand ranking: give ranking")
+    return ranking
 
 
 def _parse(cards: list[str], path: str) -> tuple[list[int], list[tuple[str, str]]]:

@@ -31,7 +31,6 @@ import pyarrow as pa
 
 from sims.plan import Plan, plan
 from sims.spec import (
-    GAMES,
     CategoriesQuestion,
     JobSpec,
     ReachQuestion,
@@ -177,6 +176,17 @@ def _work(args: tuple[str, int]) -> tuple[int, dict[str, pa.Table], float]:
     return k, tables, time.perf_counter() - t0
 
 
+def _game_modules(spec: JobSpec) -> list[str]:
+    """Modules worth importing once in the fork server: the game's engine and its bots."""
+    from games.core import registry
+
+    if spec.game is None or spec.game not in registry.games():
+        return []
+    entry = registry.game(spec.game)
+    return sorted({entry.deal.__module__, *(type(b.factory).__module__ for b in entry.bots()),
+                   *(b.factory.__module__ for b in entry.bots())} - {"builtins"})
+
+
 def _results(spec: JobSpec, todo: list[int], workers: int) -> Iterator[tuple[int, dict[str, pa.Table], float]]:
     """Shard results as they finish: in this process with one worker, else from a process pool."""
     from sims.run import run_shard
@@ -190,8 +200,7 @@ def _results(spec: JobSpec, todo: list[int], workers: int) -> Iterator[tuple[int
     # forkserver: workers fork from a clean server process (no parent threads, such as a
     # progress display's, are copied), and the heavy imports happen once in the server.
     ctx = multiprocessing.get_context("forkserver")
-    game = GAMES[spec.game].module if isinstance(spec, TournamentSpec) else "games.order_poker"
-    ctx.set_forkserver_preload(["sims.run", "sims.dealstats", game, game + ".bots"])
+    ctx.set_forkserver_preload(["sims.run", "sims.dealstats", *_game_modules(spec)])
     spec_json = json.dumps(spec.canonical(), sort_keys=True)
     pool = ctx.Pool(min(workers, len(todo)), initializer=_worker_init)
     try:

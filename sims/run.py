@@ -14,23 +14,27 @@ Duplicate seating (issue 5 §1): the deal is dealt once and replayed from a ``co
 ``(s + r) % players``), so every bot holds every seat's cards (in Quintet, where both seats hold the
 same 25 cards, the two rotations put every bot in both seats). The dealer of global deal j is seat
 ``j % players`` (OP-1.3: the deal passes clockwise; Q-1.5: the dealer alternates) and is the same
-in every rotation. The rows come from the engine's record through the game's ``sims.tables.ROWS``.
+in every rotation (the entry's ``dealer_of``). The rows come from the finished state through the
+row functions of the game's entry (``sims.tables.TournamentRows``); a fast path the game declares
+plays the deal when it supports the rules and the bots at the table.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
+from games.core import registry
+from games.core.entry import FastPath, GameEntry
 from sims.plan import shard_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
-from sims.tables import ROWS
+from sims.tables import TournamentRows
 
-__all__ = ["ShardCancelled", "Streams", "play_deal", "run_shard", "shard_range"]
+__all__ = ["ShardCancelled", "Streams", "play_deal", "play_one", "run_shard", "seatings", "shard_range"]
 
 
 class Streams:
@@ -64,57 +68,100 @@ def shard_range(spec: TournamentSpec, k: int) -> range:
     return range(start, min(start + spec.shard_deals, spec.deals))
 
 
-def play_deal(state: Any, bots: list[Any], seating: list[int], rng: np.random.Generator) -> None:
-    """Play ``state`` to the end: the bot seated at the seat to act chooses from its view.
+def play_deal(state: Any, seat_bots: Sequence[Any], rng: np.random.Generator, fast: FastPath | None = None) -> None:
+    """Play ``state`` to the end: the bot at the seat to act chooses from its view.
 
-    An engine with ``play_out(bots_by_seat, rng)`` plays the deal itself (Order Poker hands
-    tables of random bots to its C kernel: the same actions and draws, far cheaper).
+    ``fast`` is a fast path the game declared and that supports these rules and bots (seat order):
+    it plays the whole unit itself, with the same actions and draws.
     """
-    play_out = getattr(state, "play_out", None)
-    if play_out is not None:
-        play_out([bots[s] for s in seating], rng)
+    if fast is not None:
+        fast.play_out(state, seat_bots, rng)
         return
     while not state.is_over():
         seat = state.to_act()
-        state.apply(bots[seating[seat]].act(state.view(seat), state.legal_actions(), rng))
+        state.apply(seat_bots[seat].act(state.view(seat), state.legal_actions(), rng))
+
+
+class _FastPaths:
+    """The fast path (or None) for each seating of a shard, asked of the entry once per seating."""
+
+    def __init__(self, entry: GameEntry, rules: Any, bots: Sequence[Any]) -> None:
+        self._entry, self._rules, self._bots = entry, rules, bots
+        self._by_seating: dict[tuple[int, ...], FastPath | None] = {}
+
+    def __call__(self, seating: Sequence[int]) -> tuple[list[Any], FastPath | None]:
+        key = tuple(seating)
+        seat_bots = [self._bots[b] for b in key]
+        if key not in self._by_seating:
+            self._by_seating[key] = self._entry.fast_path(self._rules, seat_bots)
+        return seat_bots, self._by_seating[key]
+
+
+def seatings(spec: TournamentSpec, rng: np.random.Generator) -> list[list[int]]:
+    """The bot index of every seat in each rotation of one deal.
+
+    ``duplicate``: the cyclic rotations of the bots over the seats; ``fixed``: the bots in spec
+    order; ``random``: ``players`` bots of the pool drawn without replacement, in random seat order,
+    from the deal's stream right after its cards (a pool of exactly ``players`` bots is shuffled).
+    """
+    n = spec.players
+    if spec.seating == "random":
+        return [[int(x) for x in rng.permutation(len(spec.bots))[:n]]]
+    if spec.seating == "fixed":
+        return [list(range(n))]
+    return [[(s + r) % n for s in range(n)] for r in range(n)]
 
 
 def _run_tournament(spec: TournamentSpec, k: int,
                     should_stop: Callable[[], bool] | None = None) -> dict[str, pa.Table]:
-    import importlib
-
-    from games.core import registry
-    from sims.spec import GAMES
-
-    engine = importlib.import_module(GAMES[spec.game].module)
-    rules = engine.Rules.from_dict(dict(spec.rules))
+    entry = registry.game(spec.game)
+    rules = entry.rules(spec.rules)
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     labels = bot_labels(spec.bots)
     n = spec.players
     streams = Streams(spec.seed, k)
-    rows = ROWS[spec.game](spec.record == "full")
-    identity = list(range(n))
+    full = spec.record == "full"
+    rows = TournamentRows(entry, full)
+    fast = _FastPaths(entry, rules, bots)
     for i, deal in enumerate(shard_range(spec, k)):
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {deal}: the job was cancelled")
-        dealer = deal % n
         rng = streams.at(i, 0)
-        dealt = engine.State.deal(rules, n, dealer, rng)
+        dealt = entry.deal(rules, n, entry.dealer_of(deal, n), rng)
+        plays = seatings(spec, rng)
         # The deal before anyone plays: every further rotation starts from a copy of it.
-        fresh = dealt.copy() if spec.rotations > 1 else dealt
-        if spec.seating == "random":
-            base_seating = [int(x) for x in rng.permutation(n)]
-        else:
-            base_seating = identity
-        for r in range(spec.rotations):
-            seating = [base_seating[(s + r) % n] for s in range(n)] if r else base_seating
+        fresh = dealt.copy() if len(plays) > 1 else dealt
+        for r, seating in enumerate(plays):
             st = dealt if r == 0 else fresh.copy()
-            play_deal(st, bots, seating, streams.at(i, r + 1))
-            # Summary jobs need only the outcome: skip the per-action record when the engine can.
-            rec = st.record() if rows.full or not hasattr(st, "summary") else st.summary()
-            rows.add(deal, r, dealer, seating, labels, rec,
-                     json.dumps(rec, separators=(",", ":")) if rows.full else None)
+            seat_bots, fp = fast(seating)
+            play_deal(st, seat_bots, streams.at(i, r + 1), fp)
+            rows.add(deal, r, seating, labels, st,
+                     json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if full else None)
     return rows.tables()
+
+
+def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
+    """The finished state of global deal ``deal`` under ``rotation``, exactly as its shard played it.
+
+    A shard's rows are a pure function of (spec, shard, local deal), so one deal can be played again
+    alone: this is how ``rasklad record`` gives the record of a deal of a ``summary`` job.
+    """
+    if not 0 <= deal < spec.deals:
+        raise ValueError(f"deal {deal} does not exist: the job has deals 0..{spec.deals - 1}")
+    assert spec.shard_deals is not None
+    k, i = divmod(deal, spec.shard_deals)
+    entry = registry.game(spec.game)
+    rules = entry.rules(spec.rules)
+    bots = [registry.make(b.name, b.params) for b in spec.bots]
+    streams = Streams(spec.seed, k)
+    rng = streams.at(i, 0)
+    st = entry.deal(rules, spec.players, entry.dealer_of(deal, spec.players), rng)
+    plays = seatings(spec, rng)
+    if not 0 <= rotation < len(plays):
+        raise ValueError(f"rotation {rotation} does not exist: deals of this job have rotations 0..{len(plays) - 1}")
+    seat_bots, fp = _FastPaths(entry, rules, bots)(plays[rotation])
+    play_deal(st, seat_bots, streams.at(i, rotation + 1), fp)
+    return st
 
 
 class ShardCancelled(Exception):

@@ -12,16 +12,17 @@ id hashes and what is stored with the job.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from games.core.entry import GameEntry
+from games.core.protocol import RulesError
 
 __all__ = [
     "BotSpec",
@@ -48,28 +49,6 @@ class SpecError(ValueError):
         super().__init__(first + more)
 
 
-@dataclass(frozen=True)
-class GameInfo:
-    """What the spec layer must know of a game: its engine module, seat range and ranking."""
-
-    module: str
-    min_players: int
-    max_players: int
-    ranking: str
-
-
-#: Games a tournament can be played in. Only engines with a shard runner are listed.
-GAMES: dict[str, GameInfo] = {
-    "order-poker": GameInfo("games.order_poker", 3, 6, "order-poker"),  # OP-1.2: 3 to 6 players
-    "quintet": GameInfo("games.quintet", 2, 2, "quintet"),  # Q-1.1: two players
-}
-
-#: Rough deals per second of one process per bot kind, used only to size the default shard.
-#: Plays per second of ``rasklad run`` with one worker (benchmarks/bench_pipeline.py, 2-core VM,
-#: Dec 2026: random ~13,000 with the C play-out, heuristic ~2,300), rounded down for slower hosts.
-#: Quintet bots lay out once per deal (benchmarks/compare_quintet.py).
-_DEALS_PER_S = {"random": 10_000.0, "heuristic": 1_500.0, "montecarlo": 5.0,
-                "greedy": 300.0, "blotto": 300.0, "equilibrium": 8.0}
 #: Wall time one shard should take with the default ``shard_deals`` (a few seconds: short enough
 #: to lose little on a crash and to show progress, long enough that per-shard costs vanish).
 SHARD_SECONDS = 3.0
@@ -80,10 +59,12 @@ class _Model(BaseModel):
 
 
 class BotSpec(_Model):
-    """One seat's bot: a registry name (``order-poker/heuristic``) and its parameters."""
+    """One bot of the pool: a registry name (``order-poker/heuristic``), its parameters and an
+    optional ``label`` (how it is named in every output; default: see ``bot_labels``)."""
 
     name: Annotated[str, Field(min_length=1)]
     params: dict[str, Any] = Field(default_factory=dict)
+    label: Annotated[str | None, Field(min_length=1, max_length=200)] = None
 
 
 class TournamentSpec(_Model):
@@ -94,7 +75,7 @@ class TournamentSpec(_Model):
     """A free label for people; part of the spec (and so of the job id) like every field."""
     game: str
     rules: dict[str, Any] = Field(default_factory=dict)
-    players: Annotated[int, Field(ge=2, le=10)]
+    players: Annotated[int, Field(ge=1, le=16)]
     bots: list[BotSpec]
     deals: Annotated[int, Field(gt=0)]
     seating: Literal["duplicate", "random", "fixed"] = "duplicate"
@@ -116,8 +97,13 @@ class TournamentSpec(_Model):
         return self.players if self.seating == "duplicate" else 1
 
     def canonical(self) -> dict[str, Any]:
-        """The spec as stored and hashed: every default filled in."""
-        return self.model_dump(mode="json")
+        """The spec as stored and hashed: every default filled in (a bot without a label has no
+        ``label`` key, so specs written before labels existed keep their job ids)."""
+        d = self.model_dump(mode="json")
+        for b in d["bots"]:
+            if b.get("label") is None:
+                b.pop("label", None)
+        return d
 
 
 class CategoriesQuestion(_Model):
@@ -316,36 +302,54 @@ def _check_bots(spec: TournamentSpec) -> list[tuple[str, str]]:
     return errors
 
 
-def _check_rules(spec: TournamentSpec) -> list[tuple[str, str]]:
-    game = GAMES[spec.game]
+def _check_rules(spec: TournamentSpec, entry: GameEntry) -> tuple[Any, list[tuple[str, str]]]:
     try:
-        mod = importlib.import_module(game.module)
-    except ModuleNotFoundError:
-        return [("game", f"the {spec.game} engine is not installed")]
-    try:
-        mod.Rules.from_dict(dict(spec.rules))
-    except (TypeError, ValueError, KeyError) as e:
-        msg = str(e.args[0]) if e.args else str(e)
-        for key in spec.rules:  # point at the option when the engine's message names it
-            if key in msg:
-                return [(f"rules.{key}", msg)]
-        return [("rules", msg)]
+        return entry.rules(spec.rules), []
+    except RulesError as e:
+        return None, [(f"rules.{e.field}" if e.field else "rules", e.message)]
+
+
+def _check_seating(spec: TournamentSpec) -> list[tuple[str, str]]:
+    if spec.seating == "random":
+        if len(spec.bots) < spec.players:
+            return [("bots", f"seating: random draws {spec.players} bots for each deal from the pool: list at "
+                             f"least {spec.players} bots, not {len(spec.bots)}")]
+        return []
+    if len(spec.bots) != spec.players:
+        # Every seat has its bot; duplicate seating rotates exactly these bots over the seats.
+        return [("bots", f"must list one bot per seat with seating: {spec.seating}: {spec.players} players, "
+                         f"{len(spec.bots)} bots (a larger pool needs seating: random)")]
     return []
 
 
+def _check_labels(spec: TournamentSpec) -> list[tuple[str, str]]:
+    seen: dict[str, int] = {}
+    errors = []
+    for i, label in enumerate(bot_labels(spec.bots)):
+        if label in seen:
+            errors.append((f"bots[{i}].label", f"{label!r} is also the label of bots[{seen[label]}]: labels must "
+                                               "be unique"))
+        seen.setdefault(label, i)
+    return errors
+
+
 def _check_tournament(spec: TournamentSpec) -> list[tuple[str, str]]:
-    if spec.game not in GAMES:
-        return [("game", f"unknown game {spec.game!r}: tournaments exist for {', '.join(GAMES)}")]
-    g = GAMES[spec.game]
-    errors: list[tuple[str, str]] = []
-    if not g.min_players <= spec.players <= g.max_players:
-        seats = str(g.min_players) if g.min_players == g.max_players else f"{g.min_players} to {g.max_players}"
-        errors.append(("players", f"{spec.game} is played by {seats} players"))
-    if len(spec.bots) != spec.players:
-        # Every seat has its bot; duplicate seating rotates exactly these bots over the seats.
-        errors.append(("bots", f"must list one bot per seat: {spec.players} players, {len(spec.bots)} bots"))
-    errors.extend(_check_rules(spec))
-    errors.extend(_check_bots(spec))
+    from games.core import registry
+
+    try:
+        entry = registry.game(spec.game)
+    except KeyError:
+        return [("game", f"unknown game {spec.game!r}: known games are {', '.join(registry.games())}")]
+    rules, errors = _check_rules(spec, entry)
+    if rules is not None:
+        why = entry.check_players(rules, spec.players)
+        if why:
+            errors.append(("players", why))
+    errors.extend(_check_seating(spec))
+    bot_errors = _check_bots(spec)
+    errors.extend(bot_errors)
+    if not bot_errors:
+        errors.extend(_check_labels(spec))
     return errors
 
 
@@ -354,8 +358,10 @@ def _check_deal_stats(spec: DealStatsSpec) -> list[tuple[str, str]]:
 
     errors: list[tuple[str, str]] = []
     q = spec.question
-    if spec.game is not None and spec.game not in GAMES:
-        errors.append(("game", f"unknown game {spec.game!r}: known games are {', '.join(GAMES)}"))
+    from games.core import registry
+
+    if spec.game is not None and spec.game not in registry.games():
+        errors.append(("game", f"unknown game {spec.game!r}: known games are {', '.join(registry.games())}"))
     if spec.ranking is not None and spec.ranking not in handeval.RANKINGS:
         errors.append(("ranking", f"unknown ranking {spec.ranking!r}: known rankings are "
                                   f"{', '.join(handeval.RANKINGS)}"))
@@ -381,16 +387,10 @@ def _check_deal_stats(spec: DealStatsSpec) -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------------- entry points
 
 def _default_shard_deals(spec: TournamentSpec) -> int:
-    """Deals per shard so that a shard takes about ``SHARD_SECONDS`` (bots' rough speeds)."""
-    slowest = 1e9
-    for b in spec.bots:
-        kind = b.name.split("/", 1)[-1]
-        speed = _DEALS_PER_S.get(kind, 2_000.0)
-        if kind == "montecarlo":
-            speed = speed * 12.0 / max(1.0, float(b.params.get("samples", 12)))  # 5/s at 12 samples
-        if kind == "equilibrium":
-            speed = speed * 200.0 / max(5.0, float(b.params.get("k", 200)))  # 8/s at k = 200
-        slowest = min(slowest, speed)
+    """Deals per shard so that a shard takes about ``SHARD_SECONDS``, from the slowest bot's declared cost."""
+    from games.core import registry
+
+    slowest = min(registry.get(b.name).cost(b.params) for b in spec.bots)
     per_shard = max(1, int(SHARD_SECONDS * slowest / spec.rotations))
     return min(spec.deals, per_shard)
 
@@ -451,19 +451,50 @@ def load_spec(source: str | Path) -> JobSpec:
     return parse_spec(data)
 
 
+def _param_text(v: Any) -> str:
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=False) if not isinstance(v, str) else v
+
+
 def bot_labels(bots: Sequence[BotSpec]) -> list[str]:
-    """Label of each bot: its name, with ``#<n>`` (1-based occurrence) when the name repeats."""
+    """The label of each bot in every output (CLI, reports, SQL tables, summary Parquet).
+
+    A bot's ``label`` when given; else its name when no other bot has that name; else the name and
+    the parameters in which it differs from the defaults of its schema, among those that differ
+    within its name (``order-poker/random(pass_prob=0.9)``); bots still alike get ``#n`` (1-based
+    occurrence), as identical bots must (``order-poker/random#2``).
+    """
+    from games.core import registry
+
+    by_name: dict[str, list[int]] = {}
+    for i, b in enumerate(bots):
+        if b.label is None:
+            by_name.setdefault(b.name, []).append(i)
+    out = [b.label or b.name for b in bots]
+    for name, idx in by_name.items():
+        if len(idx) < 2:
+            continue
+        try:
+            props = registry.get(name).schema.get("properties", {})
+        except KeyError:
+            props = {}
+        defaults = {k: p["default"] for k, p in props.items() if isinstance(p, Mapping) and "default" in p}
+        eff = [{**defaults, **bots[i].params} for i in idx]
+        given = {k for e in eff for k in e}
+        keys = [k for k in props if k in given] + sorted(given - set(props))  # the schema's order first
+        differ = [k for k in keys if len({json.dumps(e.get(k), sort_keys=True) for e in eff}) > 1]
+        for i, e in zip(idx, eff, strict=True):
+            shown = [k for k in differ if k not in defaults or e.get(k) != defaults[k]]
+            if shown:
+                out[i] = name + "(" + ", ".join(f"{k}={_param_text(e.get(k))}" for k in shown) + ")"
     counts: dict[str, int] = {}
-    for b in bots:
-        counts[b.name] = counts.get(b.name, 0) + 1
+    for i in (i for idx in by_name.values() for i in idx):
+        counts[out[i]] = counts.get(out[i], 0) + 1
     seen: dict[str, int] = {}
-    out = []
-    for b in bots:
-        if counts[b.name] > 1:
-            seen[b.name] = seen.get(b.name, 0) + 1
-            out.append(f"{b.name}#{seen[b.name]}")
-        else:
-            out.append(b.name)
+    for i in sorted(i for idx in by_name.values() for i in idx):
+        if counts[out[i]] > 1:
+            base = out[i]
+            seen[base] = seen.get(base, 0) + 1
+            out[i] = f"{base}#{seen[base]}"
     return out
 
 

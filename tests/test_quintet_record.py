@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from games.core import registry
-from games.core.protocol import IllegalAction
+from games.core.protocol import IllegalAction, RulesError
 from games.quintet import Rules, State
 from games.quintet.match import play_deal
 from games.quintet.record import replay
@@ -46,8 +46,10 @@ def test_engine_records_replay_to_the_same_outcome() -> None:
         st = State.deal(Rules(), 2, d % 2, rng)
         play_deal(st, [bots[d % 4], bots[(d + 1) % 4]], rng)
         rec = json.loads(json.dumps(st.record()))  # through JSON, as a file would
-        assert rec["game"] == "quintet" and rec["dealer"] == d % 2 and len(rec["removed"]) == 7
-        assert [len(p) for lay in rec["layouts"] for p in lay] == [5] * 10
+        assert rec["format"] == "rasklad-record/1" and rec["version"] == 1 and rec["players"] == 2
+        assert rec["game"] == "quintet" and rec["dealer"] == d % 2 and len(rec["deal"]["removed"]) == 7
+        assert [a["seat"] for a in rec["actions"]] == [0, 1]
+        assert [len(p) for a in rec["actions"] for p in a["layout"]] == [5] * 10
         assert replay(rec) == st.outcome()
         assert sum(st.scores()) == sum(p for p, w in zip((3, 4, 5, 6, 7), rec["outcome"]["winners"], strict=True)
                                        if w is not None)
@@ -58,10 +60,11 @@ def test_the_example_record_and_a_wrong_outcome() -> None:
     wrong = {**EXAMPLE, "outcome": {"scores": [18, 7]}}
     with pytest.raises(IllegalAction, match=r"outcome scores is \[18, 7\].*\(Q-4\)"):
         replay(wrong)
-    with pytest.raises(IllegalAction, match=r"Q-1\.4"):
+    with pytest.raises(RulesError, match=r"Q-1\.4") as e:
         replay({**EXAMPLE, "rules": {"points": [1, 2, 3]}})
+    assert e.value.field == "points"
     assert replay({**EXAMPLE, "rules": {"points": [1, 1, 1, 1, 10]}, "outcome": None})["scores"] == [10, 4]
-    with pytest.raises(IllegalAction, match="has 1 layouts"):
+    with pytest.raises(IllegalAction, match=r"action 1: the record ends before the deal does.*\(Q-4\)"):
         replay({**EXAMPLE, "layouts": EXAMPLE["layouts"][:1]})
     with pytest.raises(IllegalAction, match=r"removed card 9d is given twice.*Q-1\.2"):
         replay({**EXAMPLE, "removed": ["8h", "7h", "9d", "9d", "7s", "Qc", "Jc"]})

@@ -13,9 +13,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from games.core import registry
 from games.quintet.record import replay
 from sims.spec import SpecError, parse_spec
-from sims.tables import QUINTET_DEALS, QUINTET_SEATS
+from sims.tables import deals_schema, seats_schema
 
 SPEC: dict[str, Any] = {
     "kind": "tournament", "game": "quintet", "players": 2,
@@ -51,7 +52,11 @@ def test_rasklad_run_quintet_gives_identical_rows_with_1_and_2_workers(tmp_path:
         rows = sorted(one.to_pylist(), key=lambda r: tuple(r[k] for k in keys))
         assert rows == sorted(two.to_pylist(), key=lambda r: tuple(r[k] for k in keys))
         tables[name] = one
-    assert tables["deals"].schema == QUINTET_DEALS and tables["seats"].schema == QUINTET_SEATS
+    q = registry.game("quintet")
+    assert tables["deals"].schema == deals_schema(q) and tables["seats"].schema == seats_schema(q)
+    assert tables["deals"].schema.names == ["deal", "rotation", "dealer", "seating", "removed", "winners", "ties"]
+    assert tables["seats"].schema.names == ["deal", "rotation", "seat", "bot_index", "bot", "score", "margin", "won",
+                                            "categories", "layout"]
     deals, seats = tables["deals"].to_pylist(), tables["seats"].to_pylist()
     assert len(deals) == 12 * 2 and len(seats) == 12 * 2 * 2  # two seat rotations, two seats
     for d in deals:

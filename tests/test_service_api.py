@@ -298,7 +298,12 @@ def test_catalog_health_and_metrics(svc: Service, alice: str, finished: dict[str
         bots = {b["name"]: b for b in http.get("/v1/bots").json()["bots"]}
         assert "properties" in bots["order-poker/montecarlo"]["params_schema"]
         q = http.get("/v1/games/quintet").json()  # Quintet (rules/quintet.md): points, its four bots
-        assert q["options"] == [{"name": "points", "default": [3, 4, 5, 6, 7], "type": "tuple[int, ...]"}]
+        assert q["options"] == [{"name": "points", "default": [3, 4, 5, 6, 7], "type": "tuple[int, ...]",
+                                 "allowed": "five integers >= 0",
+                                 "description": "points for winning comparison 1..5; a tie scores nothing (Q-1.4)"}]
+        assert q["players"] == {"min": 2, "max": 2} and q["unit"] == "deal"
+        against = next(o for o in op["options"] if o["name"] == "against_half_min")
+        assert against["allowed"] == ["pair", "two_pair"] and "OP-7" in against["description"]
         assert q["bots"] == ["quintet/blotto", "quintet/equilibrium", "quintet/greedy", "quintet/random"]
         assert "quintet" in {g["name"] for g in games}
         assert bots["quintet/equilibrium"]["params_schema"]["properties"]["k"]["default"] == 200

@@ -11,9 +11,10 @@ import pytest
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("games.order_poker.bots") is None,
                                 reason="games.order_poker is not installed yet")
 
+from games.core import registry  # noqa: E402
 from sims.run import run_shard  # noqa: E402
 from sims.spec import parse_spec  # noqa: E402
-from sims.tables import DEALS, RECORDS, SEATS  # noqa: E402
+from sims.tables import RECORDS, deals_schema, seats_schema  # noqa: E402
 
 # Bots with different parameters play differently: enough to see seats and rotations move.
 BOTS: list[Any] = ["order-poker/random", {"name": "order-poker/random", "params": {"pass_prob": 0.2}},
@@ -33,7 +34,14 @@ def test_a_shard_is_a_pure_function_of_spec_and_k() -> None:
     assert set(a) == {"deals", "seats", "records"}
     for name in a:
         assert a[name].equals(b[name])
-    assert a["deals"].schema == DEALS and a["seats"].schema == SEATS and a["records"].schema == RECORDS
+    op = registry.game("order-poker")
+    assert a["deals"].schema == deals_schema(op) and a["seats"].schema == seats_schema(op)
+    assert a["records"].schema == RECORDS
+    # The common keys, then the game's columns from its entry (the contract of docs/storage.md).
+    assert a["deals"].schema.names == ["deal", "rotation", "dealer", "seating", "orderer", "order", "stake", "open",
+                                       "robot_combination", "rounds", "n_actions"]
+    assert a["seats"].schema.names == ["deal", "rotation", "seat", "bot_index", "bot", "role", "combination",
+                                       "fulfilled", "score"]
     assert not a["records"].equals(run_shard(s, 0)["records"])
 
 
@@ -59,8 +67,8 @@ def test_duplicate_seating_rotates_the_bots_over_the_same_cards() -> None:
     assert len(by_deal) == 5
     for deal, plays in by_deal.items():
         assert sorted(d["rotation"] for d, _ in plays) == [0, 1, 2, 3]
-        assert {json.dumps(rec["hands"]) for _, rec in plays} == {json.dumps(plays[0][1]["hands"])}
-        assert {json.dumps(rec["robot"]) for _, rec in plays} == {json.dumps(plays[0][1]["robot"])}
+        assert {json.dumps(rec["deal"]["hands"]) for _, rec in plays} == {json.dumps(plays[0][1]["deal"]["hands"])}
+        assert {json.dumps(rec["deal"]["robot"]) for _, rec in plays} == {json.dumps(plays[0][1]["deal"]["robot"])}
         assert {d["dealer"] for d, _ in plays} == {deal % 4}  # OP-1.3: the deal passes clockwise
         for d, _ in plays:
             assert d["seating"] == [(s + d["rotation"]) % 4 for s in range(4)]
@@ -80,13 +88,15 @@ def test_seats_rows_follow_the_engine_outcome() -> None:
         assert [r["role"] for r in rows] == out["roles"]
         assert d["stake"] == out["stake"] and d["order"] == out["order"]
     labels = {r["bot_index"]: r["bot"] for r in seats}
-    assert labels == {i: f"order-poker/random#{i + 1}" for i in range(4)}
+    # Repeated names are told apart by the parameters that differ from the defaults; alike bots by #n.
+    assert labels == {0: "order-poker/random#1", 1: "order-poker/random(pass_prob=0.2)",
+                      2: "order-poker/random(pass_prob=0.9, keep_prob=0.5)", 3: "order-poker/random#2"}
 
 
 def test_cards_do_not_depend_on_the_bots() -> None:
     a = run_shard(spec(), 0)["records"].column("record").to_pylist()
     b = run_shard(spec(bots=["order-poker/random"] * 4), 0)["records"].column("record").to_pylist()
-    assert [json.loads(r)["hands"] for r in a] == [json.loads(r)["hands"] for r in b]
+    assert [json.loads(r)["deal"]["hands"] for r in a] == [json.loads(r)["deal"]["hands"] for r in b]
     assert [json.loads(r)["actions"] for r in a] != [json.loads(r)["actions"] for r in b]
 
 

@@ -73,7 +73,7 @@ def test_unknown_game_and_seat_count() -> None:
 
 
 def test_one_bot_per_seat() -> None:
-    assert "bots: must list one bot per seat: 3 players, 2 bots" in error_of(
+    assert "bots: must list one bot per seat with seating: duplicate: 3 players, 2 bots" in error_of(
         tournament(bots=["order-poker/random"] * 2))
 
 

@@ -43,18 +43,49 @@ class State(Protocol):
     def view(self, seat: int) -> Mapping[str, Any]:
         """Exactly what ``seat`` may know now; bots get only this."""
 
+    def copy(self) -> State:
+        """An independent copy: applying actions to it never changes this state."""
+
+    def outcome(self) -> dict[str, Any]:
+        """The record's ``outcome`` (with ``scores``); only once over."""
+
     def record(self) -> dict[str, Any]:
-        """The JSON deal record (DESIGN.md, "Deal records")."""
+        """The deal record in the ``rasklad-record/1`` envelope (DESIGN.md, "Deal records")."""
 
 
 class IllegalAction(ValueError):
-    """An action that the rules forbid; ``rule`` names the rule it breaks (``OP-6.5``)."""
+    """An action (or a record) that the rules forbid.
 
-    def __init__(self, message: str, rule: str, index: int | None = None) -> None:
+    Structured, so callers never parse the message: ``rule`` names the rule it breaks (``OP-6.5``),
+    ``index`` the action's position in the record (None: the record itself, not an action), and
+    ``message`` the bare explanation. ``deal`` is the deal's index within a match record.
+    """
+
+    def __init__(self, message: str, rule: str, index: int | None = None, deal: int | None = None) -> None:
         self.rule = rule
         self.index = index
+        self.deal = deal
+        self.message = message
         where = f"action {index}: " if index is not None else ""
+        if deal is not None:
+            where = f"deal {deal}, " + (where or "")
         super().__init__(f"{where}{message} ({rule})")
+
+    def at(self, index: int | None = None, deal: int | None = None) -> IllegalAction:
+        """The same error located at action ``index`` (of deal ``deal`` in a match)."""
+        return IllegalAction(self.message, self.rule, self.index if index is None else index,
+                             self.deal if deal is None else deal)
+
+
+class RulesError(ValueError):
+    """Rule options that are not valid: ``field`` names the option (None: the rules object), ``rule``
+    the rule that defines it. A spec reports it at ``rules.<field>``, a record replay as exit 2."""
+
+    def __init__(self, message: str, field: str | None = None, rule: str | None = None) -> None:
+        self.field = field
+        self.rule = rule
+        self.message = message
+        super().__init__(message + (f" ({rule})" if rule else ""))
 
 
 @runtime_checkable

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from games.core.protocol import IllegalAction
+from games.core.protocol import IllegalAction, RulesError
 
 R = TypeVar("R")
 
@@ -18,16 +18,17 @@ R = TypeVar("R")
 def rules_from_dict(cls: type[R], d: Mapping[str, Any] | None) -> R:
     """The rules dataclass ``cls`` from a record's or a spec's ``rules`` object (missing fields: defaults).
 
-    Raises ``ValueError`` naming the field for an unknown field; the dataclass checks the values.
+    Raises ``RulesError`` (a ``ValueError``) naming the field for an unknown field; the dataclass
+    checks the values.
     """
     if d is None:
         return cls()
     if not isinstance(d, Mapping):
-        raise ValueError(f"rules must be an object, not {type(d).__name__}")
+        raise RulesError(f"rules must be an object, not {type(d).__name__}")
     known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     for key in d:
         if key not in known:
-            raise ValueError(f"unknown rules field {key!r}: known fields are {', '.join(sorted(known))}")
+            raise RulesError(f"unknown rules field {key!r}: known fields are {', '.join(sorted(known))}", field=key)
     return cls(**dict(d))
 
 
@@ -46,3 +47,49 @@ def check_outcome(given: Any, replayed: Mapping[str, Any], rule: str) -> None:
         if value != replayed[key]:
             raise IllegalAction(f"outcome {key} is {value!r} in the record, the replay gives {replayed[key]!r}",
                                 rule)
+
+
+# ------------------------------------------------------------------ the rasklad-record/1 envelope
+
+#: The record format every game writes (DESIGN.md, "Deal records").
+FORMAT = "rasklad-record/1"
+#: The envelope's fields, in the order records are written.
+ENVELOPE = ("format", "game", "version", "rules", "players", "dealer", "deal", "actions", "outcome")
+
+
+def envelope(game: str, version: int, rules: Mapping[str, Any], players: int, dealer: int | None,
+             deal: Any, actions: list[Any], outcome: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A record in the ``rasklad-record/1`` envelope (``outcome`` left out while the unit is not over)."""
+    rec: dict[str, Any] = {"format": FORMAT, "game": game, "version": version, "rules": dict(rules),
+                           "players": players, "dealer": dealer, "deal": deal, "actions": actions}
+    if outcome is not None:
+        rec["outcome"] = dict(outcome)
+    return rec
+
+
+def check_envelope(record: Any, game: str, version: int, rule: str, extra: tuple[str, ...] = ()) -> None:
+    """Raise ``IllegalAction`` (citing ``rule``) unless ``record`` is an envelope of ``game``.
+
+    Every envelope field but ``outcome`` and ``rules`` (absent: the defaults) is required; ``extra``
+    lists the game's own optional top-level fields (dice poker's ``game_index``); any other field is an error.
+    """
+    if not isinstance(record, Mapping):
+        raise IllegalAction("a record must be a JSON object", rule)
+    if record.get("format") != FORMAT:
+        raise IllegalAction(f"format must be {FORMAT!r}, not {record.get('format')!r}", rule)
+    if record.get("game") != game:
+        raise IllegalAction(f"not a {game} record (game is {record.get('game')!r})", rule)
+    for key in ENVELOPE:
+        if key not in ("outcome", "rules") and key not in record:
+            raise IllegalAction(f"the record has no {key!r}", rule)
+    unknown = [k for k in record if k not in ENVELOPE and k not in extra]
+    if unknown:
+        raise IllegalAction(f"unknown record field(s) {', '.join(map(repr, unknown))}", rule)
+    v = record.get("version")
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise IllegalAction(f"version must be an integer, not {v!r}", rule)
+    if v != version:
+        raise IllegalAction(f"the record was written by version {v} of {game}; this engine is version {version} "
+                            "and replays only its own records", rule)
+    if not isinstance(record.get("actions"), list):
+        raise IllegalAction("actions must be a list", rule)

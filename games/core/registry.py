@@ -1,78 +1,167 @@
-"""The bot registry: bots are found by name (``order-poker/heuristic``).
+"""The registry: games by name (``order-poker``) and bots by name (``order-poker/heuristic``).
 
-Game packages register their bots on import; operators add their own through the
-``rasklad.bots`` entry-point group (each entry point is a callable that registers bots),
-or by naming installed modules in ``RASKLAD_BOT_MODULES`` (comma-separated; each module
-registers its bots on import). Uploaded code is never executed: only installed bots exist.
+Games are found through the ``rasklad.games`` entry-point group: each entry point loads a
+``GameEntry`` (the built-in games are declared in ``pyproject.toml``). Operators add games without
+installing a distribution by naming modules in ``RASKLAD_GAME_MODULES`` (comma-separated; each
+module exposes ``ENTRY``, a ``GameEntry``). A game's bots come from its entry (``entry.bots()``);
+extra bots register through the ``rasklad.bots`` entry-point group (each entry point is a callable
+that calls :func:`register`) or modules named in ``RASKLAD_BOT_MODULES``. Uploaded code is never
+executed: only installed games and bots exist.
+
+The two module lists are settings (``sims.settings``); the service layers pass them down with
+:func:`configure`. A process that was not configured (a worker of a process pool, a script) reads
+the same two environment variables, so every process of one run sees the same games.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
+from games.core.entry import GameEntry
 from games.core.protocol import Bot
+
+__all__ = ["BotInfo", "bots", "configure", "game", "games", "get", "make", "register"]
 
 
 @dataclass(frozen=True)
 class BotInfo:
-    """A registered bot: its factory and the JSON schema of its parameters."""
+    """A bot: its factory, the JSON schema of its parameters and its declared cost.
+
+    ``cost(params)`` is the bot's rough speed in deals per second of one process (plays of one
+    deal by a table of such bots), used only to size shards so one takes a few seconds.
+    """
 
     name: str
     factory: Callable[..., Bot]
     schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
     description: str = ""
+    cost: Callable[[Mapping[str, Any]], float] = field(default=lambda params: 2_000.0)
+
+    @property
+    def game(self) -> str:
+        """The game part of the name (``order-poker/random`` -> ``order-poker``)."""
+        return self.name.split("/", 1)[0]
 
 
-_BOTS: dict[str, BotInfo] = {}
-#: Game packages whose import registers their bots (name prefix -> module).
-GAME_MODULES: dict[str, str] = {
-    "order-poker": "games.order_poker.bots",
-    "quintet": "games.quintet.bots",
-}
-_loaded_plugins = False
+_lock = threading.Lock()
+_GAMES: dict[str, GameEntry] | None = None
+_EXTRA_BOTS: dict[str, BotInfo] = {}
+_BOTS: dict[str, BotInfo] | None = None
+_config: dict[str, tuple[str, ...]] = {}
+
+
+def _split(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    if text is None:
+        return ()
+    parts = text.split(",") if isinstance(text, str) else list(text)
+    return tuple(p.strip() for p in parts if p and p.strip())
+
+
+def configure(game_modules: str | Sequence[str] | None = None,
+              bot_modules: str | Sequence[str] | None = None) -> None:
+    """Set the extra game and bot modules (the settings' ``game_modules``/``bot_modules``); reloads."""
+    global _GAMES, _BOTS
+    with _lock:
+        _config["game_modules"] = _split(game_modules)
+        _config["bot_modules"] = _split(bot_modules)
+        _GAMES = None
+        _BOTS = None
+
+
+def _modules(key: str, env: str) -> tuple[str, ...]:
+    if key in _config:
+        return _config[key]
+    return _split(os.environ.get(env))
+
+
+def _check_entry(obj: Any, where: str) -> GameEntry:
+    if not isinstance(obj, GameEntry):
+        raise TypeError(f"{where} is not a GameEntry (it is {type(obj).__name__})")
+    return obj
+
+
+def _load_games() -> dict[str, GameEntry]:
+    found: dict[str, GameEntry] = {}
+    for ep in entry_points(group="rasklad.games"):
+        entry = _check_entry(ep.load(), f"entry point {ep.name} ({ep.value})")
+        found[entry.name] = entry
+    for module in _modules("game_modules", "RASKLAD_GAME_MODULES"):
+        mod = importlib.import_module(module)
+        entry = _check_entry(getattr(mod, "ENTRY", None), f"{module}.ENTRY")
+        found[entry.name] = entry
+    return dict(sorted(found.items()))
+
+
+def games() -> dict[str, GameEntry]:
+    """Every installed game by name, sorted."""
+    global _GAMES
+    if _GAMES is None:
+        with _lock:
+            if _GAMES is None:
+                _GAMES = _load_games()
+    return _GAMES
+
+
+def game(name: str) -> GameEntry:
+    """The game ``name``; ``KeyError`` naming the known games otherwise."""
+    try:
+        return games()[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}: known games are {', '.join(games()) or 'none'}") from None
 
 
 def register(name: str, factory: Callable[..., Bot], schema: Mapping[str, Any] | None = None,
-             description: str = "") -> None:
-    """Register ``factory(**params) -> Bot`` under ``name`` (``"<game>/<bot>"``)."""
-    _BOTS[name] = BotInfo(name, factory, schema or {"type": "object", "properties": {}}, description)
+             description: str = "", cost: Callable[[Mapping[str, Any]], float] | None = None) -> None:
+    """Register an extra bot ``factory(**params) -> Bot`` under ``name`` (``"<game>/<bot>"``)."""
+    global _BOTS
+    info = BotInfo(name, factory, schema or {"type": "object", "properties": {}}, description,
+                   cost or (lambda params: 2_000.0))
+    _EXTRA_BOTS[name] = info
+    _BOTS = None
 
 
-def _load(game: str | None = None) -> None:
-    global _loaded_plugins
-    for prefix, module in GAME_MODULES.items():
-        if game is None or game == prefix:
-            try:
-                importlib.import_module(module)
-            except ModuleNotFoundError as e:
-                if e.name is None or not module.startswith(e.name):
-                    raise
-    if not _loaded_plugins:
-        _loaded_plugins = True
-        for ep in entry_points(group="rasklad.bots"):
-            ep.load()()
-        for module in filter(None, (m.strip() for m in os.environ.get("RASKLAD_BOT_MODULES", "").split(","))):
-            importlib.import_module(module)
+def _load_bots() -> dict[str, BotInfo]:
+    for ep in entry_points(group="rasklad.bots"):
+        ep.load()()
+    for module in _modules("bot_modules", "RASKLAD_BOT_MODULES"):
+        importlib.import_module(module)
+    out: dict[str, BotInfo] = {}
+    for entry in games().values():
+        for b in entry.bots():
+            out[b.name] = b
+    out.update(_EXTRA_BOTS)
+    return out
+
+
+def _all_bots() -> dict[str, BotInfo]:
+    global _BOTS
+    if _BOTS is None:
+        loaded = _load_bots()
+        loaded.update(_EXTRA_BOTS)  # bots registered while loading
+        _BOTS = dict(sorted(loaded.items()))
+    return _BOTS
 
 
 def bots(game: str | None = None) -> dict[str, BotInfo]:
-    """Every registered bot (of one game, when given)."""
-    _load(game)
-    return {n: b for n, b in sorted(_BOTS.items()) if game is None or n.startswith(game + "/")}
+    """Every bot (of one game, when given), sorted by name."""
+    return {n: b for n, b in _all_bots().items() if game is None or b.game == game}
 
 
 def get(name: str) -> BotInfo:
-    """The bot registered as ``name``; ``KeyError`` with the known names otherwise."""
-    _load(name.split("/", 1)[0] if "/" in name else None)
+    """The bot ``name``; ``KeyError`` naming the known bots otherwise."""
+    all_bots = _all_bots()
     try:
-        return _BOTS[name]
+        return all_bots[name]
     except KeyError:
-        raise KeyError(f"unknown bot {name!r}: known bots are {', '.join(sorted(_BOTS)) or 'none'}") from None
+        game_name = name.split("/", 1)[0]
+        known = [n for n in all_bots if n.startswith(game_name + "/")] or list(all_bots)
+        raise KeyError(f"unknown bot {name!r}: known bots are {', '.join(known) or 'none'}") from None
 
 
 def make(name: str, params: Mapping[str, Any] | None = None) -> Bot:

@@ -1,4 +1,4 @@
-"""Order Poker bots, registered as ``order-poker/<name>`` (games.core.registry imports this module).
+"""Order Poker bots, named ``order-poker/<name>`` (the game's entry lists ``BOTS``).
 
 A bot is ``act(view, legal_actions, rng) -> action``: it sees only ``State.view(seat)``.
 ``random`` is here; ``heuristic`` and ``montecarlo`` live in their own modules.
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from games.core.registry import register
+from games.core.registry import BotInfo
 from games.order_poker import heuristic, montecarlo
 from games.order_poker.actions import Action
 
@@ -70,9 +70,21 @@ def _make_random(**params: Any) -> RandomBot:
     return RandomBot(**params)
 
 
-register("order-poker/random", _make_random, RANDOM_SCHEMA,
-         "uniform over the legal actions; pass_prob sets the chance to pass in the bidding")
-register("order-poker/heuristic", heuristic.make, heuristic.SCHEMA,
-         "the seed's strategy remarks with exact reach tables from the Cython evaluator")
-register("order-poker/montecarlo", montecarlo.make, montecarlo.SCHEMA,
-         "samples the hidden hands, plays every candidate out with heuristic policies, keeps the best mean")
+def _montecarlo_cost(params: Mapping[str, Any]) -> float:
+    # ~5 deals/s at the default 12 samples, inversely proportional to the samples.
+    return 5.0 * 12.0 / max(1.0, float(params.get("samples", 12)))
+
+
+#: The game's bots with their declared speeds (deals/s of one process: ``rasklad run`` with one
+#: worker, benchmarks/bench_pipeline.py, rounded down for slower hosts). Used to size shards.
+BOTS: tuple[BotInfo, ...] = (
+    BotInfo("order-poker/random", _make_random, RANDOM_SCHEMA,
+            "uniform over the legal actions; pass_prob sets the chance to pass in the bidding",
+            lambda params: 10_000.0),
+    BotInfo("order-poker/heuristic", heuristic.make, heuristic.SCHEMA,
+            "the seed's strategy remarks with exact reach tables from the Cython evaluator",
+            lambda params: 1_500.0),
+    BotInfo("order-poker/montecarlo", montecarlo.make, montecarlo.SCHEMA,
+            "samples the hidden hands, plays every candidate out with heuristic policies, keeps the best mean",
+            _montecarlo_cost),
+)

@@ -62,3 +62,23 @@ def play_random(state: State, pass_prob: list[float], keep_prob: list[float | No
     state._legal = None
     state._finish(k.END_RULES[end])
     assert state.phase == OVER
+
+
+class RandomPlayout:
+    """The C play-out as a declared fast path: tables where every seat is the plain random bot."""
+
+    name = "order-poker/c-random"
+
+    def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
+        """Every seat is ``order-poker/random`` (any parameters; a subclass may choose differently)."""
+        return random_params(bots) is not None
+
+    def play_out(self, state: State, bots: Sequence[Any], rng: np.random.Generator) -> None:
+        """Play the fresh deal in C: the same actions, draws and record as the readable engine."""
+        params = random_params(bots)
+        if params is None:
+            raise ValueError("RandomPlayout plays only tables of order-poker/random bots")
+        play_random(state, params[0], params[1], rng)
+
+
+FAST = RandomPlayout()

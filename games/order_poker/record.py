@@ -1,8 +1,10 @@
-"""Order Poker deal records: validate and replay (OP-9, issue 4 section 2).
+"""Order Poker deal records (OP-9): the envelope's ``deal`` and actions, and the older record shape.
 
-``replay(record)`` rebuilds the deal from the dealt cards, applies every action through the
-engine (so a record obeys exactly the rules the engine plays by) and returns the outcome.
-Any illegal record raises ``IllegalAction`` naming the action index and the rule.
+A record is the ``rasklad-record/1`` envelope with ``deal: {"hands": [...], "robot": [...]}`` (the
+cards as dealt, OP-1.4) and the actions of ``games.order_poker.actions``. ``from_record`` validates
+the envelope, the rules and the cards and returns the fresh ``State``; the generic replay
+(``games.core.replay``) applies the actions. Records written before the envelope (top-level
+``hands`` and ``robot``, no ``format``) are converted by ``legacy_record``.
 """
 
 from __future__ import annotations
@@ -11,13 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core.cards import card_id
-from games.core.protocol import IllegalAction
-from games.core.records import check_outcome
+from games.core.protocol import IllegalAction, RulesError
+from games.core.records import FORMAT, check_envelope
 from games.order_poker.actions import from_dict
-from games.order_poker.rules import Rules
+from games.order_poker.rules import NAME, VERSION, Rules
 from games.order_poker.state import State
 
-GAME = "order-poker"
+__all__ = ["from_record", "legacy_record", "replay", "replay_state", "state_from_record"]
 
 
 def _cards(v: Any, who: str) -> list[int]:
@@ -29,52 +31,71 @@ def _cards(v: Any, who: str) -> list[int]:
         raise IllegalAction(f"{who}: {e}", "OP-1.1") from None
 
 
-def state_from_record(record: Mapping[str, Any]) -> State:
-    """The deal of ``record`` as dealt, before any action (validates game, rules and cards)."""
-    if not isinstance(record, Mapping):
-        raise IllegalAction("a record must be a JSON object", "OP-9")
-    if record.get("game") != GAME:
-        raise IllegalAction(f"not an {GAME} record (game is {record.get('game')!r})", "OP-9")
-    for key in ("players", "dealer", "hands", "robot", "actions"):
-        if key not in record:
-            raise IllegalAction(f"the record has no {key!r}", "OP-9")
+def legacy_record(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A record of the shape written before the envelope (``hands``/``robot`` at the top), converted."""
+    if "format" in record or "hands" not in record:
+        return None
+    out: dict[str, Any] = {"format": FORMAT, "game": record.get("game"), "version": VERSION,
+                           "rules": record.get("rules") or {}, "players": record.get("players"),
+                           "dealer": record.get("dealer"),
+                           "deal": {"hands": record.get("hands"), "robot": record.get("robot")},
+                           "actions": record.get("actions")}
+    if "outcome" in record:
+        out["outcome"] = record["outcome"]
+    return out
+
+
+def from_record(record: Mapping[str, Any]) -> State:
+    """The deal of an envelope ``record`` as dealt, before any action (validates rules and cards)."""
+    check_envelope(record, NAME, VERSION, "OP-9")
     try:
         rules = Rules.from_dict(record.get("rules"))
+    except RulesError as e:
+        raise RulesError(e.message, e.field, "OP-6.8" if e.field == "max_exchange_rounds" else "OP-7") from None
     except (TypeError, ValueError) as e:
-        raise IllegalAction(f"rules: {e}", "OP-6.8" if "max_exchange" in str(e) else "OP-7") from None
-    hands = record["hands"]
+        rule = "OP-6.8" if "max_exchange" in str(e) else "OP-7"
+        field = "max_exchange_rounds" if "max_exchange" in str(e) else "against_half_min"
+        raise RulesError(str(e), field, rule) from None
+    deal = record["deal"]
+    if not isinstance(deal, Mapping) or "hands" not in deal or "robot" not in deal:
+        raise IllegalAction("deal must be an object with 'hands' and 'robot'", "OP-9")
+    hands = deal["hands"]
     if not isinstance(hands, list):
-        raise IllegalAction("hands must be a list of hands", "OP-9")
+        raise IllegalAction("deal.hands must be a list of hands", "OP-9")
     parsed = [_cards(h, f"hand {i}") for i, h in enumerate(hands)]
-    robot = _cards(record["robot"], "robot")
+    robot = _cards(deal["robot"], "robot")
     return State.from_hands(rules, record["players"], record["dealer"], parsed, robot)
 
 
+def decode_action(state: State, obj: Any, index: int) -> Any:
+    """A record action as the engine's ``Action`` (malformed: ``IllegalAction`` with the index)."""
+    return from_dict(obj, index)
+
+
+def state_from_record(record: Mapping[str, Any]) -> State:
+    """``from_record`` for a record of either shape (the envelope, or the older one)."""
+    if not isinstance(record, Mapping):
+        raise IllegalAction("a record must be a JSON object", "OP-9")
+    return from_record(legacy_record(record) or record)
+
+
+def _check_game(record: Any) -> None:
+    if not isinstance(record, Mapping) or record.get("game") != NAME:
+        game = record.get("game") if isinstance(record, Mapping) else None
+        raise IllegalAction(f"not an {NAME} record (game is {game!r})", "OP-9")
+
+
 def replay_state(record: Mapping[str, Any]) -> State:
-    """Replay every action of ``record``; the finished ``State`` (the record must end the deal)."""
-    st = state_from_record(record)
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise IllegalAction("actions must be a list", "OP-9")
-    for i, d in enumerate(actions):
-        a = from_dict(d, i)
-        if st.is_over():
-            raise IllegalAction(f"action after the end of the deal (it ended by {st.end_rule})",
-                                st.end_rule, i)
-        st.apply(a)  # its IllegalAction carries index len(st.actions) == i
-    if not st.is_over():
-        raise IllegalAction(f"the record ends before the deal does: seat {st.to_act()} is to act in the "
-                            f"{st.phase} phase", "OP-9", len(actions))
-    return st
+    """Replay every action of ``record`` (either shape); the finished ``State``."""
+    from games.core.replay import replay_state as generic
+
+    _check_game(record)
+    return generic(record)  # type: ignore[return-value]
 
 
 def replay(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate and replay ``record``; return its outcome.
+    """Validate and replay ``record``; its outcome (a stored ``outcome`` is checked field by field, OP-9)."""
+    from games.core.replay import replay as generic
 
-    An ``outcome`` already in the record is compared field by field with the replayed one;
-    a difference raises ``IllegalAction`` (OP-9) naming the field.
-    """
-    st = replay_state(record)
-    out = st.outcome()
-    check_outcome(record.get("outcome"), out, "OP-9")
-    return out
+    _check_game(record)
+    return generic(record)

@@ -6,13 +6,16 @@ Rules are data (DESIGN.md): a frozen, keyword-only dataclass whose defaults are 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ext.handeval import CATEGORIES
 from games.core.cards import deck_cards
 from games.core.records import rules_from_dict
 
+#: The game's registry name and version (bumped only when behaviour changes; written into every record).
+NAME = "order-poker"
+VERSION = 1
 #: OP-2: the combinations in ascending rank; the index is the rank (``COMBINATIONS[1] == "pair"``).
 COMBINATIONS: tuple[str, ...] = CATEGORIES["order-poker"]
 NONE, PAIR, TWO_PAIR, THREE, STRAIGHT, FULL_HOUSE, FLUSH, FOUR, STRAIGHT_FLUSH = range(9)
@@ -35,8 +38,11 @@ class Rules:
     matches the robot's rank still earns the half-stake: ``"pair"`` or ``"two_pair"``.
     """
 
-    max_exchange_rounds: int = 12
-    against_half_min: str = "pair"
+    max_exchange_rounds: int = field(default=12, metadata={
+        "doc": "the exchange phase ends after this many rounds (OP-6.8)", "choices": ">= 1"})
+    against_half_min: str = field(default="pair", metadata={
+        "doc": "lowest combination with which an `against` player matching the robot's rank still earns "
+               "the half-stake (OP-7)", "choices": ["pair", "two_pair"]})
 
     def __post_init__(self) -> None:
         if isinstance(self.max_exchange_rounds, bool) or not isinstance(self.max_exchange_rounds, int) \
@@ -54,10 +60,14 @@ class Rules:
     def from_dict(cls, d: Mapping[str, Any] | None) -> Rules:
         """Rules from a record's ``rules`` object (missing fields take the defaults).
 
-        Raises ``ValueError`` naming the field for an unknown field or a bad value.
+        Raises ``RulesError`` naming the field for an unknown field or a bad value.
         """
         return rules_from_dict(cls, d)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of these rules (every option, OP-6.8 asks for the round cap in every record)."""
         return {"max_exchange_rounds": self.max_exchange_rounds, "against_half_min": self.against_half_min}
+
+
+#: Named presets (``rules: {preset: default}``): the defaults are the source's rules.
+PRESETS: dict[str, Rules] = {"default": Rules()}

@@ -19,6 +19,7 @@ from ext._orderpoker import legal_robot_swaps
 from ext.handeval import tables
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
+from games.core.records import envelope
 from games.order_poker.actions import AGAINST, FOR, KEEP, SIMPLE, SIMPLE_PER_SEAT, STOP, Action, swap_table
 from games.order_poker.rules import (
     COMBINATIONS,
@@ -26,8 +27,10 @@ from games.order_poker.rules import (
     HAND,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    NAME,
     PAIR,
     ROBOT,
+    VERSION,
     Rules,
 )
 from games.order_poker.scoring import score_all_passed, score_order
@@ -367,14 +370,10 @@ class State:
         return {"outcome": self.outcome(), "n_actions": len(self.actions)}
 
     def record(self) -> dict[str, Any]:
-        """The JSON deal record (issue 4 section 2, OP-9), with ``outcome`` once over."""
-        rec: dict[str, Any] = {
-            "game": "order-poker", "players": self.players, "dealer": self.dealer,
-            "rules": self.rules.to_dict(),
-            "hands": [[_NAME[c] for c in h] for h in self.dealt],
-            "robot": [_NAME[c] for c in self.dealt_robot],
-            "actions": [a.to_dict() for a in self.actions],
-        }
-        if self.phase == OVER:
-            rec["outcome"] = self.outcome()
-        return rec
+        """The deal record (OP-9) in the ``rasklad-record/1`` envelope; ``outcome`` once over.
+
+        ``deal`` is the chance stub: every hand and the robot's cards as dealt (OP-1.4).
+        """
+        deal = {"hands": [[_NAME[c] for c in h] for h in self.dealt], "robot": [_NAME[c] for c in self.dealt_robot]}
+        return envelope(NAME, VERSION, self.rules.to_dict(), self.players, self.dealer, deal,
+                        [a.to_dict() for a in self.actions], self.outcome() if self.phase == OVER else None)

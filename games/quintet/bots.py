@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from games.core.registry import register
+from games.core.registry import BotInfo
 from games.quintet.construct import partition, sacrifice, strongest_last
 from games.quintet.equilibrium import EquilibriumBot
 from games.quintet.layout import Layout, LayoutSpace
@@ -88,12 +88,21 @@ def _factory(name: str, cls: Callable[..., Any], schema: Mapping[str, Any]) -> C
     return make
 
 
-register("quintet/random", _factory("quintet/random", RandomBot, _EMPTY), _EMPTY,
-         "a uniform random layout")
-register("quintet/greedy", _factory("quintet/greedy", GreedyBot, _EMPTY), _EMPTY,
-         "strongest packets first, the strongest into the 7-point slot")
-register("quintet/blotto", _factory("quintet/blotto", BlottoBot, BLOTTO_SCHEMA), BLOTTO_SCHEMA,
-         "greedy's packets, the weakest sacrificed in a high slot so the others each move down one")
-register("quintet/equilibrium", _factory("quintet/equilibrium", EquilibriumBot, EQUILIBRIUM_SCHEMA),
-         EQUILIBRIUM_SCHEMA,
-         "mixed strategy of a k x k matrix game over diverse candidate layouts (scipy linprog)")
+def _equilibrium_cost(params: Mapping[str, Any]) -> float:
+    # ~8 layouts/s at k = 200 (benchmarks/compare_quintet.py), inversely proportional to k.
+    return 8.0 * 200.0 / max(5.0, float(params.get("k", 200)))
+
+
+#: The game's bots with their declared speeds (deals/s of one process), used to size shards.
+BOTS: tuple[BotInfo, ...] = (
+    BotInfo("quintet/random", _factory("quintet/random", RandomBot, _EMPTY), _EMPTY,
+            "a uniform random layout", lambda params: 10_000.0),
+    BotInfo("quintet/greedy", _factory("quintet/greedy", GreedyBot, _EMPTY), _EMPTY,
+            "strongest packets first, the strongest into the 7-point slot", lambda params: 300.0),
+    BotInfo("quintet/blotto", _factory("quintet/blotto", BlottoBot, BLOTTO_SCHEMA), BLOTTO_SCHEMA,
+            "greedy's packets, the weakest sacrificed in a high slot so the others each move down one",
+            lambda params: 300.0),
+    BotInfo("quintet/equilibrium", _factory("quintet/equilibrium", EquilibriumBot, EQUILIBRIUM_SCHEMA),
+            EQUILIBRIUM_SCHEMA, "mixed strategy of a k x k matrix game over diverse candidate layouts (scipy linprog)",
+            _equilibrium_cost),
+)

@@ -6,13 +6,16 @@ Rules are data (DESIGN.md): a frozen, keyword-only dataclass whose defaults are 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ext.handeval import CATEGORIES
 from games.core.cards import deck_cards
 from games.core.records import rules_from_dict
 
+#: The game's registry name and version (bumped only when behaviour changes; written into every record).
+NAME = "quintet"
+VERSION = 1
 #: Q-2: the categories lowest first; ``CATEGORIES[v >> 20]`` names an ``ext.handeval`` value.
 QUINTET_CATEGORIES: tuple[str, ...] = CATEGORIES["quintet"]
 #: Q-1.1: every player's own 32-card deck 7..A (card ids of games.core.cards).
@@ -39,7 +42,9 @@ class Rules:
     The default is the source's 3, 4, 5, 6, 7 (25 points per deal).
     """
 
-    points: tuple[int, ...] = DEFAULT_POINTS
+    points: tuple[int, ...] = field(default=DEFAULT_POINTS, metadata={
+        "doc": "points for winning comparison 1..5; a tie scores nothing (Q-1.4)",
+        "choices": "five integers >= 0"})
 
     def __post_init__(self) -> None:
         pts = self.points

@@ -14,8 +14,9 @@ import numpy as np
 
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
+from games.core.records import envelope
 from games.quintet.layout import Layout, LayoutSpace, category_name, check_layout, compare, layout_strs, packet_values
-from games.quintet.rules import DECK, PLAYERS, REMOVED, Rules
+from games.quintet.rules import DECK, NAME, PLAYERS, REMOVED, VERSION, Rules
 
 _DECK_SET = frozenset(DECK)
 
@@ -162,12 +163,12 @@ class State:
         }
 
     def record(self) -> dict[str, Any]:
-        """The JSON deal record (Q-4); the layouts laid so far, and ``outcome`` once over."""
-        rec: dict[str, Any] = {
-            "game": "quintet", "rules": self.rules.to_dict(), "dealer": self.dealer,
-            "removed": [card_str(c) for c in self.removed],
-            "layouts": [layout_strs(lay) for lay in self.layouts if lay is not None],
-        }
-        if self.is_over():
-            rec["outcome"] = self.outcome()
-        return rec
+        """The deal record (Q-4) in the ``rasklad-record/1`` envelope; ``outcome`` once over.
+
+        ``deal`` is the chance stub: the seven cards the dealer removed (Q-1.2); each action is
+        one seat's whole layout, ``{"seat": s, "layout": [[five cards] x 5]}``.
+        """
+        actions = [{"seat": s, "layout": layout_strs(lay)} for s, lay in enumerate(self.layouts) if lay is not None]
+        return envelope(NAME, VERSION, self.rules.to_dict(), PLAYERS, self.dealer,
+                        {"removed": [card_str(c) for c in self.removed]}, actions,
+                        self.outcome() if self.is_over() else None)

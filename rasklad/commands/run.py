@@ -329,11 +329,62 @@ def export(
     typer.echo(str(output))
 
 
+def _stored_record(jd: Path, deal: int, rotation: int) -> str | None:
+    """The record stored for (deal, rotation) in a ``record: full`` job, None when the job keeps none."""
+    from sims.report import read_job_table
+
+    if not (jd / "records").is_dir():
+        return None
+    t = read_job_table(jd, "records")
+    if t is None:
+        return None
+    import pyarrow.compute as pc
+
+    hit = t.filter(pc.and_(pc.equal(t.column("deal"), deal), pc.equal(t.column("rotation"), rotation)))
+    return str(hit.column("record")[0].as_py()) if hit.num_rows else None
+
+
+def record(
+    job: Annotated[str, typer.Argument(help="job id (or a unique prefix)")],
+    deal: Annotated[int, typer.Argument(help="the deal's number in the job (the tables' `deal` column)")],
+    rotation: Annotated[int, typer.Option("--rotation", "-r", help="the rotation (duplicate seating: 0..players-1)")]
+    = 0,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write the record to this file")] = None,
+    data: DataOpt = None,
+) -> None:
+    """Write one deal's record (rasklad-record/1), ready for `rasklad replay`.
+
+    A `record: full` job's stored record is read back; any other job's deal is played again exactly
+    as its shard played it (a shard is a pure function of the spec), so every deal has a record.
+    """
+    from sims.run import play_one
+    from sims.spec import TournamentSpec, parse_spec
+
+    settings = _settings(data)
+    jd = _resolve(job, settings)
+    spec = parse_spec(_read_spec(jd))
+    if not isinstance(spec, TournamentSpec):
+        _bad(f"job {jd.name} is a {spec.kind} job: only tournament deals have records")
+    text = _stored_record(jd, deal, rotation)
+    if text is None:
+        try:
+            text = json.dumps(play_one(spec, deal, rotation).record(), ensure_ascii=False)
+        except ValueError as e:
+            _bad(str(e))
+    pretty = json.dumps(json.loads(text), indent=1, ensure_ascii=False)
+    if output is None:
+        typer.echo(pretty)
+    else:
+        output.write_text(pretty + "\n", encoding="utf-8")
+        typer.echo(str(output))
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``run``, ``jobs``, ``show``, ``report``, ``query`` and ``export`` to the CLI."""
+    """Add ``run``, ``jobs``, ``show``, ``report``, ``query``, ``export`` and ``record`` to the CLI."""
     app.command("run")(run)
     app.command("jobs")(jobs)
     app.command("show")(show)
     app.command("report")(report)
     app.command("query")(query)
     app.command("export")(export)
+    app.command("record")(record)

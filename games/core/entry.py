@@ -1,0 +1,259 @@
+"""``GameEntry``: everything the rest of rasklad knows about a game, in one object.
+
+A game is one package that exposes one ``GameEntry`` (``games.order_poker.ENTRY``) and names it in
+the ``rasklad.games`` entry-point group (or in ``RASKLAD_GAME_MODULES``). Spec validation, planning,
+the shard runner, table schemas, statistics, the API catalogue, ``rasklad replay`` and the CLI all
+read this object (through :mod:`games.core.registry`); no other table anywhere names the game.
+Adding a game therefore edits no file outside its package (and one line of ``pyproject.toml``).
+
+The entry is data beside code, like OpenSpiel's ``GameType``: what the game is (seats, unit,
+rules class, presets, version), how to make a deal (``deal``), how to rebuild one from a record
+(``from_record``), how its actions are written in JSON (``encode_action``/``decode_action``), what
+its rows look like (``tables``), which dealing questions it answers (``questions``), and which
+compiled play-outs it has (``fast_paths``).
+
+Nothing here imports a service layer: ``games`` never imports ``sims``, ``storage``, ``workers``,
+``api`` or the CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+
+from games.core.protocol import Bot, State
+
+__all__ = [
+    "COLUMN_TYPES",
+    "Column",
+    "FastPath",
+    "GameEntry",
+    "Question",
+    "TableSpec",
+    "Unit",
+]
+
+Unit = Literal["deal", "match"]
+"""What one row of ``deals`` keyed by (deal, rotation) is: one deal, or a match (a schedule of deals)."""
+
+#: Column types a game may declare (mapped to Arrow types by the storage layer).
+COLUMN_TYPES = ("bool", "int8", "int16", "int32", "int64", "float64", "string",
+                "list<int8>", "list<int16>", "list<int32>", "list<string>")
+ColumnRole = Literal["category", "measure", "label"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One game-specific column of ``deals`` or ``seats``.
+
+    ``role`` tells the reports what to do with it: a ``category`` gets per-value shares (per bot in
+    ``seats``), a ``measure`` gets means with intervals, a ``label`` is stored and queryable only.
+    """
+
+    name: str
+    type: str
+    role: ColumnRole
+    doc: str
+    nullable: bool = True
+
+    def __post_init__(self) -> None:
+        if self.type not in COLUMN_TYPES:
+            raise ValueError(f"column {self.name}: unknown type {self.type!r} (known: {', '.join(COLUMN_TYPES)})")
+        if self.role not in ("category", "measure", "label"):
+            raise ValueError(f"column {self.name}: role must be category, measure or label, not {self.role!r}")
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A game's own columns and the functions that fill them from a finished ``State``.
+
+    The key columns come first and are the same for every game (written by the runner):
+    ``deals``: deal, rotation, [deal_no for match-unit games], dealer, seating;
+    ``seats``: deal, rotation, seat, bot_index, bot. Then the game's columns, in the order given.
+    ``seats`` must declare ``score`` (the seat's points for the unit: the leaderboard's measure).
+
+    ``deal_rows(state)`` returns one ``(dealer, values)`` per deal of the unit (one for a
+    ``deal``-unit game, the match's deals in order for a ``match``), ``values`` in the order of
+    ``deals``; ``seat_rows(state)`` returns one tuple of values per seat, in the order of ``seats``.
+    """
+
+    deals: tuple[Column, ...]
+    seats: tuple[Column, ...]
+    deal_rows: Callable[[Any], Sequence[tuple[int, Sequence[Any]]]]
+    seat_rows: Callable[[Any], Sequence[Sequence[Any]]]
+
+    def __post_init__(self) -> None:
+        names = [c.name for c in self.seats]
+        if "score" not in names:
+            raise ValueError("a game's seats table must declare a 'score' column (the leaderboard's measure)")
+        for table, cols in (("deals", self.deals), ("seats", self.seats)):
+            seen = [c.name for c in cols]
+            dup = {n for n in seen if seen.count(n) > 1}
+            if dup:
+                raise ValueError(f"{table}: column(s) {', '.join(sorted(dup))} declared twice")
+
+
+@runtime_checkable
+class FastPath(Protocol):
+    """A compiled play-out a game declares (never sniffed with ``hasattr``).
+
+    ``supports(rules, bots)`` says whether this kernel plays deals under these rules with these
+    bots (seat order); when it does, ``play_out(state, bots, rng)`` plays the fresh ``state`` to its
+    end exactly as the readable engine would: the same actions, the same draws from ``rng``, the
+    same record. The generic parity test (``tests/conformance``) checks that on every registered
+    fast path.
+    """
+
+    name: str
+
+    def supports(self, rules: Any, bots: Sequence[Bot]) -> bool:
+        """True when ``play_out`` can play a deal under ``rules`` with ``bots`` (seat order)."""
+        ...
+
+    def play_out(self, state: Any, bots: Sequence[Bot], rng: np.random.Generator) -> None:
+        """Play the fresh ``state`` to the end, as the readable engine would."""
+        ...
+
+
+@dataclass(frozen=True)
+class Question:
+    """A dealing question a game answers (a ``deal-stats`` job with ``question: {type: <name>, ...}``).
+
+    ``schema`` is the JSON schema of the question's parameters (defaults filled in by the spec
+    layer). The callables receive the parameters as a dict and the job's ``method`` (``exact`` or
+    ``sample``):
+
+    * ``check(params, method) -> [(path, message)]``: what is wrong (cards that are not cards...);
+    * ``tables(params) -> {table: [(key, type)...]}``: the count tables a shard writes, with their
+      key columns (each table then has ``count``, ``n`` and ``probability``, merged by summing);
+    * ``units(params, method, samples) -> int``: work units of the job (samples, or the exact
+      enumeration's items), and ``per_shard(params, method)`` the default units per shard;
+    * ``run(params, method, start, count, seed_seq) -> {table: [(key..., count, n)]}``: the rows
+      of the units ``start .. start + count - 1`` (``seed_seq``: the shard's ``SeedSequence``).
+    """
+
+    name: str
+    doc: str
+    schema: Mapping[str, Any]
+    check: Callable[[Mapping[str, Any], str], list[tuple[str, str]]]
+    tables: Callable[[Mapping[str, Any]], Mapping[str, Sequence[tuple[str, str]]]]
+    units: Callable[[Mapping[str, Any], str, int | None], int]
+    per_shard: Callable[[Mapping[str, Any], str], int]
+    run: Callable[[Mapping[str, Any], str, int, int, np.random.SeedSequence], Mapping[str, list[tuple[Any, ...]]]]
+    methods: tuple[str, ...] = ("exact", "sample")
+
+
+@dataclass(frozen=True, repr=False)
+class GameEntry:
+    """Everything rasklad knows about one game (DESIGN.md, "Games: one package each").
+
+    ``deal(rules, players, dealer, rng)`` draws the unit's whole chance stub from ``rng`` and
+    returns the fresh ``State``; ``from_record(record)`` returns the fresh ``State`` of a record in
+    the ``rasklad-record/1`` envelope (validated: bad input raises ``RulesError`` or
+    ``IllegalAction``); ``decode_action(state, obj, index)`` turns a record's action into the
+    engine's action (``IllegalAction`` naming the index and rule when malformed), and
+    ``encode_action(state, action)`` back. ``seats(rules)`` is the seat range under ``rules``.
+    ``describe_action(state, action)`` (optional) is one line in the rules' words for
+    ``rasklad replay --steps``. ``legacy_record(obj)`` (optional) converts an older record shape to
+    the envelope. ``bots()`` returns the game's bots (``BotInfo``), imported on first use.
+    """
+
+    name: str
+    title: str
+    description: str
+    rule_prefix: str
+    rules_doc: str
+    version: int
+    rules_class: type
+    presets: Mapping[str, Any]
+    seats: Callable[[Any], tuple[int, int]]
+    deal: Callable[[Any, int, int, np.random.Generator], State]
+    from_record: Callable[[Mapping[str, Any]], State]
+    encode_action: Callable[[Any, Any], Any]
+    decode_action: Callable[[Any, Any, int], Any]
+    tables: TableSpec
+    bots: Callable[[], Sequence[Any]]
+    unit: Unit = "deal"
+    questions: Mapping[str, Question] = field(default_factory=dict)
+    fast_paths: Sequence[FastPath] = ()
+    record_rule: str | None = None
+    """The rule id of the game's record section (``OP-9``), cited for malformed records."""
+    ranking: str | None = None
+    """The ``ext.handeval`` ranking of the game's hands (default of a ``categories`` question)."""
+    describe_action: Callable[[Any, Any], str] | None = None
+    legacy_record: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
+    dealer_of: Callable[[int, int], int] = field(default=lambda deal, players: deal % players)
+    """Dealer of global deal ``deal`` of a job: by default the deal passes one seat on each time."""
+
+    def __post_init__(self) -> None:
+        if self.unit not in ("deal", "match"):
+            raise ValueError(f"game {self.name}: unit must be 'deal' or 'match', not {self.unit!r}")
+        if not dataclasses.is_dataclass(self.rules_class):
+            raise ValueError(f"game {self.name}: rules_class must be a dataclass")
+
+    def __repr__(self) -> str:
+        return f"GameEntry({self.name!r}, version={self.version}, unit={self.unit!r})"
+
+    # ------------------------------------------------------------------ rules
+    def rules(self, options: Mapping[str, Any] | None = None) -> Any:
+        """The rules from a spec's or a record's ``rules`` object: ``preset`` picks a named preset,
+        every other key overrides one option. Raises ``RulesError(field, rule)`` naming the field."""
+        from games.core.protocol import RulesError
+        from games.core.records import rules_from_dict
+
+        opts = dict(options or {})
+        has_preset_field = "preset" in {f.name for f in dataclasses.fields(self.rules_class)}
+        preset = opts.get("preset") if has_preset_field else opts.pop("preset", None)
+        base: Mapping[str, Any] = {}
+        if preset is not None:
+            if preset not in self.presets:
+                raise RulesError(f"unknown preset {preset!r}: {self.name} has {', '.join(self.presets)}",
+                                 field="preset", rule=self.rule_prefix)
+            base = _rules_dict(self.presets[preset])
+        try:
+            return rules_from_dict(self.rules_class, {**base, **opts})
+        except RulesError:
+            raise
+        except (TypeError, ValueError) as e:
+            msg = str(e.args[0]) if e.args else str(e)
+            fld = next((k for k in opts if k in msg), None)
+            raise RulesError(msg, field=fld, rule=getattr(e, "rule", None) or self.rule_prefix) from None
+
+    def rules_dict(self, rules: Any) -> dict[str, Any]:
+        """The JSON form of ``rules`` (every option in force)."""
+        return _rules_dict(rules)
+
+    def check_players(self, rules: Any, players: int) -> str | None:
+        """Why ``players`` cannot play under ``rules`` (None when they can)."""
+        lo, hi = self.seats(rules)
+        if lo <= players <= hi:
+            return None
+        seats = str(lo) if lo == hi else f"{lo} to {hi}"
+        return f"{self.name} is played by {seats} players"
+
+    @property
+    def record_rule_id(self) -> str:
+        """``record_rule``, else the rule prefix."""
+        return self.record_rule or self.rule_prefix
+
+    # ------------------------------------------------------------------ bots
+    def bot_infos(self) -> dict[str, Any]:
+        """The game's bots by name (``order-poker/heuristic`` -> ``BotInfo``)."""
+        return {b.name: b for b in self.bots()}
+
+    def fast_path(self, rules: Any, bots: Sequence[Bot]) -> FastPath | None:
+        """The first declared fast path that supports ``rules`` and ``bots`` (seat order), if any."""
+        for fp in self.fast_paths:
+            if fp.supports(rules, bots):
+                return fp
+        return None
+
+
+def _rules_dict(rules: Any) -> dict[str, Any]:
+    """Every option of a rules dataclass as JSON (tuples become lists)."""
+    out = dataclasses.asdict(rules)
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}

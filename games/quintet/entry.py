@@ -1,0 +1,65 @@
+"""Quintet's ``GameEntry``: what every layer of rasklad knows of the game (docs/rules/quintet.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from games.core.cards import card_str
+from games.core.entry import GameEntry
+from games.quintet import record, tables
+from games.quintet.layout import check_layout, layout_strs
+from games.quintet.rules import NAME, PLAYERS, PRESETS, RANKING, VERSION, Rules
+from games.quintet.state import State
+
+
+def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
+    return State.deal(rules, players, dealer, rng)
+
+
+def _seats(rules: Rules) -> tuple[int, int]:
+    return PLAYERS, PLAYERS  # Q-1.1
+
+
+def _encode(state: State, layout: Any) -> dict[str, Any]:
+    return {"seat": state.to_act(), "layout": layout_strs(check_layout(layout, state.space.held))}
+
+
+def describe(state: State, layout: Any) -> str:
+    """One line in the rules' words (``rasklad replay --steps``), from the state before the layout."""
+    lay = check_layout(layout, state.space.held)
+    packets = " | ".join(" ".join(card_str(c) for c in p) for p in lay)
+    return f"seat {state.to_act()} lays out packets 1..5 (Q-1.3): {packets}"
+
+
+def _bots() -> Sequence[Any]:
+    from games.quintet.bots import BOTS
+
+    return BOTS
+
+
+ENTRY = GameEntry(
+    name=NAME,
+    title="Quintet",
+    description="Параллельный покер: 2 players arrange the same 25 cards into five ordered poker hands "
+                "worth 3..7 points (32 cards).",
+    rule_prefix="Q",
+    rules_doc="docs/rules/quintet.md",
+    version=VERSION,
+    record_rule="Q-4",
+    rules_class=Rules,
+    presets=PRESETS,
+    seats=_seats,
+    deal=_deal,
+    from_record=record.from_record,
+    encode_action=_encode,
+    decode_action=record.decode_action,
+    tables=tables.TABLES,
+    bots=_bots,
+    unit="deal",
+    ranking=RANKING,
+    describe_action=describe,
+    legacy_record=record.legacy_record,
+)
