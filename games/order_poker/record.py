@@ -1,4 +1,4 @@
-"""Order Poker deal records: validate and replay (OP-9, issue 4 section 2).
+"""Order Poker deal records: validate and replay (docs/rules/order-poker.md, OP-9; the format in docs/order-poker.md).
 
 ``replay(record)`` rebuilds the deal from the dealt cards, applies every action through the
 engine (so a record obeys exactly the rules the engine plays by) and returns the outcome.

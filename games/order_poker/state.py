@@ -367,7 +367,7 @@ class State:
         return {"outcome": self.outcome(), "n_actions": len(self.actions)}
 
     def record(self) -> dict[str, Any]:
-        """The JSON deal record (issue 4 section 2, OP-9), with ``outcome`` once over."""
+        """The JSON deal record (docs/rules/order-poker.md, OP-9), with ``outcome`` once over."""
         rec: dict[str, Any] = {
             "game": "order-poker", "players": self.players, "dealer": self.dealer,
             "rules": self.rules.to_dict(),
