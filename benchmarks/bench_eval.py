@@ -79,7 +79,7 @@ EXACT = {
         "straight_flush": 41584},
 }
 
-# The targets.
+# The evaluator's speed targets (README.md, Performance).
 TARGET_PUBLIC_7 = 30.0      # batch 7-card vs the fastest public per-hand peer call
 TARGET_CORE_7 = 5.0         # batch 7-card vs phevaluator's C core called directly
 TARGET_BATCH_5 = 100e6      # hands/s

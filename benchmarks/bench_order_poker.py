@@ -11,7 +11,7 @@ otherwise it is the ``view -> act -> apply`` loop. Random tables are also timed 
 Python loop, for comparison. The share of time inside compiled kernels (the evaluator's
 ``value_of``/``swap_values``/``evaluate_into`` and the ``ext._orderpoker`` functions the
 engine and the bots call) is measured by wrapping them in a timing proxy during a separate
-run (the proxy's own overhead is included, so it is an upper bound). Targets of issue 4:
+run (the proxy's own overhead is included, so it is an upper bound). The engine's speed targets:
 20,000 deals/s with random bots, 2,000 with heuristic bots.
 """
 

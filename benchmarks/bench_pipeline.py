@@ -1,6 +1,6 @@
 """Pipeline overhead: deals/s of ``rasklad run`` against the bare engine loop on the same bots.
 
-Measured in one run (issue 5 §7):
+Measured in one run (target: ``rasklad run`` under 10% slower than the bare loop):
 * bare loop: ``State.deal`` + ``State.play_out`` (the runner's way to play a deal) + the
   record the runner needs, one generator, nothing stored;
 * embedded run, 1 worker (in process): planning, per-deal streams, duplicate-seating replays,

@@ -1,4 +1,4 @@
-"""The service against ``rasklad run``: shard throughput and API latency (issue 6 §5).
+"""The service against ``rasklad run``: shard throughput and API latency (docs/service.md, "Tests and benchmark").
 
 Measured with real processes (the harness of the service tests: ``rasklad serve`` under
 uvicorn, ``rasklad worker`` Celery processes, Redis on a private database):

@@ -1,4 +1,4 @@
-"""Order Poker bot comparison over duplicate seating (issue 4, section 3).
+"""Order Poker bot comparison over duplicate seating (the "Bots compared" table of README.md).
 
     .venv/bin/python benchmarks/compare_order_poker.py --deals 1000 --workers 2
     .venv/bin/python benchmarks/compare_order_poker.py --bots montecarlo heuristic random random

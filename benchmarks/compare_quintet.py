@@ -1,4 +1,4 @@
-"""Quintet bot round robin and equilibrium decision timing (issue 7).
+"""Quintet bot round robin and equilibrium decision timing (the Quintet table of README.md).
 
     .venv/bin/python benchmarks/compare_quintet.py --deals 10000 --k 200 --workers 2
     .venv/bin/python benchmarks/compare_quintet.py --deals 200 --k 50          # smoke run

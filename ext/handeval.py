@@ -9,9 +9,9 @@ ranking         deck  what is special
 ``classic``     52    standard high hand; A-2-3-4-5 is the lowest straight (seed 004)
 ``short-deck``  36    A-6-7-8-9 is a straight; flush beats full house, three of a kind
                       beats straight (seed 003)
-``order-poker`` 36    the eight combinations of rules/order-poker.md OP-2; no wrap-around;
+``order-poker`` 36    the eight combinations of docs/rules/order-poker.md OP-2; no wrap-around;
                       hands of one combination are equal (the game never compares them)
-``quintet``     32    rules/quintet.md Q-2: four of a kind, full house and three of a kind
+``quintet``     32    docs/rules/quintet.md Q-2: four of a kind, full house and three of a kind
                       compare only their main rank; no wrap-around
 =============== ===== ===================================================================
 

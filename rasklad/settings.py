@@ -1,4 +1,4 @@
-"""Settings of rasklad (issue 5 contract): environment variables with the prefix ``RASKLAD_``.
+"""Settings of rasklad, the one settings object every layer receives: environment variables ``RASKLAD_*``.
 
 ``get_settings()`` reads the environment each time it is called (no cache), so a test or a
 command that changes ``RASKLAD_DATA`` sees the change at once; ``Settings(data=...)`` builds

@@ -1,4 +1,4 @@
-"""Deal-stats questions (issue 5 §1): what a shard of each computes, exactly or by seeded sampling.
+"""Deal-stats questions (docs/jobs.md, "deal-stats"): what a shard of each computes, exactly or by seeded sampling.
 
 Every table follows :mod:`sims.tables`' convention (keys, ``count``, ``n``, ``probability``) so the
 shards of a job merge by summing ``count`` and ``n``. The questions, their tables and what is

@@ -9,7 +9,7 @@ choices. So the cards of a deal are a pure function of (spec, k, i) and a rotati
 stream costs ~3 µs, where building a generator from a ``SeedSequence`` costs ~16 µs: a random
 bot plays a whole deal in tens of microseconds, so the cheaper way keeps the runner's overhead small.
 
-Duplicate seating (issue 5 §1): the deal is dealt once and replayed from a ``copy()`` of the fresh
+Duplicate seating (docs/jobs.md): the deal is dealt once and replayed from a ``copy()`` of the fresh
 ``State`` under every cyclic rotation r of the bots over the seats (seat s gets bot
 ``(s + r) % players``), so every bot holds every seat's cards (in Quintet, where both seats hold the
 same 25 cards, the two rotations put every bot in both seats). The dealer of global deal j is seat

@@ -68,7 +68,7 @@ class BotSpec(_Model):
 
 
 class TournamentSpec(_Model):
-    """Bots playing ``deals`` deals of a game (issue 5 §1)."""
+    """Bots playing ``deals`` deals of a game (docs/jobs.md, "Tournaments")."""
 
     kind: Literal["tournament"] = "tournament"
     name: str | None = None
@@ -149,7 +149,7 @@ QUESTION_TYPES = ("categories", "robot-combination", "reach")
 
 
 class DealStatsSpec(_Model):
-    """A question about dealing, answered exactly or by seeded sampling (issue 5 §1)."""
+    """A question about dealing, answered exactly or by seeded sampling (docs/jobs.md, "Deal statistics")."""
 
     kind: Literal["deal-stats"]
     name: str | None = None

@@ -6,9 +6,9 @@ Written from the rule texts, not from ``ext/_handeval.pyx`` (and it never import
   (its top card is the 5) and every kicker counts.
 * ``short-deck`` — seed 003: 36 cards, flush beats full house and three of a kind beats a
   straight; A-6-7-8-9 is the lowest straight (top card 9), every kicker counts.
-* ``order-poker`` — rules/order-poker.md OP-2: 36 cards, ``none`` instead of high card, no
+* ``order-poker`` — docs/rules/order-poker.md OP-2: 36 cards, ``none`` instead of high card, no
   wrap-around, and only the combination matters (hands of one combination are equal).
-* ``quintet`` — rules/quintet.md Q-2: 32 cards, classic category order, no wrap-around;
+* ``quintet`` — docs/rules/quintet.md Q-2: 32 cards, classic category order, no wrap-around;
   four of a kind, full house and three of a kind compare only their main rank; suits
   never break ties.
 

@@ -15,7 +15,7 @@ from games.core.cards import parse_cards
 
 # (ranking, hand a, relation, hand b, why)
 COMPARISONS = [
-    # Q-2 (rules/quintet.md): kickers ignored for four / full house / three.
+    # Q-2 (docs/rules/quintet.md): kickers ignored for four / full house / three.
     ("quintet", "Ah Ad Ac As 7c", "==", "Ah Ad Ac As Kc", "Q-2 four: the fifth card is not compared"),
     ("quintet", "Kh Kd Kc Ks 7c", "<", "Ah Ad Ac As 7d", "Q-2 four: higher rank of the four"),
     ("quintet", "Kh Kd Kc 7s 7c", "==", "Ks Kd Kc As Ac", "Q-2 full house: the pair is not compared"),

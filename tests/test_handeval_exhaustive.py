@@ -1,7 +1,7 @@
 """Every 5-card hand of every ranking: exact category counts and the induced total order.
 
 Exact values: classic 52/5 and 52/7 are the published counts; order-poker 36/5 is the table
-of rules/order-poker.md OP-2; quintet 32/5 (Q-2) and short-deck 36/5 (seed 003) are checked
+of docs/rules/order-poker.md OP-2; quintet 32/5 (Q-2) and short-deck 36/5 (seed 003) are checked
 against the independent reference evaluator run over every hand of the deck.
 """
 

@@ -1,4 +1,4 @@
-"""Random playthroughs of Order Poker: invariants on thousands of seeded deals (issue 4, section 4)."""
+"""Random playthroughs of Order Poker: invariants on thousands of seeded deals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test (at least) per numbered rule of rules/order-poker.md, and the worked example OP-8."""
+"""One test (at least) per numbered rule of docs/rules/order-poker.md, and the worked example OP-8."""
 
 from __future__ import annotations
 

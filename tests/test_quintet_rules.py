@@ -1,4 +1,4 @@
-"""Quintet rules through the engine (rules/quintet.md): Q-2 rankings and ties, Q-1 layouts, Q-3, match play."""
+"""Quintet rules through the engine (docs/rules/quintet.md): Q-2 rankings and ties, Q-1 layouts, Q-3, match play."""
 
 from __future__ import annotations
 

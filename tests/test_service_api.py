@@ -297,7 +297,7 @@ def test_catalog_health_and_metrics(svc: Service, alice: str, finished: dict[str
         assert http.get("/v1/games/chess").status_code == 404
         bots = {b["name"]: b for b in http.get("/v1/bots").json()["bots"]}
         assert "properties" in bots["order-poker/montecarlo"]["params_schema"]
-        q = http.get("/v1/games/quintet").json()  # Quintet (rules/quintet.md): points, its four bots
+        q = http.get("/v1/games/quintet").json()  # Quintet (docs/rules/quintet.md): points, its four bots
         assert q["options"] == [{"name": "points", "default": [3, 4, 5, 6, 7], "type": "tuple[int, ...]",
                                  "allowed": "five integers >= 0",
                                  "description": "points for winning comparison 1..5; a tie scores nothing (Q-1.4)"}]

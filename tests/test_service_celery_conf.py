@@ -1,4 +1,7 @@
-"""The Celery settings issue 6 §1 names, on the app every rasklad process builds (no processes needed)."""
+"""The Celery settings of docs/service.md ("How a job survives failures") on the app every rasklad process builds.
+
+No processes needed.
+"""
 
 from __future__ import annotations
 

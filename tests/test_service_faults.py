@@ -1,4 +1,4 @@
-"""Fault tolerance of the service with real processes (issue 6 §4).
+"""Fault tolerance of the service with real processes (docs/service.md, "How a job survives failures").
 
 Each test starts its own API and workers on its own Redis database, injects a fault (a
 SIGKILL of a pool child or of a whole worker, a flushed or restarted Redis, a shard that

@@ -1,9 +1,9 @@
-"""schemathesis over the OpenAPI schema of the real running API (issue 6 §4): no 5xx on any input.
+"""schemathesis over the OpenAPI schema of the real running API: no 5xx on any input (docs/service.md).
 
 Every operation of ``/openapi.json`` gets generated requests (path and query parameters,
 headers, bodies; valid ones and deliberately invalid ones), bounded by ``max_examples``, sent
 over HTTP to the real ``rasklad serve`` of the client tests with a valid key in
-``Authorization``. The check is the one the issue asks for: the answer is never a server
+``Authorization``. The check is the service's promise: the answer is never a server
 error. The key may run two jobs of at most 100 deals, so a generated spec that happens to be
 valid is refused with 429 or costs almost nothing.
 

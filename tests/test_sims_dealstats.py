@@ -1,4 +1,4 @@
-"""Deal-stats questions (issue 5 §1): exact known values, shard sums, seeded determinism."""
+"""Deal-stats questions (docs/jobs.md, "deal-stats"): exact known values, shard sums, seeded determinism."""
 
 from __future__ import annotations
 

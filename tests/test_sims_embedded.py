@@ -1,4 +1,4 @@
-"""Embedded runs and the CLI (issue 5 §2, §5, §6): workers, resume after SIGKILL, bad input, query, export."""
+"""Embedded runs and the CLI (docs/jobs.md): workers, resume after SIGKILL, bad input, query, export."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The shard runner (issue 5 §2): pure, duplicate seating replays the same cards under every rotation."""
+"""The shard runner (docs/jobs.md, "Randomness and shards").
+
+Pure; duplicate seating replays the same cards under every rotation.
+"""
 
 from __future__ import annotations
 

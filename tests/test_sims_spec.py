@@ -1,4 +1,4 @@
-"""Job specs and planning (issue 5 §1-2): validation with paths, canonical form, job ids, shards, seeds."""
+"""Job specs and planning (docs/jobs.md): validation with paths, canonical form, job ids, shards, seeds."""
 
 from __future__ import annotations
 

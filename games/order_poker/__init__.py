@@ -1,6 +1,6 @@
 """Order Poker ("Заказной покер", seed 000): rules engine, records and bots.
 
-The rules are rules/order-poker.md; code and tests cite its numbers (``OP-6.5``).
+The rules are docs/rules/order-poker.md; code and tests cite its numbers (``OP-6.5``).
 """
 
 from games.order_poker.actions import Action

@@ -1,6 +1,6 @@
 """Order Poker actions: small immutable tuples, convertible to and from record dicts.
 
-Record form (issue 4, section 2): ``{"seat": 1, "type": "swap", "give": "6c", "take": "As",
+Record form (the deal record, docs/rules/order-poker.md OP-9): ``{"seat": 1, "type": "swap", "give": "6c", "take": "As",
 "from": "robot"}``. In memory cards are ids (games.core.cards) and combinations are ranks (OP-2).
 """
 

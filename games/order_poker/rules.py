@@ -1,4 +1,4 @@
-"""Order Poker rule options and constants (rules/order-poker.md).
+"""Order Poker rule options and constants (docs/rules/order-poker.md).
 
 Rules are data (DESIGN.md): a frozen, keyword-only dataclass whose defaults are the spec's.
 """
@@ -31,7 +31,7 @@ ROBOT = -1
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
-    """The options of rules/order-poker.md.
+    """The options of docs/rules/order-poker.md.
 
     ``max_exchange_rounds`` (OP-6.8): the exchange phase ends after this many rounds.
     ``against_half_min`` (OP-7): the lowest combination with which an ``against`` player who

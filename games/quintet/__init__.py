@@ -1,6 +1,6 @@
 """Quintet ("Параллельный покер", seed 001): rules engine, records, match play and bots.
 
-The rules are rules/quintet.md; code and tests cite its numbers (``Q-1.4``). Both players
+The rules are docs/rules/quintet.md; code and tests cite its numbers (``Q-1.4``). Both players
 hold the same 25 cards and lay them out as five ordered packets; a move is a whole layout.
 """
 

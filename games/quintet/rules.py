@@ -1,4 +1,4 @@
-"""Quintet rule options and constants (rules/quintet.md).
+"""Quintet rule options and constants (docs/rules/quintet.md).
 
 Rules are data (DESIGN.md): a frozen, keyword-only dataclass whose defaults are the spec's.
 """
@@ -36,7 +36,7 @@ RANKING = "quintet"
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
-    """The options of rules/quintet.md.
+    """The options of docs/rules/quintet.md.
 
     ``points`` (Q-1.4): what winning comparison i (i = 1..5) scores; a tie scores nothing.
     The default is the source's 3, 4, 5, 6, 7 (25 points per deal).
