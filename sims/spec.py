@@ -68,7 +68,7 @@ class BotSpec(_Model):
 
 
 class TournamentSpec(_Model):
-    """Bots playing ``deals`` deals of a game (docs/jobs.md, "Tournaments")."""
+    """Bots playing ``deals`` deals of a game (docs/jobs.md, `tournament`)."""
 
     kind: Literal["tournament"] = "tournament"
     name: str | None = None
@@ -149,7 +149,7 @@ QUESTION_TYPES = ("categories", "robot-combination", "reach")
 
 
 class DealStatsSpec(_Model):
-    """A question about dealing, answered exactly or by seeded sampling (docs/jobs.md, "Deal statistics")."""
+    """A question about dealing, answered exactly or by seeded sampling (docs/jobs.md, `deal-stats`)."""
 
     kind: Literal["deal-stats"]
     name: str | None = None

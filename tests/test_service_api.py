@@ -1,4 +1,4 @@
-"""The service over real HTTP: uvicorn API, real Celery workers, Redis broker (issue 6 §4).
+"""The service over real HTTP: uvicorn API, real Celery workers, Redis broker.
 
 One service (API + two workers, each with one process) is shared by the tests of this
 module; the fault-injection tests in test_service_faults.py start their own.
