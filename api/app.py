@@ -8,7 +8,6 @@ by task name through the broker. A reconciler thread repairs lost work periodica
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.deps import Services
 from api.errors import ApiError, validation_handler
 from api.routes import data, jobs, meta
-from rasklad.settings import Settings, get_settings
+from sims.settings import Settings, get_settings
 from storage.apikeys import KeyStore
 from storage.jobstore import JobStore
 from workers.celery_app import make_app
@@ -34,11 +33,6 @@ from workers.jobs import Control, reconcile
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.api")
-
-#: Threads serving sync routes (``RASKLAD_API_THREADS``); raise it for a remote job store.
-API_THREADS = int(os.environ.get("RASKLAD_API_THREADS", "8"))
-#: Largest request body accepted (a spec is a few KiB; queries are short).
-MAX_BODY_BYTES = int(os.environ.get("RASKLAD_MAX_BODY_BYTES", str(1 << 20)))
 
 DESCRIPTION = """
 Simulations of card games at scale: submit a job spec (a bot tournament or a dealing-statistics
@@ -48,8 +42,8 @@ Every error is `{"detail": [{"field": ..., "message": ...}]}`.
 """
 
 
-def _too_large() -> ApiError:
-    return ApiError(413, f"request body too large (limit {MAX_BODY_BYTES:,} bytes)", "body")
+def _too_large(limit: int) -> ApiError:
+    return ApiError(413, f"request body too large (limit {limit:,} bytes)", "body")
 
 
 class BodyLimitMiddleware:
@@ -71,7 +65,7 @@ class BodyLimitMiddleware:
             return
         declared = Headers(scope=scope).get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            e = _too_large()
+            e = _too_large(self.limit)
             await JSONResponse({"detail": e.detail}, status_code=413)(scope, receive, send)
             return
         seen = 0
@@ -82,7 +76,7 @@ class BodyLimitMiddleware:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _too_large()
+                    raise _too_large(self.limit)
             return message
 
         await self.app(scope, limited, send)
@@ -98,15 +92,21 @@ def _reconcile_loop(ctl: Control, stop: threading.Event, every_s: float) -> None
 
 def create_app(settings: Settings | None = None, broker: str | None = None,
                reconcile_every_s: float | None = None, events_poll_s: float = 0.5) -> FastAPI:
-    """The API for ``settings`` (default: the environment) and ``broker`` (default RASKLAD_BROKER)."""
-    settings = settings or get_settings()
+    """The API for ``settings`` (default: the environment's) and ``broker`` (default: the settings' broker).
+
+    The API group of the settings applies here: ``api_threads`` (threads serving sync routes;
+    raise it for a remote job store), ``max_body_bytes`` (larger bodies get 413; a spec is a few
+    KiB) and ``reconcile_seconds`` (unless ``reconcile_every_s`` is given). The broker's Celery
+    app is built from the same settings, and the routes see them as ``services.settings``.
+    """
+    settings = settings if settings is not None else get_settings()
     Path(settings.data).mkdir(parents=True, exist_ok=True)
-    celery = make_app(broker)
+    celery = make_app(broker, settings=settings)
     broker_url = str(celery.conf.broker_url)
     store = JobStore(settings.db_url)
     svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url)
-    every = reconcile_every_s if reconcile_every_s is not None else float(
-        os.environ.get("RASKLAD_RECONCILE_SECONDS", "30"))
+    every = reconcile_every_s if reconcile_every_s is not None else float(settings.reconcile_seconds)
+    api_threads = settings.api_threads
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -114,7 +114,7 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
         # and CPU-bound (a local SQLite read, JSON): dozens of threads only fight over the GIL.
         # Measured under 200 clients of GET /v1/jobs/{id}: 8 threads answer about 1.3x as many
         # requests as 40, with less CPU and a lower p99.
-        anyio.to_thread.current_default_thread_limiter().total_tokens = API_THREADS
+        anyio.to_thread.current_default_thread_limiter().total_tokens = api_threads
         stop = threading.Event()
         thread = None
         if every > 0:
@@ -128,7 +128,7 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
             thread.join(timeout=5)
 
     app = FastAPI(title="rasklad", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
-    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.state.services = svc
     app.state.events_poll_s = events_poll_s
     app.add_exception_handler(RequestValidationError, validation_handler)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from celery import Celery
 from fastapi import Depends, Header, Request
 
 from api.errors import ApiError
-from rasklad.settings import Settings
+from sims.settings import Settings
 from storage.apikeys import ApiKey, KeyStore
 from storage.jobstore import JobStore
 from workers.tracking import Tracker

@@ -30,6 +30,7 @@ from typing import Any
 import pyarrow as pa
 
 from sims.plan import Plan, plan
+from sims.settings import Settings, get_settings
 from sims.spec import (
     CategoriesQuestion,
     JobSpec,
@@ -38,7 +39,7 @@ from sims.spec import (
     parse_spec,
 )
 
-__all__ = ["Progress", "RunResult", "job_tables", "open_store", "run_job", "write_spec"]
+__all__ = ["Progress", "RunResult", "job_tables", "open_store", "run_job", "settings_for", "write_spec"]
 
 
 def job_tables(spec: JobSpec) -> tuple[str, ...]:
@@ -85,50 +86,20 @@ class RunResult:
     report_error: str | None = None
 
 
-@dataclass
-class _DefaultSettings:
-    """The contract's defaults, for when ``rasklad.settings`` is not importable."""
+def settings_for(data: Path | None = None, settings: Settings | None = None) -> Settings:
+    """``settings`` (default: the environment's) with the data root replaced by ``data`` when given.
 
-    data: Path = field(default_factory=lambda: Path(os.environ.get("RASKLAD_DATA", "data")))
-    db: str | None = field(default_factory=lambda: os.environ.get("RASKLAD_DB"))
-    max_deals_per_job: int = 10_000_000
-    max_shards: int = 10_000
-    query_memory_limit: str = "1GB"
-    query_timeout_s: float = 30.0
-    query_max_rows: int = 100_000
+    The default database lives in the data root, so it moves with it unless ``db`` is set.
+    """
+    return (settings if settings is not None else get_settings()).with_data(data)
 
 
-def _settings(data: Path | None) -> Any:
-    """The settings, with the data root replaced by ``data`` when given."""
-    try:
-        from rasklad.settings import get_settings
-    except ImportError:
-        s: Any = _DefaultSettings()
-    else:
-        s = get_settings()
-    if data is None:
-        return s
-    if hasattr(s, "model_copy"):
-        # The default database lives in the data root: re-derive it unless it was set explicitly.
-        return s.model_copy(update={"data": Path(data)})
-    s.data = Path(data)
-    return s
-
-
-def store_url(settings: Any) -> str:
-    """The job store URL: the ``db`` setting, else a SQLite file in the data root."""
-    url = getattr(settings, "db", None)
-    if url:
-        return str(url)
-    return f"sqlite:///{Path(settings.data) / 'jobs.sqlite'}"
-
-
-def open_store(settings: Any) -> Any:
+def open_store(settings: Settings) -> Any:
     """The job store of ``settings`` (the data root is created if needed)."""
     from storage.jobstore import JobStore
 
     Path(settings.data).mkdir(parents=True, exist_ok=True)
-    return JobStore(store_url(settings))
+    return JobStore(settings.db_url)
 
 
 def write_spec(job_dir: Path, spec: dict[str, Any]) -> Path:
@@ -245,10 +216,13 @@ def _finalize(job_dir: Path, spec: dict[str, Any]) -> tuple[dict[str, Any] | Non
     return report, (Path(paths[0]), Path(paths[1])), None
 
 
-def run_job(spec: JobSpec, *, data: Path | None = None, workers: int = 1, new: bool = False,
-            nonce: str | None = None, on_start: Callable[[Progress], None] | None = None,
+def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | None = None, workers: int = 1,
+            new: bool = False, nonce: str | None = None, on_start: Callable[[Progress], None] | None = None,
             on_shard: Callable[[Progress], None] | None = None) -> RunResult:
     """Run (or resume) ``spec`` under the data root; returns when done, or raises on error.
+
+    ``settings`` give the data root, the job store and the job limits; the caller passes them
+    (the CLI does), else they are read from the environment. ``data`` replaces the data root.
 
     ``on_start`` is called once with the progress state after planning, ``on_shard`` after each
     committed shard. ``KeyboardInterrupt`` stops the pool, marks the job ``cancelled`` and is
@@ -259,9 +233,8 @@ def run_job(spec: JobSpec, *, data: Path | None = None, workers: int = 1, new: b
     from storage.parquet import committed_shards, write_shards
 
     t_start = time.monotonic()
-    settings = _settings(data)
-    p = plan(spec, nonce if nonce is not None else (secrets.token_hex(8) if new else ""),
-             max_deals=settings.max_deals_per_job, max_shards=settings.max_shards)
+    settings = settings_for(data, settings)
+    p = plan(spec, nonce if nonce is not None else (secrets.token_hex(8) if new else ""), settings=settings)
     jd = layout_job_dir(Path(settings.data), p.job_id)
     if not (jd / "spec.json").exists():
         write_spec(jd, p.spec)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from sims.settings import Settings
 from sims.spec import (
     CategoriesQuestion,
     DealStatsSpec,
@@ -30,9 +31,9 @@ from sims.spec import (
 __all__ = ["DEFAULT_MAX_DEALS", "DEFAULT_MAX_SHARDS", "Plan", "Shard", "canonical_json", "job_id", "plan",
            "shard_seed"]
 
-#: Limits used when the settings module is unavailable (the contract's defaults).
-DEFAULT_MAX_DEALS = 10_000_000
-DEFAULT_MAX_SHARDS = 10_000
+#: Limits used when the caller passes neither settings nor limits (the settings' defaults).
+DEFAULT_MAX_DEALS: int = Settings.model_fields["max_deals_per_job"].default
+DEFAULT_MAX_SHARDS: int = Settings.model_fields["max_shards"].default
 #: Hands per shard of an exact enumeration (~0.2 s of the C kernel).
 EXACT_HANDS_PER_SHARD = 20_000_000
 #: Suit classes of robot hands per shard of the exact ``robot-combination`` question.
@@ -83,16 +84,11 @@ def shard_seed(seed: int, k: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=(k,))
 
 
-def _limits(max_deals: int | None, max_shards: int | None) -> tuple[int, int]:
-    if max_deals is None or max_shards is None:
-        try:
-            from rasklad.settings import get_settings
-
-            s = get_settings()
-            max_deals = s.max_deals_per_job if max_deals is None else max_deals
-            max_shards = s.max_shards if max_shards is None else max_shards
-        except ImportError:
-            pass
+def _limits(settings: Settings | None, max_deals: int | None, max_shards: int | None) -> tuple[int, int]:
+    """Explicit limits, else the settings', else the defaults: planning never reads the environment."""
+    if settings is not None:
+        max_deals = settings.max_deals_per_job if max_deals is None else max_deals
+        max_shards = settings.max_shards if max_shards is None else max_shards
     return (DEFAULT_MAX_DEALS if max_deals is None else max_deals,
             DEFAULT_MAX_SHARDS if max_shards is None else max_shards)
 
@@ -122,13 +118,16 @@ def _stats_shards(spec: DealStatsSpec) -> tuple[tuple[Shard, ...], int]:
     return (Shard(0, 0, 1),), 1  # reach, exact: one small enumeration
 
 
-def plan(spec: JobSpec, nonce: str = "", *, max_deals: int | None = None,
+def plan(spec: JobSpec, nonce: str = "", *, settings: Settings | None = None, max_deals: int | None = None,
          max_shards: int | None = None) -> Plan:
-    """Split ``spec`` into shards; limits default to the settings' ``max_deals_per_job``/``max_shards``.
+    """Split ``spec`` into shards within the limits ``max_deals``/``max_shards``.
+
+    A limit not given comes from ``settings`` (``max_deals_per_job``, ``max_shards``), passed by
+    the caller (the CLI, the API, the workers); without settings, from the settings' defaults.
 
     Raises :class:`SpecError` naming the field when a limit is exceeded.
     """
-    max_deals, max_shards = _limits(max_deals, max_shards)
+    max_deals, max_shards = _limits(settings, max_deals, max_shards)
     if isinstance(spec, TournamentSpec):
         if spec.deals > max_deals:
             raise SpecError([("deals", f"must be <= {max_deals:,} (the max_deals_per_job setting)")])

@@ -19,7 +19,7 @@ import pytest
 
 HAVE_ENGINE = importlib.util.find_spec("games.order_poker.bots") is not None
 HAVE_STORAGE = all(importlib.util.find_spec(m) is not None
-                   for m in ("storage.parquet", "storage.jobstore", "storage.layout", "rasklad.settings"))
+                   for m in ("storage.parquet", "storage.jobstore", "storage.layout", "sims.settings"))
 pytestmark = pytest.mark.skipif(not HAVE_STORAGE, reason="storage is not installed yet")
 needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="games.order_poker is not installed yet")
 
@@ -86,9 +86,9 @@ def test_rerun_resumes_and_new_makes_another_job(tmp_path: Path) -> None:
     assert again.job_id == first.job_id and again.skipped == 5 and again.items_run == 0
     fresh = run_job(spec, data=tmp_path, workers=1, new=True)
     assert fresh.job_id != first.job_id and fresh.skipped == 0
-    from sims.embedded import _settings
+    from sims.embedded import settings_for
 
-    job = open_store(_settings(tmp_path)).get(first.job_id)
+    job = open_store(settings_for(tmp_path)).get(first.job_id)
     assert job is not None and job.state == "succeeded" and job.shards_done == job.shards_total == 5
 
 
@@ -223,9 +223,9 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_resumes(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1].startswith("interrupted: committed shards are kept")
     job_dir = next(root.glob("jobs/*"))
-    from sims.embedded import _settings, open_store
+    from sims.embedded import open_store, settings_for
 
-    assert open_store(_settings(root)).get(job_dir.name).state == "cancelled"
+    assert open_store(settings_for(root)).get(job_dir.name).state == "cancelled"
     assert not list(job_dir.glob("*/.*"))  # no temporary file left behind
     done = len(list((job_dir / "counts").glob("shard-*.parquet")))
     assert 1 <= done < 6

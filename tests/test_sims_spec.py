@@ -216,13 +216,15 @@ def test_sampling_shards_and_limits() -> None:
 
 
 def test_limits_come_from_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    if importlib.util.find_spec("rasklad.settings") is None:
-        pytest.skip("rasklad.settings is not there yet")
+    from sims.settings import get_settings
+
     monkeypatch.setenv("RASKLAD_MAX_DEALS_PER_JOB", "500")
     spec = parse_spec({"kind": "deal-stats", "ranking": "classic", "question": "categories", "method": "sample",
                        "samples": 1000, "seed": 1})
     with pytest.raises(SpecError, match=r"^samples: must be <= 500 \(the max_deals_per_job setting\)"):
-        plan(spec)
+        plan(spec, settings=get_settings())  # the caller passes the settings down
+    assert plan(spec).shards_total >= 1  # planning itself never reads the environment
+    assert plan(spec, settings=get_settings(), max_deals=1000).shards_total >= 1  # an explicit limit wins
 
 
 @needs_engine

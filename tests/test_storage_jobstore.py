@@ -1,4 +1,4 @@
-"""The job store (storage.jobstore) on SQLite and PostgreSQL, and the settings (rasklad.settings).
+"""The job store (storage.jobstore) on SQLite and PostgreSQL, and the settings (sims.settings).
 
 Contract: jobs with spec, state (queued, running, succeeded, failed, cancelled), progress,
 timestamps, error and owner; ``record_shard`` idempotent, also when two real processes record
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from rasklad.settings import Settings, get_settings
+from sims.settings import Settings, get_settings
 from storage.jobstore import ALLOWED, STATES, InvalidTransition, JobExists, JobStore, JobStoreError
 
 PG_URL = "postgresql+psycopg://root@127.0.0.1:5432/test"

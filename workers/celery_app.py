@@ -3,44 +3,55 @@
 Every setting below is chosen for long, idempotent batch tasks (a shard runs for seconds
 to minutes and may be re-run at no cost, because its output is committed atomically):
 losing a task is the failure to avoid, running one twice is harmless.
+
+Everything configurable comes from a :class:`sims.settings.Settings` (the ``workers`` group):
+``make_app(settings=...)`` for an app of one's own; the module's ``app`` (the one ``rasklad
+worker`` runs and the tasks register on) is built from the environment's settings at import,
+which stay available as ``settings`` for the tasks.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from celery import Celery
 
-#: Default broker: the machine's Redis, database 0 (tests use their own database numbers).
-DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
+from sims.settings import DEFAULT_BROKER, Settings, get_settings
+
+__all__ = ["DEFAULT_BROKER", "app", "make_app", "settings", "shard_limits"]
 
 
-def shard_limits() -> tuple[float, float, float]:
-    """(soft limit, hard limit, visibility timeout) in seconds.
+def shard_limits(settings: Settings | None = None) -> tuple[float, float, float]:
+    """(soft limit, hard limit, visibility timeout) in seconds, from ``settings`` (default: the environment).
 
-    ``RASKLAD_SHARD_SECONDS`` is the expected length of a shard (the planner sizes shards
-    to a few seconds; 60 is generous). The soft limit (4x) lets a shard stop cleanly; the
-    hard limit (5x) kills a stuck child; the visibility timeout must exceed the hard limit,
-    or Redis hands a still-running task to a second worker (celery #5935, #3430).
+    ``shard_seconds`` (``RASKLAD_SHARD_SECONDS``) is the expected length of a shard (the planner
+    sizes shards to a few seconds; 60 is generous). The soft limit (4x) lets a shard stop
+    cleanly; the hard limit (5x) kills a stuck child; the visibility timeout must exceed the
+    hard limit, or Redis hands a still-running task to a second worker (celery #5935, #3430).
     """
-    expected = float(os.environ.get("RASKLAD_SHARD_SECONDS", "60"))
+    s = settings if settings is not None else get_settings()
+    expected = float(s.shard_seconds)
     soft = 4 * expected
     hard = 5 * expected
-    visibility = float(os.environ.get("RASKLAD_VISIBILITY_TIMEOUT", str(hard * 1.5 + 30)))
+    visibility = float(s.visibility_timeout) if s.visibility_timeout is not None else hard * 1.5 + 30
     if visibility <= hard:
         raise ValueError(f"RASKLAD_VISIBILITY_TIMEOUT ({visibility}) must exceed the hard time limit ({hard})")
     return soft, hard, visibility
 
 
-def make_app(broker: str | None = None) -> Celery:
-    """Build the Celery app for ``broker`` (default ``RASKLAD_BROKER`` or local Redis)."""
-    broker_url = broker or os.environ.get("RASKLAD_BROKER", DEFAULT_BROKER)
-    soft, hard, visibility = shard_limits()
+def make_app(broker: str | None = None, settings: Settings | None = None) -> Celery:
+    """Build the Celery app for ``broker`` (default: the settings' ``broker``).
+
+    ``settings`` default to the environment's.
+    """
+    s = settings if settings is not None else get_settings()
+    broker_url = broker or s.broker
+    soft, hard, visibility = shard_limits(s)
     # How often unacked messages of dead workers are swept back into the queue. With a
     # short visibility timeout (tests) the sweep must be as frequent, or recovery waits
     # for kombu's default of 10 s x 10 polls.
-    restore_interval = float(os.environ.get("RASKLAD_RESTORE_INTERVAL", str(min(10.0, max(1.0, visibility / 4)))))
+    restore_interval = (float(s.restore_interval) if s.restore_interval is not None
+                        else min(10.0, max(1.0, visibility / 4)))
     transport: dict[str, Any] = {
         # Seconds an unacknowledged message stays invisible before Redis redelivers it.
         "visibility_timeout": visibility,
@@ -79,7 +90,7 @@ def make_app(broker: str | None = None) -> Celery:
         result_backend=None,
         # A child that grew past this (KiB) is replaced after its current task: game code
         # that leaks cannot take the machine down.
-        worker_max_memory_per_child=int(os.environ.get("RASKLAD_WORKER_MAX_MEMORY_KB", str(2_000_000))),
+        worker_max_memory_per_child=s.worker_max_memory_kb,
         # Task events for monitoring (flower, `celery events`) and our queue metrics.
         worker_send_task_events=True,
         task_send_sent_event=True,
@@ -97,4 +108,6 @@ def make_app(broker: str | None = None) -> Celery:
     return app
 
 
-app = make_app()
+#: The settings of this process's workers, read once from the environment.
+settings = get_settings()
+app = make_app(settings=settings)

@@ -16,10 +16,10 @@ from typing import Any
 
 from celery import Celery
 
-from rasklad.settings import Settings
 from sims.commit import record_committed_on_disk, spec_tables
 from sims.embedded import write_spec
 from sims.plan import Plan, plan
+from sims.settings import Settings
 from sims.spec import JobSpec
 from storage.jobstore import InvalidTransition, Job, JobStore
 from storage.layout import job_dir
@@ -51,8 +51,7 @@ def enqueue(ctl: Control, job_id: str, shards: list[int]) -> None:
 
 def prepare(ctl: Control, spec: JobSpec) -> Plan:
     """Plan ``spec`` as a new job (fresh nonce); raises SpecError when a limit is exceeded."""
-    return plan(spec, secrets.token_hex(8), max_deals=ctl.settings.max_deals_per_job,
-                max_shards=ctl.settings.max_shards)
+    return plan(spec, secrets.token_hex(8), settings=ctl.settings)
 
 
 def start(ctl: Control, p: Plan, owner: str) -> Job:

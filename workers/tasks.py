@@ -5,7 +5,8 @@ Fault tolerance, in short (details in docs/service.md):
 * A shard's output is a pure function of (spec, k) and is committed atomically with a
   unique (job, shard) record, so a shard that runs twice changes nothing.
 * A delivery counter per shard (in Redis) counts starts that never finished; a shard that
-  keeps killing its worker is failed after ``RASKLAD_MAX_DELIVERIES`` and the job with it.
+  keeps killing its worker is failed after ``max_deliveries`` (``RASKLAD_MAX_DELIVERIES``) and
+  the job with it.
 * No chords: whichever shard brings the committed count to the total enqueues
   ``finalize``, which is idempotent (atomic report files, a compare-and-set to succeeded).
 """
@@ -27,12 +28,13 @@ from celery.exceptions import Ignore, SoftTimeLimitExceeded
 from redis.exceptions import RedisError
 from sqlalchemy.exc import OperationalError
 
-from rasklad.settings import Settings, get_settings
 from sims.commit import commit_shard, record_committed_on_disk, spec_tables
 from sims.run import ShardCancelled
+from sims.settings import Settings
 from storage.jobstore import InvalidTransition, Job, JobStore
 from storage.layout import job_dir
 from workers.celery_app import app
+from workers.celery_app import settings as worker_settings
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.workers")
@@ -42,14 +44,15 @@ TERMINAL = ("succeeded", "failed", "cancelled")
 TRANSIENT = (OperationalError, RedisError, ConnectionError, TimeoutError, OSError)
 
 
-def max_deliveries() -> int:
+def max_deliveries(settings: Settings | None = None) -> int:
     """Starts of one shard that may end in a dead worker before the job is failed."""
-    return int(os.environ.get("RASKLAD_MAX_DELIVERIES", "3"))
+    return (settings if settings is not None else worker_settings).max_deliveries
 
 
 @cache
 def _context() -> tuple[Settings, JobStore, Tracker]:
-    settings = get_settings()
+    """The worker's settings (those its Celery app was built from), job store and tracker."""
+    settings = worker_settings
     Path(settings.data).mkdir(parents=True, exist_ok=True)
     return settings, JobStore(settings.db_url), Tracker(app.conf.broker_url)
 
@@ -97,9 +100,9 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
         tracker.unmark(job_id, k)
         return f"job {job.state}: dropped"
     deliveries = tracker.count_delivery(job_id, k)
-    if deliveries > max_deliveries():
+    if deliveries > max_deliveries(settings):
         reason = (f"shard {k} was started {deliveries - 1} times and its worker died every time "
-                  f"(killed, out of memory or crashed): giving up after {max_deliveries()} deliveries")
+                  f"(killed, out of memory or crashed): giving up after {max_deliveries(settings)} deliveries")
         _fail(store, job_id, reason)
         tracker.unmark(job_id, k)
         return "failed: too many deliveries"

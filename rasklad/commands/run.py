@@ -11,9 +11,12 @@ import json
 import sys
 import webbrowser
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from sims.settings import Settings
 
 DataOpt = Annotated[Path | None, typer.Option("--data", help="data root (default: RASKLAD_DATA or ./data)")]
 
@@ -23,10 +26,11 @@ def _bad(message: str) -> NoReturn:
     raise typer.Exit(code=2)
 
 
-def _settings(data: Path | None) -> Any:
-    from sims.embedded import _settings as settings_for
+def _settings(data: Path | None) -> Settings:
+    """The environment's settings with ``--data`` as the data root when given."""
+    from sims.settings import get_settings
 
-    return settings_for(data)
+    return get_settings().with_data(data)
 
 
 def _job_dirs(settings: Any) -> list[Path]:
@@ -109,7 +113,8 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
 
     try:
         with bar:
-            return run_job(spec, data=data, workers=workers, new=new, on_start=on_start, on_shard=on_shard)
+            return run_job(spec, settings=_settings(data), workers=workers, new=new, on_start=on_start,
+                           on_shard=on_shard)
     except SpecError as e:  # limits are checked at planning time
         _bad(f"{label}: {e}")
     except KeyboardInterrupt:

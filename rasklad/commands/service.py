@@ -19,7 +19,7 @@ def _bad(message: str) -> None:
 
 
 def _keystore() -> KeyStore:
-    from rasklad.settings import get_settings
+    from sims.settings import get_settings
     from storage.apikeys import KeyStore
     from storage.jobstore import JobStore
 
@@ -97,7 +97,7 @@ def worker(
 
 def reconcile_cmd() -> None:
     """Re-enqueue lost shards of running jobs and finalize complete ones (also run by the API)."""
-    from rasklad.settings import get_settings
+    from sims.settings import get_settings
     from storage.jobstore import JobStore
     from workers.celery_app import app
     from workers.jobs import Control, reconcile

@@ -1,0 +1,214 @@
+"""Settings of rasklad: every ``RASKLAD_*`` environment variable, in one object.
+
+The environment variable of a field is ``RASKLAD_`` and the field name in upper case
+(``max_shards``: ``RASKLAD_MAX_SHARDS``): these names are a public contract. The fields are grouped by concern (see
+:data:`GROUPS`; each field names its group in ``json_schema_extra``), and
+``docs/settings.md`` is generated from this class (``rasklad settings --markdown``; a test
+keeps the two equal).
+
+Who reads the environment: only this module (``get_settings()``, ``Settings()``). The entry
+points build a :class:`Settings` and pass it down: the CLI per command, the API in
+``create_app(settings)``, the workers when their Celery app is built
+(``workers.celery_app``). ``sims``, ``storage``, ``workers`` and ``api`` never import the CLI
+package ``rasklad``; ``games`` and ``ext`` never see settings (``tests/test_layering.py``).
+
+``get_settings()`` reads the environment each time it is called (no cache), so a test or a
+command that changes ``RASKLAD_DATA`` sees the change at once; ``Settings(data=...)`` builds
+settings directly, and keyword overrides win over the environment. An empty variable counts
+as unset (``RASKLAD_DB=`` means the default database).
+
+The job store's database is ``db`` when set (``RASKLAD_DB``, any SQLAlchemy URL), else a SQLite
+file in the data root: ask ``db_url`` for the effective one. ``db`` itself stays ``None`` when
+unset so that a copy with another data root (``with_data``) moves the default database with it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["DEFAULT_BROKER", "DEFAULT_URL", "ENV_PREFIX", "GROUPS", "Settings", "describe", "get_settings",
+           "markdown", "redact"]
+
+ENV_PREFIX = "RASKLAD_"
+
+#: The groups of settings, in display order: key -> title.
+GROUPS: dict[str, str] = {
+    "store": "Data and job store",
+    "limits": "Job limits",
+    "query": "Query sandbox",
+    "api": "API",
+    "workers": "Workers and broker",
+    "plugins": "Plugins",
+    "client": "Client",
+}
+
+#: Default broker: the machine's Redis, database 0.
+DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
+#: Where the client looks when neither ``url`` nor ``RASKLAD_URL`` is given.
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+def _f(group: str, default: Any, description: str, *, shown_default: str | None = None,
+       secret: bool = False, **constraints: Any) -> Any:
+    """A field of ``group``; ``shown_default`` replaces the default in the docs (derived defaults)."""
+    extra: dict[str, Any] = {"group": group}
+    if shown_default is not None:
+        extra["shown_default"] = shown_default
+    if secret:
+        extra["secret"] = True
+    return Field(default=default, description=description, json_schema_extra=extra, **constraints)
+
+
+class Settings(BaseSettings):
+    """Every setting of rasklad; field ``max_shards`` is read from ``RASKLAD_MAX_SHARDS``."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", frozen=False, env_ignore_empty=True)
+
+    # --- store: data and job store (embedded runs, the API and the workers must agree) ---------
+    data: Path = _f("store", Path("data"), "data root: every job's directory and, by default, jobs.sqlite",
+                    shown_default="./data")
+    db: str | None = _f("store", None, "job store URL (any SQLAlchemy URL, e.g. postgresql+psycopg://...)",
+                        shown_default="sqlite:///<data>/jobs.sqlite", secret=True)
+
+    # --- limits: of any job, checked when it is planned (per-key limits of the API come on top) --
+    max_deals_per_job: int = _f("limits", 10_000_000, "largest job (deals or samples) a spec may ask for", gt=0)
+    max_shards: int = _f("limits", 10_000, "most shards a job may be split into", gt=0)
+
+    # --- query: the SQL sandbox of `rasklad query` and /v1/query ---------------------------------
+    query_memory_limit: str = _f("query", "1GB",
+                                 "memory a query may use (DuckDB memory_limit; DuckDB reports MB as MiB)")
+    query_timeout_s: float = _f("query", 30.0, "a query running longer is interrupted (seconds)", gt=0)
+    query_max_rows: int = _f("query", 100_000, "rows a query may return (longer results are cut and flagged)",
+                             gt=0)
+
+    # --- api: `rasklad serve` ---------------------------------------------------------------------
+    api_threads: int = _f("api", 8, "threads serving the API's sync routes (raise it for a remote job store)",
+                          gt=0)
+    max_body_bytes: int = _f("api", 1 << 20, "larger request bodies get 413", gt=0, shown_default="1048576 (1 MiB)")
+    reconcile_seconds: float = _f("api", 30.0, "how often the API runs the reconciler (seconds; 0: never)", ge=0)
+
+    # --- workers: the Celery broker and the shard tasks (`rasklad worker`, also read by the API) --
+    broker: str = _f("workers", DEFAULT_BROKER, "Celery broker (Redis): queues, delivery counters, markers",
+                     secret=True)
+    shard_seconds: float = _f("workers", 60.0, "expected shard length (seconds): soft time limit 4x, hard 5x",
+                              gt=0)
+    visibility_timeout: float | None = _f(
+        "workers", None, "seconds before Redis redelivers an unacknowledged shard; must exceed the hard limit",
+        shown_default="1.5 x hard limit + 30", gt=0)
+    restore_interval: float | None = _f(
+        "workers", None, "how often unacknowledged shards of dead workers are swept back (seconds)",
+        shown_default="visibility timeout / 4, within 1..10", gt=0)
+    worker_max_memory_kb: int = _f("workers", 2_000_000, "a worker process above this (KiB) is replaced "
+                                                         "after its shard", gt=0)
+    max_deliveries: int = _f("workers", 3, "starts of one shard that may kill their worker before the job fails",
+                             gt=0)
+
+    # --- plugins: extra modules imported to register games and bots (comma-separated) ------------
+    # games.core.registry reads RASKLAD_BOT_MODULES itself today and RASKLAD_GAME_MODULES not yet
+    # (the registry is being rewritten); both are here to be documented and passed down later.
+    bot_modules: str = _f("plugins", "", "modules imported to register more bots (comma-separated)",
+                          shown_default="none")
+    game_modules: str = _f("plugins", "", "modules imported to register more games (comma-separated)",
+                           shown_default="none")
+
+    # --- client: read by rasklad.client and the remote commands (--url, --key), not the service --
+    url: str = _f("client", DEFAULT_URL, "service URL of rasklad.client and the remote commands (submit, wait, ...)")
+    key: str | None = _f("client", None, "API key the client and the remote commands send (Authorization: Bearer)",
+                         shown_default="none", secret=True)
+
+    @property
+    def db_url(self) -> str:
+        """The effective job store URL: ``db``, else ``sqlite:///<data>/jobs.sqlite``."""
+        if self.db:
+            return self.db
+        return f"sqlite:///{self.data / 'jobs.sqlite'}"
+
+    @property
+    def bot_module_names(self) -> list[str]:
+        """``bot_modules`` split at commas, blanks dropped."""
+        return [m.strip() for m in self.bot_modules.split(",") if m.strip()]
+
+    @property
+    def game_module_names(self) -> list[str]:
+        """``game_modules`` split at commas, blanks dropped."""
+        return [m.strip() for m in self.game_modules.split(",") if m.strip()]
+
+    def with_data(self, data: Path | str | None) -> Settings:
+        """A copy with the data root ``data`` (unchanged when ``None``); the default database follows it."""
+        if data is None:
+            return self
+        return self.model_copy(update={"data": Path(data)})
+
+    @classmethod
+    def env_name(cls, field: str) -> str:
+        """The environment variable of ``field`` (``max_shards`` -> ``RASKLAD_MAX_SHARDS``)."""
+        if field not in cls.model_fields:
+            raise KeyError(field)
+        return ENV_PREFIX + field.upper()
+
+
+def get_settings(**overrides: Any) -> Settings:
+    """Settings from the environment now, with ``overrides`` (field names) taking precedence."""
+    return Settings(**overrides)
+
+
+def _extra(name: str) -> dict[str, Any]:
+    extra = Settings.model_fields[name].json_schema_extra
+    return dict(extra) if isinstance(extra, dict) else {}
+
+
+def group_of(name: str) -> str:
+    """The group key of field ``name``."""
+    return str(_extra(name)["group"])
+
+
+_PASSWORD = re.compile(r"(?<=://)([^:/@]*):[^@/]*@")
+
+
+def redact(name: str, value: Any) -> Any:
+    """``value`` of field ``name`` fit to print: the API key hidden, the password of a URL replaced by ***."""
+    if value is None or not _extra(name).get("secret"):
+        return value
+    if name == "key":
+        return "***"
+    return _PASSWORD.sub(r"\1:***@", str(value))
+
+
+def _shown(value: Any) -> Any:
+    return str(value) if isinstance(value, Path) else value
+
+
+def describe(settings: Settings | None = None) -> list[dict[str, Any]]:
+    """Every field in group order: name, env, group, value (secrets redacted), default, description."""
+    rows = []
+    for group in GROUPS:
+        for name, info in Settings.model_fields.items():
+            if group_of(name) != group:
+                continue
+            extra = _extra(name)
+            row: dict[str, Any] = {
+                "name": name, "env": Settings.env_name(name), "group": group, "group_title": GROUPS[group],
+                "default": extra.get("shown_default", _shown(info.default)),
+                "description": info.description or "",
+            }
+            if settings is not None:
+                row["value"] = redact(name, _shown(getattr(settings, name)))
+            rows.append(row)
+    return rows
+
+
+def markdown() -> str:
+    """The table of every setting for ``docs/settings.md`` (one section per group)."""
+    out: list[str] = []
+    for group, title in GROUPS.items():
+        out += [f"### {title}", "", "| variable | default | meaning |", "|---|---|---|"]
+        for row in describe():
+            if row["group"] == group:
+                out.append(f"| `{row['env']}` | `{row['default']}` | {row['description']} |")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
