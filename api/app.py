@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.deps import Services
 from api.errors import ApiError, validation_handler
 from api.routes import data, jobs, meta
+from games.core import registry
 from sims.settings import Settings, get_settings
 from storage.apikeys import KeyStore
 from storage.jobstore import JobStore
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     app is built from the same settings, and the routes see them as ``services.settings``.
     """
     settings = settings if settings is not None else get_settings()
+    registry.configure(settings.game_module_names, settings.bot_module_names)
     Path(settings.data).mkdir(parents=True, exist_ok=True)
     celery = make_app(broker, settings=settings)
     broker_url = str(celery.conf.broker_url)

@@ -41,7 +41,12 @@ _register_all()
 
 def main() -> None:
     """Console-script entry point."""
+    from games.core import registry
+    from sims.settings import get_settings
+
     try:
+        settings = get_settings()
+        registry.configure(settings.game_module_names, settings.bot_module_names)
         app()
     except ValueError as e:  # bad input that a command did not catch itself
         typer.echo(f"error: {e}", err=True)

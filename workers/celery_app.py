@@ -16,6 +16,7 @@ from typing import Any
 
 from celery import Celery
 
+from games.core import registry
 from sims.settings import DEFAULT_BROKER, Settings, get_settings
 
 __all__ = ["DEFAULT_BROKER", "app", "make_app", "settings", "shard_limits"]
@@ -110,4 +111,5 @@ def make_app(broker: str | None = None, settings: Settings | None = None) -> Cel
 
 #: The settings of this process's workers, read once from the environment.
 settings = get_settings()
+registry.configure(settings.game_module_names, settings.bot_module_names)
 app = make_app(settings=settings)
