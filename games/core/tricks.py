@@ -237,15 +237,15 @@ def _play_key(i: int, play: Play, led: int, trump: int | None) -> tuple[int, int
     if play.seat == TABLE:
         return None  # PF-10.2: the talon card cannot win
     if play.mode is JokerMode.HIGH:
-        return (3, -i)  # the first high joker wins
+        return (3, -i)  # step 1, R-4.8: the first high joker wins
     if play.mode is JokerMode.LOW:
         # a lowest-SUIT lead is a card of SUIT below every rank; a low follower never wins
         return (1, -1) if i == 0 else None
     s, r = suit_of(play.card), rank_of(play.card)  # a real card, or a plain joker as printed
     if trump is not None and s == trump:
-        return (2, r)  # PF-7.3: the highest trump
+        return (2, r)  # step 2, PF-7.3: the highest trump
     if s == led:
-        return (1, r)  # PF-7.3: the highest card of the led suit
+        return (1, r)  # step 3, PF-7.3: the highest card of the led suit
     return None
 
 
