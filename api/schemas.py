@@ -159,13 +159,24 @@ REPORT_EXAMPLE: dict[str, Any] = {
         {"bot": "order-poker/heuristic", "deals": 2000, "rows": 8000, "mean": 0.41, "sd": 1.2, "se": 0.013,
          "ci_low": 0.384, "ci_high": 0.436}]},
 }
-GAMES_EXAMPLE: dict[str, Any] = {"games": [{"name": "order-poker", "description": "Order Poker: 3-6 players and "
-                                            "a face-up robot hand; bidding for combinations, card exchanges."}]}
+_OP_SUMMARY: dict[str, Any] = {
+    "name": "order-poker", "title": "Order Poker", "description": "Заказной покер: 3-6 players and a face-up robot "
+    "hand; bidding for combinations, roles for/against, card exchanges (36 cards).", "version": 1, "unit": "deal",
+    "players": {"min": 3, "max": 6}, "rules_doc": "docs/rules/order-poker.md", "presets": ["default"]}
+GAMES_EXAMPLE: dict[str, Any] = {"games": [_OP_SUMMARY]}
 GAME_EXAMPLE: dict[str, Any] = {
-    "name": "order-poker", "description": "Order Poker: 3-6 players and a face-up robot hand.",
-    "options": [{"name": "max_exchange_rounds", "default": 12, "type": "int"},
-                {"name": "against_half_min", "default": "pair", "type": "str"}],
+    **_OP_SUMMARY,
+    "options": [{"name": "max_exchange_rounds", "type": "int", "default": 12, "allowed": ">= 1",
+                 "description": "the exchange phase ends after this many rounds (OP-6.8)"},
+                {"name": "against_half_min", "type": "str", "default": "pair", "allowed": ["pair", "two_pair"],
+                 "description": "lowest combination with which an `against` player matching the robot's rank still "
+                                "earns the half-stake (OP-7)"}],
     "presets": {"default": {"max_exchange_rounds": 12, "against_half_min": "pair"}},
+    "tables": {"deals": [{"name": "order", "type": "string", "role": "category",
+                          "doc": "the final order (OP-2 combination); null when all passed"}],
+               "seats": [{"name": "score", "type": "int32", "role": "measure",
+                          "doc": "points of the deal (OP-4, OP-7)"}]},
+    "questions": ["reach", "robot-combination"],
     "bots": ["order-poker/heuristic", "order-poker/montecarlo", "order-poker/random"],
 }
 BOTS_EXAMPLE: dict[str, Any] = {"bots": [{

@@ -126,3 +126,22 @@ def test_should_stop_cancels_a_shard_between_deals() -> None:
     with pytest.raises(ShardCancelled, match="stopped at deal 2"):
         run_shard(spec(), 0, should_stop=stop)
     assert run_shard(spec(), 0, should_stop=lambda: False)["deals"].equals(run_shard(spec(), 0)["deals"])
+
+
+def test_random_seating_draws_from_a_larger_pool() -> None:
+    pool: list[Any] = ["order-poker/random", {"name": "order-poker/random", "params": {"pass_prob": 0.2}},
+                       {"name": "order-poker/random", "params": {"pass_prob": 0.9}}, "order-poker/heuristic",
+                       {"name": "order-poker/random", "params": {"keep_prob": 0.1}}]
+    s = spec(players=3, bots=pool, seating="random", deals=60, shard_deals=60, record="full")
+    t = run_shard(s, 0)
+    seatings = t["deals"].column("seating").to_pylist()
+    assert all(len(x) == 3 and len(set(x)) == 3 and set(x) <= set(range(5)) for x in seatings)
+    assert {b for x in seatings for b in x} == set(range(5))  # every bot of the pool plays
+    seats = t["seats"].to_pylist()
+    assert {r["bot_index"]: r["bot"] for r in seats} == {
+        0: "order-poker/random", 1: "order-poker/random(pass_prob=0.2)", 2: "order-poker/random(pass_prob=0.9)",
+        3: "order-poker/heuristic", 4: "order-poker/random(keep_prob=0.1)"}
+    # The cards of a deal do not depend on the seating: same seed, a 3-bot pool, the same hands.
+    small = run_shard(spec(players=3, bots=pool[:3], seating="random", deals=60, shard_deals=60, record="full"), 0)
+    hands = [json.loads(r)["deal"]["hands"] for r in t["records"].column("record").to_pylist()]
+    assert hands == [json.loads(r)["deal"]["hands"] for r in small["records"].column("record").to_pylist()]

@@ -254,6 +254,42 @@ def test_bot_labels_mark_repeated_names() -> None:
     assert bot_labels([BotSpec(name="a/x"), BotSpec(name="a/y"), BotSpec(name="a/x")]) == ["a/x#1", "a/y", "a/x#2"]
 
 
+@needs_engine
+def test_bot_labels_name_the_parameters_that_differ() -> None:
+    """A repeated name is labelled by its non-default parameters among those that differ (point 9)."""
+    spec = parse_spec(tournament(players=4, bots=[
+        "order-poker/random", {"name": "order-poker/random", "params": {"pass_prob": 0.9}},
+        {"name": "order-poker/random", "params": {"pass_prob": 0.6, "keep_prob": 0.25}},
+        {"name": "order-poker/heuristic"}]))
+    assert isinstance(spec, TournamentSpec)
+    assert bot_labels(spec.bots) == ["order-poker/random", "order-poker/random(pass_prob=0.9)",
+                                     "order-poker/random(keep_prob=0.25)", "order-poker/heuristic"]
+    # A label given in the spec wins; the job id of a spec without labels does not change.
+    labelled = parse_spec(tournament(bots=[{"name": "order-poker/random", "label": "eager",
+                                            "params": {"pass_prob": 0.1}}, "order-poker/random",
+                                           "order-poker/random"]))
+    assert isinstance(labelled, TournamentSpec)
+    assert bot_labels(labelled.bots) == ["eager", "order-poker/random#1", "order-poker/random#2"]
+    assert "label" not in spec.canonical()["bots"][0] and labelled.canonical()["bots"][0]["label"] == "eager"
+
+
+@needs_engine
+def test_labels_must_be_unique() -> None:
+    msg = error_of(tournament(bots=[{"name": "order-poker/random", "label": "x"},
+                                    {"name": "order-poker/heuristic", "label": "x"}, "order-poker/random"]))
+    assert msg.startswith("bots[1].label: 'x' is also the label of bots[0]")
+
+
+@needs_engine
+def test_a_pool_larger_than_the_table_needs_random_seating() -> None:
+    pool = ["order-poker/random", "order-poker/heuristic", {"name": "order-poker/random", "params": {"pass_prob": 0.9}},
+            {"name": "order-poker/random", "params": {"pass_prob": 0.2}}, "order-poker/heuristic"]
+    assert "a larger pool needs seating: random" in error_of(tournament(players=3, bots=pool))
+    spec = parse_spec(tournament(players=3, bots=pool, seating="random"))
+    assert isinstance(spec, TournamentSpec) and spec.rotations == 1
+    assert "draws 3 bots for each deal" in error_of(tournament(players=3, bots=pool[:2], seating="random"))
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.yaml")))
 def test_examples_validate(name: str) -> None:
     import yaml
