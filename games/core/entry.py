@@ -104,8 +104,11 @@ class FastPath(Protocol):
     ``supports(rules, bots)`` says whether this kernel plays deals under these rules with these
     bots (seat order); when it does, ``play_out(state, bots, rng)`` plays the fresh ``state`` to its
     end exactly as the readable engine would: the same actions, the same draws from ``rng``, the
-    same record. The generic parity test (``tests/conformance``) checks that on every registered
-    fast path.
+    same record. ``bots_for_test(players)`` names tables of bots it supports (each a list of
+    ``(bot name, params)``, one per seat) for the generic parity test ``tests/test_fast_paths.py``,
+    which checks every registered fast path on them: whole records, the generator's state, and the
+    legal actions at every step (exactly, when ``legal_trace`` lists the kernel's). A class that
+    subclasses ``FastPath`` inherits the defaults below (no test tables, no trace).
     """
 
     name: str
@@ -117,6 +120,14 @@ class FastPath(Protocol):
     def play_out(self, state: Any, bots: Sequence[Bot], rng: np.random.Generator) -> None:
         """Play the fresh ``state`` to the end, as the readable engine would."""
         ...
+
+    def bots_for_test(self, players: int) -> Sequence[Sequence[tuple[str, Mapping[str, Any]]]]:
+        """Tables of ``players`` bots (``(name, params)`` per seat) this path supports, for parity tests."""
+        return ()
+
+    def legal_trace(self, state: Any, bots: Sequence[Bot], rng: np.random.Generator) -> Sequence[Sequence[Any]] | None:
+        """``play_out``, returning the kernel's legal actions of every step (tests); None: not listed."""
+        return None
 
 
 @dataclass(frozen=True)
