@@ -32,7 +32,7 @@ from games.order_poker.rules import (
     VERSION,
     Rules,
 )
-from games.order_poker.scoring import score_all_passed, score_order
+from games.order_poker.scoring import score_deal
 
 __all__ = ["BIDDING", "EXCHANGE", "OVER", "ROLES", "Playout", "State", "combination"]
 
@@ -331,12 +331,8 @@ class State:
         self.phase = OVER
         self.turn = -1
         self.end_rule = rule
-        cats = [combination(h) for h in self.hands]
-        if self.orderer < 0:
-            self._scores = score_all_passed(cats, self.robot_cat, self.dealer)
-        else:
-            self._scores = score_order(cats, self.robot_cat, self.orderer, self.order, self.roles,
-                                       self.partner, len(self.bids), self.rules.half_min_rank)
+        self._scores = score_deal([combination(h) for h in self.hands], self.robot_cat, self.dealer, self.orderer,
+                                  self.order, self.roles, self.partner, len(self.bids), self.rules.half_min_rank)
 
     # ----------------------------------------------------------------- results
     def scores(self) -> list[int]:

@@ -14,3 +14,6 @@ def play_random(
     actions: list[Any], trace: list[Any] | None = None,
 ) -> tuple[int, list[list[int]], list[int], int, list[int], list[int], list[bool], int, int, list[int], bool,
            int, bool, int]: ...
+def play_random_summary(
+    rng: np.random.Generator, hands: Any, robot: Any, dealer: int, max_rounds: int, pass_prob: Any, keep_prob: Any,
+) -> tuple[int, int, int, int, bool, int, int, int, int, list[int], list[int]]: ...

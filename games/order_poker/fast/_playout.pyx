@@ -12,7 +12,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t
 
 from games.order_poker.fast.kernel cimport (
-    BIDDING, EXCHANGE, K_SIMPLE, K_SOURCES, K_SWAP, MAX_LEGAL, OVER, Deal, apply, legal, start,
+    BIDDING, EXCHANGE, K_SIMPLE, K_SOURCES, K_SWAP, MAX_LEGAL, OVER, Deal, apply, category, legal, start,
 )
 
 cdef extern from "numpy/random/bitgen.h":
@@ -53,6 +53,36 @@ cdef inline object action_of(const Deal *d, int code, list simple, list swaps):
     return swaps[K_SOURCES * s + src + 1][36 * (d.hands[s][i] - 16) + take - 16]
 
 
+cdef bitgen_t *start_deal(Deal *d, rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_prob,
+                          double *pp, double *kp) except NULL:
+    """Fill ``d`` with the dealt cards and the seats' parameters; the generator's C interface."""
+    cdef int n = len(hands), i, s
+    if n < 3 or n > 6:
+        raise ValueError("3 to 6 hands")
+    for s in range(n):
+        h = hands[s]
+        for i in range(5):
+            d.hands[s][i] = h[i]
+        pp[s] = pass_prob[s]
+        kp[s] = -1.0 if keep_prob[s] is None else keep_prob[s]
+    for i in range(5):
+        d.robot[i] = robot[i]
+    start(d, n, dealer, max_rounds)
+    return <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+
+
+cdef int run(Deal *d, const double *pp, const double *kp, bitgen_t *bg) noexcept nogil:
+    """Play ``d`` to the end with the random policy; the number of actions."""
+    cdef int codes[MAX_LEGAL]
+    cdef int s, m, moves = 0
+    while d.phase != OVER:
+        s = d.turn
+        m = legal(d, codes)
+        apply(d, codes[choose(d, m, pp[s], kp[s], bg)])
+        moves += 1
+    return moves
+
+
 def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_prob,
                 list simple, list swaps, list actions, list trace=None):
     """Play a fresh deal to the end with ``RandomBot`` at every seat.
@@ -68,26 +98,13 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
     roles coded 0 (none), 1 (for), 2 (against).
     """
     cdef Deal d
-    cdef int n = len(hands)
-    cdef int i, s, m, idx
+    cdef int i, s, m, idx, n
     cdef int codes[MAX_LEGAL]
     cdef double pp[6]
     cdef double kp[6]
-    cdef bitgen_t *bg
-    if n < 3 or n > 6:
-        raise ValueError("3 to 6 hands")
-    for s in range(n):
-        h = hands[s]
-        for i in range(5):
-            d.hands[s][i] = h[i]
-        pp[s] = pass_prob[s]
-        kp[s] = -1.0 if keep_prob[s] is None else keep_prob[s]
-    for i in range(5):
-        d.robot[i] = robot[i]
-    start(&d, n, dealer, max_rounds)
-    bit_generator = rng.bit_generator
-    bg = <bitgen_t *> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-    with bit_generator.lock:
+    cdef bitgen_t *bg = start_deal(&d, rng, hands, robot, dealer, max_rounds, pass_prob, keep_prob, pp, kp)
+    n = d.n
+    with rng.bit_generator.lock:
         while d.phase != OVER:
             s = d.turn
             m = legal(&d, codes)
@@ -101,3 +118,19 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
             [bool(d.in_bid[s]) for s in range(n)], d.orderer, d.order, [d.roles[s] for s in range(n)],
             bool(d.is_open), d.round, bool(d.all_kept), d.partner)
 
+
+def play_random_summary(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_prob):
+    """``play_random`` without the actions: what a summary row needs, nothing else.
+
+    Returns ``(end, orderer, order, stake, is_open, robot_cat, round, partner, n_actions,
+    combinations, roles)``: the final OP-2 rank of every hand, roles coded as in ``play_random``.
+    """
+    cdef Deal d
+    cdef int s, moves
+    cdef double pp[6]
+    cdef double kp[6]
+    cdef bitgen_t *bg = start_deal(&d, rng, hands, robot, dealer, max_rounds, pass_prob, keep_prob, pp, kp)
+    with rng.bit_generator.lock:
+        moves = run(&d, pp, kp, bg)
+    return (d.end, d.orderer, d.order, d.nbids, bool(d.is_open), d.robot_cat, d.round, d.partner, moves,
+            [category(d.hands[s]) for s in range(d.n)], [d.roles[s] for s in range(d.n)])

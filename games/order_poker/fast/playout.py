@@ -11,17 +11,20 @@ in the same state, and list the same legal actions at every step.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from games.core.entry import FastPath
+from games.core.entry import FastPath, RotationRows, TableSpec
 from games.order_poker.actions import FOR, KEEP, SIMPLE, SIMPLE_PER_SEAT, STOP, Action, swap_table
 from games.order_poker.bots import RandomBot
 from games.order_poker.fast import _playout as k
+from games.order_poker.phases import BIDDING
 from games.order_poker.rules import MAX_PLAYERS
+from games.order_poker.scoring import score_deal
 from games.order_poker.state import Playout, State
+from games.order_poker.tables import TABLES, deal_row, seat_rows_of
 
 __all__ = ["FAST", "RandomPlayout", "play_random", "random_params"]
 
@@ -75,6 +78,29 @@ class RandomPlayout(FastPath):
         if params is None:
             raise ValueError("RandomPlayout plays only tables of order-poker/random bots")
         play_random(state, params[0], params[1], rng)
+
+    def play_rows(self, state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]],
+                  rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
+        """Every rotation of the fresh deal in C without actions or ``State``s: the kernel returns the
+        final values, scored by ``scoring.score_deal`` and written by the table's own row builders."""
+        if tables is not TABLES:  # another game's columns: the generic way
+            return super().play_rows(state, tables, rotations, rng_at)
+        if state.phase != BIDDING or state.actions:
+            raise ValueError("play_rows needs a fresh deal")
+        hands, robot, dealer = state.dealt, state.dealt_robot, state.dealer
+        rounds, half_min = state.rules.max_exchange_rounds, state.rules.half_min_rank
+        out: list[RotationRows] = []
+        for r, bots in enumerate(rotations):
+            params = random_params(bots)
+            if params is None:
+                raise ValueError("RandomPlayout plays only tables of order-poker/random bots")
+            (_, orderer, order, stake, is_open, robot_cat, rnd, partner, n_actions, cats,
+             codes) = k.play_random_summary(rng_at(r), hands, robot, dealer, rounds, params[0], params[1])
+            roles = [_ROLES[c] for c in codes]
+            scores = score_deal(cats, robot_cat, dealer, orderer, order, roles, partner, stake, half_min)
+            out.append(([deal_row(dealer, orderer, order, stake, is_open, robot_cat, rnd, n_actions)],
+                        seat_rows_of(cats, orderer, order, roles, scores)))
+        return out
 
     def legal_trace(self, state: State, bots: Sequence[Any], rng: np.random.Generator) -> list[list[Action]]:
         """``play_out``, returning the kernel's legal list of every step (the same C loop, listing them)."""
