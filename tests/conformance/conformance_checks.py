@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,7 +83,10 @@ class Player:
         fresh = st.record()
         again = self.entry.deal(self.rules, self.players, dealer, np.random.default_rng(seed)).record()
         assert again == fresh, f"{self.where}, deal {i}: the same generator dealt two different units"
-        rebuilt = self.entry.from_record(_jsonable(fresh)).record()
+        try:
+            rebuilt = self.entry.from_record(_jsonable(fresh)).record()
+        except ValueError as e:  # IllegalAction, RulesError
+            raise AssertionError(f"{self.where}, deal {i}: from_record refuses the fresh record: {e}") from None
         assert rebuilt == fresh, (f"{self.where}, deal {i}: from_record of the fresh record gives another "
                                   f"unit\n{rebuilt}\n!=\n{fresh}")
         return st
@@ -252,21 +255,22 @@ def play_random(entry: GameEntry, rules: Any, players: int, deals: int, seed: in
     return p.tally
 
 
-def check_bots(entry: GameEntry, bot: str, players: int, deals: int, seed: int) -> int:
+def check_bots(entry: GameEntry, bot: str, players: int, deals: int, seed: int,
+               factory: Callable[[], Any] | None = None) -> int:
     """Bot ``bot`` at every seat: it answers a legal action, from the view alone, without changing it.
 
     The view is deep-copied and the generator restarted: the same action must come back (a bot that
     reads anything but its view and its generator, or keeps object identities, is caught). Returns
-    the number of decisions checked.
+    the number of decisions checked. ``factory`` (default: the registry's) makes the bot.
     """
     from games.core import registry
 
-    info = registry.get(bot)
+    make = factory or registry.get(bot).factory
     rules = entry.rules_class()
     decisions = 0
     for i in range(deals):
         st = entry.deal(rules, players, entry.dealer_of(i, players), np.random.default_rng([seed, i]))
-        b = info.factory()
+        b = make()
         while not st.is_over() and decisions < 10 * MAX_STEPS:
             seat = st.to_act()
             view, legal = st.view(seat), st.legal_actions()
