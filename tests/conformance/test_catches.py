@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from conformance_checks import check_bots, play_random
 from toygames import draw, match
+from toyregistry import toys_in_registry  # noqa: F401 - an autouse fixture
 
 from games.core.entry import GameEntry, TableSpec
 

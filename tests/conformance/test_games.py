@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import pytest
 from conformance_checks import check_bots, play_random
-from conftest import toys_registered
+from toyregistry import toys_in_registry, toys_registered  # noqa: F401 - an autouse fixture
 
 from games.core import registry
 

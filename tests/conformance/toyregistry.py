@@ -1,8 +1,10 @@
 """The conformance suite runs over every registered game, the toy games of ``tests/toygames`` included.
 
-The toys are added to the registry (``registry.configure``) while the suite's modules run and at
-collection, when the cases are listed; afterwards the registry is ``reset`` so the rest of the
-session sees exactly what its environment says.
+The toys are added to the registry (``registry.configure``) while the suite's modules run (the
+autouse fixture ``toys_in_registry``, imported by each module) and at collection, when the cases are
+listed; afterwards the registry is ``reset`` so the rest of the session sees exactly what its
+environment says. (Not a ``conftest.py``: the tests import ``conftest`` by name, and a second one
+would shadow ``tests/conftest.py``.)
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ def toys_registered() -> Iterator[None]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _toys() -> Iterator[None]:
+def toys_in_registry() -> Iterator[None]:
+    """The toy games registered while a module's tests run."""
     with toys_registered():
         yield
