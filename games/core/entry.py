@@ -19,6 +19,7 @@ Nothing here imports a service layer: ``games`` never imports ``sims``, ``storag
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -191,6 +192,8 @@ class GameEntry:
     ``describe_action(state, action)`` (optional) is one line in the rules' words for
     ``rasklad replay --steps``. ``legacy_record(obj)`` (optional) converts an older record shape to
     the envelope. ``bots()`` returns the game's bots (``BotInfo``), imported on first use.
+    ``cards_in_play``, ``resample_hidden`` and ``score_total`` (optional) let the conformance suite
+    check card conservation, hidden information and the scores' sum (tests/conformance/README.md).
     """
 
     name: str
@@ -219,6 +222,19 @@ class GameEntry:
     legacy_record: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
     dealer_of: Callable[[int, int], int] = field(default=lambda deal, players: deal % players)
     """Dealer of global deal ``deal`` of a job: by default the deal passes one seat on each time."""
+    # Optional hooks of the conformance suite (tests/conformance/README.md); a game without them
+    # is still checked by everything that needs no hook.
+    cards_in_play: Callable[[Any], Counter[Any]] | None = None
+    """``cards_in_play(state)``: every card of the unit wherever it is now (hands, stock, discards,
+    table) as a multiset; the rules conserve cards, so it is the same from the deal to the end."""
+    resample_hidden: Callable[[Any, int, np.random.Generator], Any] | None = None
+    """``resample_hidden(state, seat, rng)``: a state ``seat`` cannot tell from ``state``: the same
+    public history with everything ``seat`` may not see now (other hands, the undrawn stock, future
+    dice) dealt again at random. ``view(seat)`` and, when ``seat`` acts, the legal actions must not
+    change."""
+    score_total: Callable[[Any], int] | None = None
+    """``score_total(state)``: what the seats' scores of the finished unit sum to under the rules
+    (``lambda state: 0`` for a zero-sum game)."""
 
     def __post_init__(self) -> None:
         if self.unit not in ("deal", "match"):
