@@ -35,6 +35,8 @@ __all__ = [
     "GameEntry",
     "Question",
     "RotationRows",
+    "SolveOption",
+    "Solver",
     "TableSpec",
     "Unit",
 ]
@@ -179,6 +181,31 @@ class Question:
     methods: tuple[str, ...] = ("exact", "sample")
 
 
+@dataclass(frozen=True)
+class SolveOption:
+    """One option of ``rasklad solve <game>`` (``--name value``; a ``bool`` option is a flag)."""
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+
+
+@dataclass(frozen=True)
+class Solver:
+    """An exact solution a game computes: ``rasklad solve <game> [--option value ...] [--json]``.
+
+    ``run(options)`` gets every option of ``options`` (defaults filled in, values of the declared
+    types) and returns a JSON-able result; ``text(result)`` is the human-readable form (default: the
+    JSON). Bad option values raise ``ValueError`` with a message for the user.
+    """
+
+    doc: str
+    options: tuple[SolveOption, ...]
+    run: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+    text: Callable[[Mapping[str, Any]], str] | None = None
+
+
 @dataclass(frozen=True, repr=False)
 class GameEntry:
     """Everything rasklad knows about one game (DESIGN.md, "Games: one package each").
@@ -235,6 +262,8 @@ class GameEntry:
     score_total: Callable[[Any], int] | None = None
     """``score_total(state)``: what the seats' scores of the finished unit sum to under the rules
     (``lambda state: 0`` for a zero-sum game)."""
+    solver: Solver | None = None
+    """``rasklad solve <game>`` (optional): the game's exact solver, its options and output."""
 
     def __post_init__(self) -> None:
         if self.unit not in ("deal", "match"):

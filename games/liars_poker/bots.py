@@ -7,6 +7,7 @@ note's digit counts, the public bidding, LP-2) and the lazy ``Actions`` of the s
 - ``truthful``: bids what its own note supports plus the expected count of the others' digits, and
   challenges a standing bid whose probability given its own note is below ``threshold`` (the exact
   binomial tails of LP-9.1, ``games.liars_poker.odds``).
+- ``cfr``: the CFR+ policy of the small two-player games (``games.liars_poker.cfr.bot``).
 """
 
 from __future__ import annotations
@@ -98,6 +99,23 @@ TRUTHFUL_SCHEMA: dict[str, Any] = {
                                  "description": "challenge a standing bid whose probability given the own note "
                                                 "is below this"}},
 }
+CFR_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {"policy": {"type": ["string", "null"], "default": None,
+                              "description": "a policy file written by `rasklad solve liars-poker --out` (null: "
+                                             "the policy shipped for the table's notes)"}},
+}
+
+
+def _cfr(**params: Any) -> Any:
+    from games.liars_poker.cfr.bot import CfrBot
+
+    unknown = set(params) - set(CFR_SCHEMA["properties"])
+    if unknown:
+        raise ValueError(f"unknown parameter(s) of liars-poker/cfr: {', '.join(sorted(unknown))}")
+    return CfrBot(**params)
+
+
 def _factory(name: str, cls: Callable[..., Any], schema: Mapping[str, Any]) -> Callable[..., Any]:
     def make(**params: Any) -> Any:
         unknown = set(params) - set(schema["properties"])
@@ -114,4 +132,7 @@ BOTS: tuple[BotInfo, ...] = (
     BotInfo("liars-poker/truthful", _factory("liars-poker/truthful", TruthfulBot, TRUTHFUL_SCHEMA), TRUTHFUL_SCHEMA,
             "bids its own note plus the others' expected count; challenges a bid less likely than threshold "
             "(exact binomial tails)", lambda params: 2_000.0),
+    BotInfo("liars-poker/cfr", _cfr, CFR_SCHEMA,
+            "the CFR+ average policy of the small two-player games (exploitability: rasklad solve liars-poker); "
+            "elsewhere the truthful bot", lambda params: 2_000.0),
 )

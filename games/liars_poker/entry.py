@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from games.core.entry import GameEntry
+from games.core.entry import GameEntry, SolveOption, Solver
 from games.liars_poker import record, tables
 from games.liars_poker.bids import ACCEPT, CHALLENGE
 from games.liars_poker.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, VERSION, Rules
-from games.liars_poker.state import State, action_json
+from games.liars_poker.state import Round, State, action_json, draw_notes
 
 
 def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
@@ -56,24 +56,50 @@ def describe(state: State, action: Any) -> str:
 
 def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     """The same match with every note ``seat`` may not see dealt again (LP-2): the other seats' notes of
-    the round in progress and every note of later rounds; resolved rounds are shown to all (LP-2.3)."""
+    the round in progress and every note of later rounds; resolved rounds are shown to all (LP-2.3).
+    The bidding never depends on the notes, so the copy keeps its history and only its notes change."""
     rules, n, k = state.rules, state.players, state.deal_no
-    fresh = State.deal(rules, n, state.dealer, rng)
-    notes = [list(r) for r in state.notes[:k]] + [list(r) for r in fresh.notes[k:]]
-    if not state.over:
-        notes[k][seat] = state.notes[k][seat]
-    else:
+    fresh = draw_notes(rules, len(state.notes) - k, n, rng)
+    notes = [list(r) for r in state.notes[:k]] + fresh
+    if state.over:
         notes[k] = list(state.notes[k])
-    st = State(rules, n, state.dealer, notes, first_round=state.first_round)
-    for rnd in state.rounds():
-        for _, kind, bid in rnd.history:
-            st.apply(bid if bid is not None else kind)
+    else:
+        notes[k][seat] = state.notes[k][seat]
+    st = state.copy()
+    st.notes = tuple(tuple(r) for r in notes)
+    st.current = Round.renoted(st.current, st.notes[k])
     return st
 
 
 def score_total(state: State) -> int:
     """LP-5.3: scores sum to zero."""
     return 0
+
+
+def _solve(options: Any) -> Any:
+    from games.liars_poker.cfr.train import solve
+
+    return solve(dict(options))
+
+
+def _solve_text(result: Any) -> str:
+    from games.liars_poker.cfr.train import text
+
+    return text(dict(result))
+
+
+SOLVER = Solver(
+    doc="CFR+ (compiled, exact over chance) on a small two-player game; prints the exact exploitability of "
+        "the average policy (a full best response over the game tree) as it trains.",
+    options=(SolveOption("players", int, 2, "players (the exact tree is built for 2)"),
+             SolveOption("digits", int, 3, "L, digits per note (LP-1.2)"),
+             SolveOption("values", int, 3, "D, digit values 1..D (LP-1.3)"),
+             SolveOption("iterations", int, 200, "CFR+ iterations"),
+             SolveOption("checkpoints", int, 8, "exploitability measurements, log-spaced"),
+             SolveOption("out", str, "", "write the average policy to this .npz file (the cfr bot's policy)")),
+    run=_solve,
+    text=_solve_text,
+)
 
 
 def _bots() -> Sequence[Any]:
@@ -103,4 +129,7 @@ ENTRY = GameEntry(
     unit="match",
     describe_action=describe,
     dealer_of=_dealer_of,
+    resample_hidden=resample_hidden,
+    score_total=score_total,
+    solver=SOLVER,
 )

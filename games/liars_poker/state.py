@@ -31,10 +31,14 @@ ONLY_ACCEPT: tuple[str, ...] = (ACCEPT,)
 
 def note_counts(note: str) -> list[int]:
     """LP-2.1: how many of each digit 0..9 a note holds (their order never matters)."""
-    c = [0] * 10
-    for ch in note:
-        c[ord(ch) - 48] += 1
-    return c
+    return [note.count(ch) for ch in "0123456789"]
+
+
+def draw_notes(rules: Rules, rounds: int, players: int, rng: np.random.Generator) -> list[list[str]]:
+    """LP-1.3: ``rounds`` × ``players`` notes of L digits, each uniform over the digit set (one draw)."""
+    digits = np.asarray(rules.digits, dtype=np.uint8) + 48
+    chars = digits[rng.integers(0, rules.digit_values, size=(rounds, players, rules.digits_per_note))]
+    return [[chars[r, s].tobytes().decode("ascii") for s in range(players)] for r in range(rounds)]
 
 
 class Round:
@@ -49,7 +53,7 @@ class Round:
         self.n = len(notes)
         self.notes = tuple(notes)
         self.counts = [note_counts(s) for s in self.notes]
-        self.totals = [sum(c[d] for c in self.counts) for d in range(10)]
+        self.totals = [sum(col) for col in zip(*self.counts, strict=True)]
         self.opener = opener
         self.to_act = opener  # LP-4.1: the opener must bid
         self.holder = -1  # seat of the standing bid
@@ -68,6 +72,17 @@ class Round:
         for k in Round.__slots__:
             setattr(r, k, getattr(self, k))
         r.history = list(self.history)
+        return r
+
+    @classmethod
+    def renoted(cls, rnd: Round, notes: Sequence[str]) -> Round:
+        """A copy of ``rnd`` with other notes (the same bidding; its result, if any, counted again)."""
+        r = rnd.copy()
+        r.notes = tuple(notes)
+        r.counts = [note_counts(s) for s in r.notes]
+        r.totals = [sum(col) for col in zip(*r.counts, strict=True)]
+        if r.ended:
+            r._resolve()
         return r
 
     # ------------------------------------------------------------------ legality
@@ -164,11 +179,7 @@ class State:
     @classmethod
     def deal(cls, rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
         """Draw every note of every round (``rules.rounds`` × n × L uniform digits, LP-1.3) up front."""
-        digits = np.asarray(rules.digits, dtype=np.uint8) + 48
-        draw = rng.integers(0, rules.digit_values, size=(rules.rounds, players, rules.digits_per_note))
-        chars = digits[draw]
-        notes = [[chars[r, s].tobytes().decode("ascii") for s in range(players)] for r in range(rules.rounds)]
-        return cls(rules, players, dealer, notes, first_round=dealer)
+        return cls(rules, players, dealer, draw_notes(rules, rules.rounds, players, rng), first_round=dealer)
 
     def copy(self) -> State:
         """An independent copy: applying actions to it never changes this state."""
