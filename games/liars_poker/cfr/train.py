@@ -26,7 +26,7 @@ def kernel(game: SmallGame) -> Any:
     """The compiled CFR+ kernel of ``game``."""
     from games.liars_poker.fast._cfr import Kernel
 
-    return Kernel(game.chain, game.H, game.offset, game.last, game.win, game.probs)
+    return Kernel(game.chain, game.H, game.offset, game.last, game.win, game.probs, game.counts)
 
 
 def measure(game: SmallGame, k: Any, policy: npt.NDArray[np.float64]) -> dict[str, float]:

@@ -17,6 +17,10 @@ cnp.import_array()
 cdef struct Tree:
     int K
     int H
+    int D
+    int L
+    long long *cnt     # cnt[h * D + p]: hand h's count of the digit at position p
+    double *bucket     # L + 2 scratch sums for terminal()
     long long *off
     long long *last
     double *win
@@ -57,19 +61,33 @@ cdef void regret_match(Tree* t, long long lo, int A, double* sigma) noexcept nog
 
 cdef void terminal(Tree* t, long long rank, int challenger, double* r_opp, double* scale, int i,
                    double* out) noexcept nogil:
-    """Player i's values when ``challenger`` challenges bid ``rank`` (opponent reach r_opp·scale)."""
-    cdef int H = t.H, h, o
-    cdef double x, sign = 1.0 if (1 - challenger) == i else -1.0
-    cdef double* w = t.win + rank * H * H
+    """Player i's values when ``challenger`` challenges bid ``rank`` (opponent reach r_opp·scale).
+
+    The holder wins when his count plus the other's count of the bid digit reaches q (LP-5.2), so
+    sum_o win[h, o]·reach[o] = 2·S(q - c_h) - T, with S(k) the reach of the other's hands holding at
+    least k of the digit and T all of it: O(H + L) instead of O(H²)."""
+    cdef int H = t.H, L = t.L, D = t.D, h, o, k
+    cdef int q = <int>(rank // D) + 1
+    cdef int p = <int>(rank % D)
+    cdef double x, total = 0.0, sign = 1.0 if (1 - challenger) == i else -1.0
+    cdef double* b = t.bucket
+    for k in range(L + 2):
+        b[k] = 0.0
+    for o in range(H):
+        x = r_opp[o] * (scale[o] if scale != NULL else 1.0)
+        b[t.cnt[o * D + p]] += x
+        total += x
+    for k in range(L - 1, -1, -1):  # b[k] = reach of hands with at least k of the digit
+        b[k] += b[k + 1]
     for h in range(H):
-        x = 0.0
-        if i == 0:
-            for o in range(H):
-                x += w[h * H + o] * r_opp[o] * (scale[o] if scale != NULL else 1.0)
+        k = q - <int>t.cnt[h * D + p]
+        if k <= 0:
+            x = total
+        elif k > L:
+            x = 0.0
         else:
-            for o in range(H):
-                x += w[o * H + h] * r_opp[o] * (scale[o] if scale != NULL else 1.0)
-        out[h] = sign * x
+            x = b[k]
+        out[h] = sign * (2.0 * x - total)
 
 
 cdef void walk(Tree* t, long long mask, int depth, double* r_me, double* r_opp, int i, double* out) noexcept nogil:
@@ -182,20 +200,25 @@ cdef class Kernel:
     """The compiled CFR+ over one ``SmallGame``'s arrays (regrets and sums are numpy arrays it updates)."""
 
     cdef Tree t
-    cdef public object regrets, sums, offset, last, win, probs
+    cdef public object regrets, sums, offset, last, win, probs, counts
     cdef public long iterations
 
-    def __init__(self, int K, int H, offset, last, win, probs):
+    def __init__(self, int K, int H, offset, last, win, probs, counts):
         self.offset = np.ascontiguousarray(offset, dtype=np.int64)
         self.last = np.ascontiguousarray(last, dtype=np.int64)
         self.win = np.ascontiguousarray(win, dtype=np.float64)
         self.probs = np.ascontiguousarray(probs, dtype=np.float64)
+        self.counts = np.ascontiguousarray(counts, dtype=np.int64)
         rows = int(self.offset[-1])
         self.regrets = np.zeros((rows, H))
         self.sums = np.zeros((rows, H))
         self.iterations = 0
         self.t.K = K
         self.t.H = H
+        self.t.D = self.counts.shape[1]
+        self.t.L = int(self.counts[0].sum())
+        self.t.cnt = <long long*> cnp.PyArray_DATA(self.counts)
+        self.t.bucket = <double*> malloc((self.t.L + 2) * sizeof(double))
         self.t.off = <long long*> cnp.PyArray_DATA(self.offset)
         self.t.last = <long long*> cnp.PyArray_DATA(self.last)
         self.t.win = <double*> cnp.PyArray_DATA(self.win)
@@ -207,7 +230,8 @@ cdef class Kernel:
         self.t.vals_buf = <double*> malloc(n * sizeof(double))
         self.t.reach_buf = <double*> malloc((K + 2) * H * sizeof(double))
         self.t.reach2_buf = <double*> malloc((K + 2) * H * sizeof(double))
-        if not self.t.sigma_buf or not self.t.vals_buf or not self.t.reach_buf or not self.t.reach2_buf:
+        if not self.t.sigma_buf or not self.t.vals_buf or not self.t.reach_buf or not self.t.reach2_buf \
+                or not self.t.bucket:
             raise MemoryError()
 
     def __dealloc__(self):
@@ -215,6 +239,7 @@ cdef class Kernel:
         free(self.t.vals_buf)
         free(self.t.reach_buf)
         free(self.t.reach2_buf)
+        free(self.t.bucket)
 
     def iterate(self, long n):
         """``n`` CFR+ iterations (player 0's update, then player 1's)."""
