@@ -212,7 +212,7 @@ def test_views_hide_the_other_notes_until_resolution() -> None:
     assert v["note"] == LP6[1] and LP6[0] not in str(v) and LP6[2] not in str(v)
     play(st, CHALLENGE, CHALLENGE)  # round 0 resolved: its notes are shown (LP-2.3)
     v = st.view(1)
-    assert v["finished"][0]["notes"] == LP6 and v["note"] == LP6[1]
+    assert list(v["finished"][0].notes) == LP6 and v["note"] == LP6[1] and v["finished"][0].holder == 0
 
 
 def test_deal_draws_every_note_up_front() -> None:

@@ -16,7 +16,7 @@ starts at round d, so the opener of the first round is the one LP-1.5 requires u
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -39,6 +39,20 @@ def draw_notes(rules: Rules, rounds: int, players: int, rng: np.random.Generator
     digits = np.asarray(rules.digits, dtype=np.uint8) + 48
     chars = digits[rng.integers(0, rules.digit_values, size=(rounds, players, rules.digits_per_note))]
     return [[chars[r, s].tobytes().decode("ascii") for s in range(players)] for r in range(rounds)]
+
+
+class Shown(NamedTuple):
+    """A resolved round as every seat sees it (LP-2.3: all notes shown), immutable for views."""
+
+    notes: tuple[str, ...]
+    opener: int
+    holder: int
+    bid: tuple[int, int]
+    rebid: bool
+    counted: int  # C, the bid digit on all notes (LP-5.1)
+    holder_wins: bool
+    stake: int
+    scores: tuple[int, ...]
 
 
 class Round:
@@ -175,6 +189,7 @@ class State:
         self.deal_no = 0
         self.totals = [0] * players
         self.over = False
+        self.shown: tuple[Shown, ...] = ()  # the resolved rounds, for views (LP-2.3)
 
     @classmethod
     def deal(cls, rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
@@ -215,6 +230,9 @@ class State:
         assert rnd.result is not None
         for s, x in enumerate(rnd.result["scores"]):
             self.totals[s] += x
+        r = rnd.result
+        self.shown += (Shown(rnd.notes, rnd.opener, r["holder"], tuple(r["bid"]), r["rebid"], r["count"],
+                             r["holder_wins"], r["stake"], tuple(r["scores"])),)
         if self.deal_no + 1 >= len(self.notes):
             self.over = True
             return
@@ -245,7 +263,9 @@ class State:
         return self.first_round + self.deal_no
 
     def view(self, seat: int) -> dict[str, Any]:
-        """LP-2: his own note, everything public; the other notes only of resolved rounds (LP-2.3)."""
+        """LP-2: his own note, everything public; the other notes only of resolved rounds (LP-2.3).
+
+        ``finished`` holds the resolved rounds as immutable ``Shown`` tuples (shared by every view)."""
         rnd = self.current
         return {
             "seat": seat, "players": self.players, "rules": self.rules, "round": self.round_no(),
@@ -254,8 +274,7 @@ class State:
             "actions": list(rnd.history), "bid": rnd.standing, "holder": rnd.holder,
             "challenges": rnd.challenges, "rebid_turn": rnd.rebid_turn, "is_rebid": rnd.is_rebid,
             "scores": list(self.totals),
-            "finished": [{"notes": list(r.notes), **(r.result or {})} for r in self.done]
-            + ([{"notes": list(rnd.notes), **(rnd.result or {})}] if rnd.ended else []),
+            "finished": self.shown,
         }
 
     def round_results(self) -> list[dict[str, Any]]:
