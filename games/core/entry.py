@@ -265,10 +265,8 @@ class GameEntry:
             return rules_from_dict(self.rules_class, {**base, **opts})
         except RulesError:
             raise
-        except (TypeError, ValueError) as e:
-            msg = str(e.args[0]) if e.args else str(e)
-            fld = next((k for k in opts if k in msg), None)
-            raise RulesError(msg, field=fld, rule=getattr(e, "rule", None) or self.rule_prefix) from None
+        except (TypeError, ValueError) as e:  # a rules class that raises plain errors names no field
+            raise RulesError(str(e.args[0]) if e.args else str(e), rule=self.rule_prefix) from None
 
     def rules_dict(self, rules: Any) -> dict[str, Any]:
         """The JSON form of ``rules`` (every option in force)."""
