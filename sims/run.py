@@ -1,13 +1,12 @@
 """The shard runner: ``run_shard(spec, k) -> {table: pa.Table}``, a pure function (no I/O).
 
 Randomness of shard k (DESIGN.md "Jobs"): the 128-bit key of a counter-based Philox generator is
-drawn from ``SeedSequence(seed, spawn_key=(k,))``; deal i of the shard (local index) then uses the
+drawn from ``SeedSequence(seed, spawn_key=(k,))`` (``games.core.streams.Streams``, where the
+measured reason for Philox is written down); deal i of the shard (local index) then uses the
 stream with counter words ``(0, 0, i, 0)`` to deal its cards (and, with ``seating: random``, to
 shuffle the seats), and rotation r of that deal the stream ``(0, 0, i, r + 1)`` for every bot's
 choices. So the cards of a deal are a pure function of (spec, k, i) and a rotation's play of
-(spec, k, i, r), whatever ran before it. Philox is used because re-pointing one generator at a
-stream costs ~3 µs, where building a generator from a ``SeedSequence`` costs ~16 µs: a random
-bot plays a whole deal in tens of microseconds, so the cheaper way keeps the runner's overhead small.
+(spec, k, i, r), whatever ran before it.
 
 Duplicate seating (docs/jobs.md): the deal is dealt once and replayed from a ``copy()`` of the fresh
 ``State`` under every cyclic rotation r of the bots over the seats (seat s gets bot
@@ -30,32 +29,13 @@ import pyarrow as pa
 
 from games.core import registry
 from games.core.entry import FastPath, GameEntry
+from games.core.streams import Streams
+from sims import dealstats
 from sims.plan import shard_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import TournamentRows
 
 __all__ = ["ShardCancelled", "Streams", "play_deal", "play_one", "run_shard", "seatings", "shard_range"]
-
-
-class Streams:
-    """One Philox generator re-pointed at the stream of (deal, sub-stream) of a shard."""
-
-    def __init__(self, seed: int, k: int) -> None:
-        self._key: Any = shard_seed(seed, k).generate_state(2, np.uint64)
-        self._bits = np.random.Philox(key=self._key)
-        self.rng = np.random.Generator(self._bits)
-        self._zeros = np.zeros(4, dtype=np.uint64)
-
-    def at(self, deal: int, stream: int) -> np.random.Generator:
-        """The generator, positioned at the start of stream ``stream`` of local deal ``deal``."""
-        # Words 0-1 of the counter advance as numbers are drawn, so (deal, stream) sit in words
-        # 2-3: a stream can draw 2**130 numbers before it could meet another one.
-        self._bits.state = {
-            "bit_generator": "Philox",
-            "state": {"counter": np.array([0, 0, deal, stream], dtype=np.uint64), "key": self._key},
-            "buffer": self._zeros.copy(), "buffer_pos": 4, "has_uint32": 0, "uinteger": 0,
-        }
-        return self.rng
 
 
 def shard_range(spec: TournamentSpec, k: int) -> range:
@@ -119,7 +99,7 @@ def _run_tournament(spec: TournamentSpec, k: int,
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     labels = bot_labels(spec.bots)
     n = spec.players
-    streams = Streams(spec.seed, k)
+    streams = Streams(shard_seed(spec.seed, k))
     full = spec.record == "full"
     rows = TournamentRows(entry, full)
     fast = _FastPaths(entry, rules, bots)
@@ -153,7 +133,7 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
     bots = [registry.make(b.name, b.params) for b in spec.bots]
-    streams = Streams(spec.seed, k)
+    streams = Streams(shard_seed(spec.seed, k))
     rng = streams.at(i, 0)
     st = entry.deal(rules, spec.players, entry.dealer_of(deal, spec.players), rng)
     plays = seatings(spec, rng)
@@ -178,6 +158,4 @@ def run_shard(spec: JobSpec | Mapping[str, Any], k: int,
         spec = parse_spec(spec)
     if isinstance(spec, TournamentSpec):
         return _run_tournament(spec, k, should_stop)
-    from sims import dealstats
-
     return dealstats.run_shard(spec, k)
