@@ -52,8 +52,10 @@ ColumnRole = Literal["category", "measure", "label"]
 class Column:
     """One game-specific column of ``deals`` or ``seats``.
 
-    ``role`` tells the reports what to do with it: a ``category`` gets per-value shares (per bot in
-    ``seats``), a ``measure`` gets means with intervals, a ``label`` is stored and queryable only.
+    ``role`` tells the reports what to do with it (docs/statistics.md): a ``category`` gets per-value
+    shares (per bot in ``seats``; a ``bool`` category the share of true), a ``measure`` gets means
+    with intervals, a ``label`` is stored and queryable only. ``null`` is how a null value of a
+    category reads in the reports (``(all passed)`` for an order nobody made).
     """
 
     name: str
@@ -61,6 +63,7 @@ class Column:
     role: ColumnRole
     doc: str
     nullable: bool = True
+    null: str = "(none)"
 
     def __post_init__(self) -> None:
         if self.type not in COLUMN_TYPES:
