@@ -167,6 +167,13 @@ def test_game_questions_come_from_the_game_entry() -> None:
 
     reach = {"type": "reach", "hand": "6c 6d 8h 9s Jc", "robot": "As Ah 7c 8d Kc"}
     assert set(registry.game("order-poker").questions) == {"reach", "robot-combination"}
+    from sims import catalog  # what `rasklad games --json` and /v1/games/<game> list
+
+    listed = catalog.game("order-poker")["questions"]  # type: ignore[index]
+    assert [q["name"] for q in listed] == ["reach", "robot-combination"]
+    assert listed[0]["params_schema"]["properties"]["swaps"]["maximum"] == 12
+    assert listed[0]["methods"] == ["exact", "sample"]
+    assert catalog.game("quintet")["questions"] == []  # type: ignore[index]
     # A game's question asked without its game, or with another game, names the game field.
     assert error_of({"kind": "deal-stats", "question": reach}) == (
         "game: question reach is a question of order-poker: set game: order-poker")
