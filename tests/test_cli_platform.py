@@ -95,6 +95,9 @@ def test_record_of_a_summary_job_equals_the_stored_record_of_a_full_job(tmp_path
         q = rasklad("query", full, f"SELECT score FROM seats WHERE deal = {deal} AND rotation = {rotation} "
                                    "ORDER BY seat", "--format", "json", data=tmp_path / "data")
         assert [row["score"] for row in json.loads(q.stdout)] == rec["outcome"]["scores"]
+    # sum() of integers is a DuckDB HUGEINT: the JSON output still writes it as a number.
+    total = rasklad("query", full, "SELECT sum(score) AS s FROM seats", "--format", "json", data=tmp_path / "data")
+    assert isinstance(json.loads(total.stdout)[0]["s"], int), total.stdout
     out = tmp_path / "r.json"
     w = rasklad("record", summary, "2", "-o", str(out), data=tmp_path / "data")
     assert w.returncode == 0 and json.loads(out.read_text())["format"] == "rasklad-record/1"
