@@ -62,6 +62,8 @@ def game(name: str) -> dict[str, Any] | None:
         return None
     return {**_summary(entry), "options": rule_options(entry),
             "presets": {p: entry.rules_dict(r) for p, r in entry.presets.items()},
+            "players_by_preset": {p: dict(zip(("min", "max"), entry.seats(r), strict=True))
+                                  for p, r in entry.presets.items()},
             "tables": {t: [{"name": c.name, "type": c.type, "role": c.role, "doc": c.doc} for c in cols]
                        for t, cols in (("deals", entry.tables.deals), ("seats", entry.tables.seats))},
             "questions": questions(entry),

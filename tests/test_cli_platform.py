@@ -47,6 +47,7 @@ def test_games_json_lists_every_registered_game_with_seats_presets_and_columns()
     assert [c["name"] for c in op["tables"]["seats"]] == ["role", "combination", "fulfilled", "score"]
     assert {o["name"]: o["allowed"] for o in op["options"]}["against_half_min"] == ["pair", "two_pair"]
     assert games["quintet"]["players"] == {"min": 2, "max": 2}
+    assert op["players_by_preset"] == {"default": {"min": 3, "max": 6}}
     table = rasklad("games")
     assert table.returncode == 0 and "order-poker" in table.stdout and "3-6" in table.stdout
 
