@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from games.core.entry import GameEntry, SolveOption, Solver
-from games.liars_poker import record, tables
+from games.liars_poker import questions, record, tables
 from games.liars_poker.bids import ACCEPT, CHALLENGE
 from games.liars_poker.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, VERSION, Rules
 from games.liars_poker.state import Round, State, action_json, draw_notes
@@ -132,4 +132,5 @@ ENTRY = GameEntry(
     resample_hidden=resample_hidden,
     score_total=score_total,
     solver=SOLVER,
+    questions=questions.QUESTIONS,
 )
