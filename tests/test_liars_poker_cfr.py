@@ -155,3 +155,35 @@ def test_rasklad_solve_liars_poker() -> None:
     assert r.exit_code == 2
     r = CliRunner().invoke(app, ["solve", "quintet"])
     assert r.exit_code == 2
+
+
+def test_the_abstraction_trains_and_plays_legally() -> None:
+    from games.liars_poker.cfr import abstraction
+    from games.liars_poker.rules import PRESETS
+
+    m = abstraction.Mccfr(PRESETS["classic"], 2)
+    m.iterate(30, np.random.default_rng(1))
+    policy = m.policy()
+    assert policy and all(abs(sum(p) - 1) < 1e-3 for p in policy.values())
+    rng = np.random.default_rng(2)
+    st = State.deal(Rules(rounds=20), 2, 0, rng)
+    used = 0
+    while not st.is_over():
+        a = abstraction.act(policy, st.current, st.to_act(), rng)
+        if a is None:
+            a = st.legal_actions().sample(rng)
+        else:
+            used += 1
+        assert a in st.legal_actions()
+        st.apply(a)
+    assert used > 0
+
+
+def test_the_cfr_bot_uses_the_shipped_abstraction_on_classic_two_seats() -> None:
+    from games.liars_poker.cfr.bot import abstract_policy
+
+    if abstract_policy(2) is None:
+        pytest.skip("no abstraction policy shipped")
+    bot = registry.make("liars-poker/cfr", {})
+    st = play([bot, registry.make("liars-poker/random", {})], Rules(rounds=50), 2, 3)
+    assert st.scores()[0] > 0

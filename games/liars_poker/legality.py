@@ -10,13 +10,15 @@ bid (LP-4.1) or in the rebid turn (LP-4.6), a bid's form (LP-7), range (LP-3.1) 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from games.core.protocol import IllegalAction
 from games.liars_poker.bids import ACCEPT, CHALLENGE, Bid
-from games.liars_poker.state import Round
+
+if TYPE_CHECKING:  # the state imports this module on its error path
+    from games.liars_poker.state import Round
 
 KINDS = ("bid", CHALLENGE, ACCEPT)
 

@@ -19,12 +19,35 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from games.liars_poker.bids import CHALLENGE, Bid
-from games.liars_poker.bots import TruthfulBot
+from games.liars_poker.bids import CHALLENGE, Bid, Chain
+from games.liars_poker.cfr import abstraction
 from games.liars_poker.cfr.game import MAX_CHAIN, SmallGame
-from games.liars_poker.cfr.train import load_policy, shipped
+from games.liars_poker.cfr.train import POLICIES, load_policy, shipped
+from games.liars_poker.state import Round
+from games.liars_poker.truthful import TruthfulBot
 
 _CACHE: dict[str, tuple[SmallGame, npt.NDArray[np.float32]] | None] = {}
+_ABSTRACT: dict[int, dict[str, list[float]] | None] = {}
+
+
+def abstract_policy(players: int) -> dict[str, list[float]] | None:
+    """The shipped abstraction policy of ``players`` seats (``policies/abstract_n<n>.json``), if any."""
+    if players not in _ABSTRACT:
+        path = POLICIES / f"abstract_n{players}.json"
+        _ABSTRACT[players] = abstraction.load(path) if path.exists() else None
+    return _ABSTRACT[players]
+
+
+def _round_of(view: Mapping[str, Any]) -> Round:
+    """The round as far as ``view`` shows it: the seat's own note, the others' notes unknown (empty)."""
+    rules = view["rules"]
+    n, seat = view["players"], view["seat"]
+    notes = ["" for _ in range(n)]
+    notes[seat] = view["note"]
+    rnd = Round(rules, Chain(rules.ranking, n * rules.digits_per_note), notes, view["opener"])
+    for _, kind, bid in view["actions"]:
+        rnd.try_apply(bid if kind == "bid" else kind)
+    return rnd
 
 
 def _load(path: Path) -> tuple[SmallGame, npt.NDArray[np.float32]] | None:
@@ -54,11 +77,23 @@ class CfrBot:
             return None
         return found
 
+    def abstract_act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+        """The abstraction policy (``games.liars_poker.cfr.abstraction``) where one is shipped for this
+        table and its information set was trained, else the truthful bot."""
+        rules = view["rules"]
+        policy = abstract_policy(view["players"]) if rules.rebid == "off" and rules.digit_values == 10 \
+            and rules.digits_per_note == 8 else None
+        if policy is not None:
+            a = abstraction.act(policy, _round_of(view), view["seat"], rng)
+            if a is not None:
+                return a
+        return self.fallback.act(view, legal_actions, rng)
+
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
         """One action drawn from the policy at (own hand, bids made) with one uniform draw of ``rng``."""
         found = self.game_for(view)
         if found is None:
-            return self.fallback.act(view, legal_actions, rng)
+            return self.abstract_act(view, legal_actions, rng)
         game, policy = found
         counts = view["counts"]
         hand = game.hand_index(tuple(counts[d] for d in range(1, game.values + 1)))
