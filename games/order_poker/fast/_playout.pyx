@@ -12,7 +12,8 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t
 
 from games.order_poker.fast.kernel cimport (
-    BIDDING, EXCHANGE, K_SIMPLE, K_SOURCES, K_SWAP, MAX_LEGAL, OVER, Deal, apply, category, legal, start,
+    BIDDING, EXCHANGE, K_SIMPLE, K_SOURCES, K_SWAP, MAX_LEGAL, OVER, Deal, apply, category, count_legal, legal,
+    legal_at, start,
 )
 
 cdef extern from "numpy/random/bitgen.h":
@@ -73,12 +74,12 @@ cdef bitgen_t *start_deal(Deal *d, rng, hands, robot, int dealer, int max_rounds
 
 cdef int run(Deal *d, const double *pp, const double *kp, bitgen_t *bg) noexcept nogil:
     """Play ``d`` to the end with the random policy; the number of actions."""
-    cdef int codes[MAX_LEGAL]
+    cdef int aux[MAX_LEGAL]
     cdef int s, m, moves = 0
     while d.phase != OVER:
         s = d.turn
-        m = legal(d, codes)
-        apply(d, codes[choose(d, m, pp[s], kp[s], bg)])
+        m = count_legal(d, aux)
+        apply(d, legal_at(d, aux, choose(d, m, pp[s], kp[s], bg)))
         moves += 1
     return moves
 
@@ -98,7 +99,7 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
     roles coded 0 (none), 1 (for), 2 (against).
     """
     cdef Deal d
-    cdef int i, s, m, idx, n
+    cdef int i, s, m, n, code
     cdef int codes[MAX_LEGAL]
     cdef double pp[6]
     cdef double kp[6]
@@ -107,12 +108,13 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
     with rng.bit_generator.lock:
         while d.phase != OVER:
             s = d.turn
-            m = legal(&d, codes)
             if trace is not None:
+                m = legal(&d, codes)
                 trace.append([action_of(&d, codes[i], simple, swaps) for i in range(m)])
-            idx = choose(&d, m, pp[s], kp[s], bg)
-            actions.append(action_of(&d, codes[idx], simple, swaps))
-            apply(&d, codes[idx])
+            m = count_legal(&d, codes)  # the action is listed by its index: the others never are
+            code = legal_at(&d, codes, choose(&d, m, pp[s], kp[s], bg))
+            actions.append(action_of(&d, code, simple, swaps))
+            apply(&d, code)
     return (d.end, [[d.hands[s][i] for i in range(5)] for s in range(n)], [d.robot[i] for i in range(5)],
             d.robot_cat, [d.bids[i] for i in range(d.nbids)], [d.bidders[i] for i in range(d.nbids)],
             [bool(d.in_bid[s]) for s in range(n)], d.orderer, d.order, [d.roles[s] for s in range(n)],
