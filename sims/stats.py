@@ -378,111 +378,37 @@ def _head_to_head(
     return {"bots": ranked, "cells": cells}
 
 
-# openskill's PlackettLuce defaults (``PlackettLuce.__init__``), which ``rating`` uses with tau = 0.
-PL_BETA = 25.0 / 6.0
-PL_KAPPA = 0.0001
-
-
-def _plackett_luce_game(mus: list[float], sigmas: list[float], scores: list[float]) -> None:
-    """One ``PlackettLuce(tau=0).rate([[r] for r in ratings], scores=scores)`` of one-player teams, in
-    place on ``mus``/``sigmas``: the same floating-point operations in the same order as openskill
-    6.2 (``rate`` -> ``_compute``), without its argument checks, deep copies and rating objects (a
-    uuid4 each), which were ~90% of a report's time. ``tests/test_stats_leaderboard.py`` checks
-    bit-for-bit equality with openskill on random games, ties included.
-
-    What openskill does with these arguments, step by step: sigma becomes sqrt(sigma^2 + tau^2); the
-    ranks are competition ranks of -score (ties share the lowest); teams are stably sorted by rank;
-    with margin 0 the score margin adds exactly 0.0 to every mu; weights are 1.0; the tie-averaging
-    of mu changes is a no-op in 6.2 (it compares each updated rating with itself).
-    """
-    k = len(mus)
-    neg = [-x for x in scores]
-    first: dict[float, int] = {}
-    for pos, v in enumerate(sorted(neg)):
-        if v not in first:
-            first[v] = pos
-    ranks = [first[v] for v in neg]
-    order = sorted(range(k), key=ranks.__getitem__)  # stable, as openskill's _unwind
-    rank = [ranks[t] for t in order]
-    sig = [math.sqrt(sigmas[t] * sigmas[t] + 0.0) for t in order]  # tau = 0
-    mu = [0.0 + mus[t] * 1.0 for t in order]  # the team's mu: one player of balance weight 1
-    sig_sq = [0.0 + (x * 1.0) ** 2 for x in sig]
-    beta_squared = PL_BETA**2
-    total = 0.0
-    for v in sig_sq:
-        total += v + beta_squared
-    c = math.sqrt(total)
-    e = [math.exp(m / c) for m in mu]
-    sum_q = [0.0] * k
-    for i in range(k):  # ranks are sorted: teams q with rank[q] <= rank[i] come first
-        for q in range(k):
-            if rank[i] >= rank[q]:
-                sum_q[q] += e[i]
-    a = [rank.count(r) for r in rank]
-    for i in range(k):
-        omega = 0.0
-        delta = 0.0
-        ei, ri = e[i], rank[i]
-        for q in range(k):
-            x = ei / sum_q[q]
-            if rank[q] <= ri:
-                delta += x * (1 - x) / a[q]
-                if q == i:
-                    omega += (1 - x) / a[q]
-                else:
-                    omega -= x / a[q]
-        ssq = sig_sq[i]
-        omega *= ssq / c
-        delta *= ssq / c**2
-        delta *= math.sqrt(ssq) / c  # gamma
-        t = order[i]
-        m, sg = mus[t], sig[i]  # the player's own mu (equal to the team's but for the sign of a zero)
-        if omega >= 0:
-            m += (sg**2 / ssq) * omega * 1.0
-            sg *= math.sqrt(max(1 - (sg**2 / ssq) * delta * 1.0, PL_KAPPA))
-        else:
-            m += (sg**2 / ssq) * omega / 1.0
-            sg *= math.sqrt(max(1 - (sg**2 / ssq) * delta / 1.0, PL_KAPPA))
-        mus[t], sigmas[t] = m, sg
-
-
 def rating(pd_: PerDeal, max_deals: int = RATING_MAX_DEALS) -> dict[str, Any]:
     """openskill PlackettLuce over deals in deal order; each deal ranks its bots by their per-deal value.
 
     Deterministic: the same rows give the same ratings (the model has no randomness and deals are
-    processed in ascending deal id). Ties in the per-deal value are ties in the ranking. Each deal is
-    rated by ``_plackett_luce_game``: openskill's arithmetic, bit for bit, without its per-call costs.
+    processed in ascending deal id). Ties in the per-deal value are ties in the ranking. The deals are
+    rated by ``ext._rating.plackett_luce``: openskill's ``rate`` arithmetic, bit for bit, in C (openskill's
+    own per-call costs were most of a report's time).
     """
     from openskill.models import PlackettLuce  # imported here: only the rating needs it
+
+    from ext._rating import plackett_luce
 
     # tau = 0: a bot is a fixed program whose skill does not drift, so no extra variance is added per
     # game. With openskill's default tau the rating forgets old deals and ends up ranking by the last
     # few hundred of them (on 20,000 synthetic deals it put the second-best bot first).
     model = PlackettLuce(tau=0.0)
-    assert (model.beta, model.kappa, model.margin, model.balance, model.limit_sigma) == \
-        (PL_BETA, PL_KAPPA, 0.0, False, False)  # what _plackett_luce_game assumes
-    mus = [model.mu] * len(pd_.bots)
-    sigmas = [model.sigma] * len(pd_.bots)
-    games = [0] * len(pd_.bots)
+    if (model.tau, model.margin, model.balance, model.limit_sigma) != (0.0, 0.0, False, False):
+        raise AssertionError("plackett_luce does openskill's arithmetic for tau 0, margin 0, no balance or limit")
+    nb = len(pd_.bots)
     n_rated = min(int(pd_.deals.size), max_deals)
-    present = (pd_.rows[:n_rated] > 0).tolist()
-    values = np.nan_to_num(pd_.value[:n_rated]).tolist()
-    every = list(range(len(pd_.bots)))
-    for mask, vals in zip(present, values, strict=True):
-        idx = every if all(mask) else [j for j, p in enumerate(mask) if p]
-        if len(idx) < 2:
-            continue
-        m = [mus[j] for j in idx]
-        sg = [sigmas[j] for j in idx]
-        _plackett_luce_game(m, sg, [vals[j] for j in idx])
-        for x, j in enumerate(idx):
-            mus[j], sigmas[j] = m[x], sg[x]
-            games[j] += 1
-    current = {b: model.rating(mu=mus[j], sigma=sigmas[j], name=b) for j, b in enumerate(pd_.bots)}
-    count = dict(zip(pd_.bots, games, strict=True))
+    mu = np.full(nb, model.mu, dtype=np.float64)
+    sigma = np.full(nb, model.sigma, dtype=np.float64)
+    games_played = np.zeros(nb, dtype=np.int64)
+    plackett_luce(np.ascontiguousarray(np.nan_to_num(pd_.value[:n_rated]), dtype=np.float64),
+                  np.ascontiguousarray(pd_.rows[:n_rated] > 0, dtype=np.uint8), mu, sigma, games_played,
+                  float(model.beta), float(model.kappa))
+    current = {b: model.rating(mu=float(mu[j]), sigma=float(sigma[j]), name=b) for j, b in enumerate(pd_.bots)}
+    games = {b: int(games_played[j]) for j, b in enumerate(pd_.bots)}
     ranked = sorted(current.items(), key=lambda kv: (-float(kv[1].ordinal()), kv[0]))
     rows = [
-        {"bot": b, "mu": _f(r.mu), "sigma": _f(r.sigma), "ordinal": _f(r.ordinal()), "games": count[b]}
+        {"bot": b, "mu": _f(r.mu), "sigma": _f(r.sigma), "ordinal": _f(r.ordinal()), "games": games[b]}
         for b, r in ranked
     ]
     return {
