@@ -24,6 +24,8 @@ cdef extern from "numpy/random/bitgen.h":
 
 #: The rule that ended the deal, by the ``end`` code ``play_random`` returns.
 END_RULES = ("OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8")
+#: The engine's role of a seat by the kernel's code (``Deal.roles``: 0 none yet, 1 for, 2 against).
+ROLE_NAMES = (None, "for", "against")
 SIMPLE_PER_SEAT = K_SIMPLE
 SOURCES_PER_SEAT = K_SOURCES
 
@@ -94,9 +96,10 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
     -1 is the robot): the objects chosen are appended to ``actions``, so the caller gets its own
     action values back. ``trace`` (tests): each step's whole legal list is appended to it.
 
-    Returns ``(end, hands, robot, robot_cat, bids, bidders, in_bidding, orderer, order, roles,
-    is_open, round, all_kept, partner)``: ``end`` an index into ``END_RULES``, the final cards,
-    roles coded 0 (none), 1 (for), 2 (against).
+    Returns ``(actions, end_rule, hands, robot, robot_cat, bids, bidders, in_bidding, orderer, order,
+    roles, is_open, round, all_kept, partner)``, the fields of ``games.order_poker.state.Playout`` in
+    its order (one tuple the caller turns into a ``Playout`` without unpacking it): ``end_rule`` from
+    ``END_RULES``, the final cards, roles as the engine writes them (None, ``for``, ``against``).
     """
     cdef Deal d
     cdef int i, s, m, n, code
@@ -115,10 +118,10 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
             code = legal_at(&d, codes, choose(&d, m, pp[s], kp[s], bg))
             actions.append(action_of(&d, code, simple, swaps))
             apply(&d, code)
-    return (d.end, [[d.hands[s][i] for i in range(5)] for s in range(n)], [d.robot[i] for i in range(5)],
-            d.robot_cat, [d.bids[i] for i in range(d.nbids)], [d.bidders[i] for i in range(d.nbids)],
-            [bool(d.in_bid[s]) for s in range(n)], d.orderer, d.order, [d.roles[s] for s in range(n)],
-            bool(d.is_open), d.round, bool(d.all_kept), d.partner)
+    return (actions, END_RULES[d.end], [[d.hands[s][i] for i in range(5)] for s in range(n)],
+            [d.robot[i] for i in range(5)], d.robot_cat, [d.bids[i] for i in range(d.nbids)],
+            [d.bidders[i] for i in range(d.nbids)], [bool(d.in_bid[s]) for s in range(n)], d.orderer, d.order,
+            [ROLE_NAMES[d.roles[s]] for s in range(n)], bool(d.is_open), d.round, bool(d.all_kept), d.partner)
 
 
 def play_random_summary(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_prob):
