@@ -8,7 +8,7 @@ Each round runs every tree once, in turn, in a fresh process with ``PYTHONPATH``
 ``State.deal`` + the C play-out (the entry's fast path; ``State.play_out`` in trees older than the
 game registry, e.g. d88fa96), what ``bench_order_poker.py`` times for random tables; ``play_score``
 adds ``scores()`` and ``summary()`` (``bench_pipeline.py``'s bare loop). Timed by
-``time.process_time`` with the GC off; the best of all rounds is kept. CPU time, not wall time: the
+``time.process_time`` with the GC off; the best and the median of all timings are printed. CPU time, not wall time: the
 2-core machine is shared, and a process waiting for a core does not count.
 """
 
@@ -18,6 +18,7 @@ import argparse
 import gc
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -84,13 +85,14 @@ def main() -> None:
             for k, v in json.loads(res.stdout).items():
                 got[name][k] += v
     for loop in ("play", "play_score"):
-        print(f"{loop}: 4 x random, {args.deals:,} deals, best of {2 * args.rounds} by CPU time")
+        print(f"{loop}: 4 x random, {args.deals:,} deals, {2 * args.rounds} timings per tree, by CPU time")
         first = None
         for name in trees:
-            cpu = min(got[name][loop])
-            first = first or cpu
-            print(f"  {name:<10} {args.deals / cpu:>10,.0f} deals/s   {1e6 * cpu / args.deals:6.2f} µs/deal   "
-                  f"CPU time x{cpu / first:.3f} of {next(iter(trees))}")
+            cpu, med = min(got[name][loop]), statistics.median(got[name][loop])
+            first = first or (cpu, med)
+            print(f"  {name:<10} best {args.deals / cpu:>8,.0f} deals/s ({1e6 * cpu / args.deals:5.2f} µs/deal, "
+                  f"x{cpu / first[0]:.3f})   median {args.deals / med:>8,.0f} deals/s ({1e6 * med / args.deals:5.2f} "
+                  f"µs/deal, x{med / first[1]:.3f})   CPU time relative to {next(iter(trees))}")
     print(f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after")
 
 
