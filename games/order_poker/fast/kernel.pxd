@@ -78,10 +78,8 @@ cdef inline int category(const int *c) noexcept nogil:
     cdef int pairs = ((r0 == r1) + (r0 == r2) + (r0 == r3) + (r0 == r4) + (r1 == r2) + (r1 == r3)
                       + (r1 == r4) + (r2 == r3) + (r2 == r4) + (r3 == r4))
     cdef int lo, hi, flush
-    if pairs:
-        if pairs <= 3:
-            return pairs  # pair, two_pair, three
-        return 5 if pairs == 4 else 7  # full_house, four (5 equal-rank pairs cannot occur)
+    if pairs:  # 1, 2, 3 -> pair, two_pair, three; 4 -> full_house (5); 6 -> four (7); 5 cannot occur
+        return pairs + (pairs >= 4)  # no branch to mispredict: ranks of random hands are unpredictable
     lo = min(r0, r1, r2, r3, r4)
     hi = max(r0, r1, r2, r3, r4)
     flush = ((c[0] & 3) == (c[1] & 3) and (c[0] & 3) == (c[2] & 3)
