@@ -77,7 +77,7 @@ def play(bot: str, deals: int, seed: int, players: int = 4, mode: str = "play_ou
     rng = np.random.default_rng(seed)
     rules = Rules()
     actions = 0
-    views = mode == "loop"
+    views = mode != "loop_no_views"  # play_out without a fast path (heuristic bots) plays the readable loop
     fast = registry.game("order-poker").fast_path(rules, bots) if mode == "play_out" else None
     t0 = time.perf_counter()
     for d in range(deals):

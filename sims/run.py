@@ -112,14 +112,18 @@ def _run_tournament(spec: TournamentSpec, k: int,
     full = spec.record == "full"
     rows = TournamentRows(entry, full)
     fast = _FastPaths(entry, rules, bots)
+    # Duplicate and fixed seatings draw nothing and are the same for every deal: computed once, with
+    # the bots and common fast path of their rotations (rows copy the seating lists they keep).
+    fixed = None if spec.seating == "random" else seatings(spec, streams.rng)
+    fixed_common = fast.common(fixed) if fixed is not None and not full else None
     for i, deal in enumerate(shard_range(spec, k)):
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {deal}: the job was cancelled")
         rng = streams.at(i, 0)
         dealt = entry.deal(rules, n, entry.dealer_of(deal, n), rng)
-        plays = seatings(spec, rng)
+        plays = fixed if fixed is not None else seatings(spec, rng)
         if not full:
-            rotation_bots, fp = fast.common(plays)
+            rotation_bots, fp = fixed_common if fixed_common is not None else fast.common(plays)
             if fp is not None:  # the fast path plays every rotation in one call and gives the rows
                 rows.add_rotations(deal, plays, labels, fp.play_rows(dealt, entry.tables, rotation_bots,
                                                                      streams.rotations(i)))

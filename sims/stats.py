@@ -39,8 +39,9 @@ Z95 = float(ndtri(0.5 + LEVEL / 2))  # 1.95996...
 Z_POWER80 = float(ndtri(0.80))  # 0.8416...: one-sided normal quantile for 80% power
 NOT_SEPARABLE = "not separable at this sample size"
 TOO_FEW = "too few deals to say"
-# openskill's PlackettLuce costs ~40 µs per 4-player game on our machines: 100,000 deals is about
-# four seconds. Larger jobs rate their first RATING_MAX_DEALS deals (in deal order) and say so.
+# Larger jobs rate their first RATING_MAX_DEALS deals (in deal order) and say so. The cap was set when
+# openskill's own rate cost ~40 µs a deal; ext._rating costs ~1 µs, and the cap stays so that the
+# reports of large jobs keep their numbers.
 RATING_MAX_DEALS = 100_000
 # Score histograms keep every distinct value up to this many values, then switch to equal bins.
 HIST_MAX_VALUES = 40
@@ -382,28 +383,30 @@ def rating(pd_: PerDeal, max_deals: int = RATING_MAX_DEALS) -> dict[str, Any]:
     """openskill PlackettLuce over deals in deal order; each deal ranks its bots by their per-deal value.
 
     Deterministic: the same rows give the same ratings (the model has no randomness and deals are
-    processed in ascending deal id). Ties in the per-deal value are ties in the ranking.
+    processed in ascending deal id). Ties in the per-deal value are ties in the ranking. The deals are
+    rated by ``ext._rating.plackett_luce``: openskill's ``rate`` arithmetic, bit for bit, in C (openskill's
+    own per-call costs were most of a report's time).
     """
     from openskill.models import PlackettLuce  # imported here: only the rating needs it
+
+    from ext._rating import plackett_luce
 
     # tau = 0: a bot is a fixed program whose skill does not drift, so no extra variance is added per
     # game. With openskill's default tau the rating forgets old deals and ends up ranking by the last
     # few hundred of them (on 20,000 synthetic deals it put the second-best bot first).
     model = PlackettLuce(tau=0.0)
-    current = {b: model.rating(name=b) for b in pd_.bots}
-    games = dict.fromkeys(pd_.bots, 0)
+    if (model.tau, model.margin, model.balance, model.limit_sigma) != (0.0, 0.0, False, False):
+        raise AssertionError("plackett_luce does openskill's arithmetic for tau 0, margin 0, no balance or limit")
+    nb = len(pd_.bots)
     n_rated = min(int(pd_.deals.size), max_deals)
-    present = (pd_.rows[:n_rated] > 0).tolist()
-    values = np.nan_to_num(pd_.value[:n_rated]).tolist()
-    for mask, vals in zip(present, values, strict=True):
-        idx = [j for j, p in enumerate(mask) if p]
-        if len(idx) < 2:
-            continue
-        names = [pd_.bots[j] for j in idx]
-        new = model.rate([[current[nm]] for nm in names], scores=[vals[j] for j in idx])
-        for nm, team in zip(names, new, strict=True):
-            current[nm] = team[0]
-            games[nm] += 1
+    mu = np.full(nb, model.mu, dtype=np.float64)
+    sigma = np.full(nb, model.sigma, dtype=np.float64)
+    games_played = np.zeros(nb, dtype=np.int64)
+    plackett_luce(np.ascontiguousarray(np.nan_to_num(pd_.value[:n_rated]), dtype=np.float64),
+                  np.ascontiguousarray(pd_.rows[:n_rated] > 0, dtype=np.uint8), mu, sigma, games_played,
+                  float(model.beta), float(model.kappa))
+    current = {b: model.rating(mu=float(mu[j]), sigma=float(sigma[j]), name=b) for j, b in enumerate(pd_.bots)}
+    games = {b: int(games_played[j]) for j, b in enumerate(pd_.bots)}
     ranked = sorted(current.items(), key=lambda kv: (-float(kv[1].ordinal()), kv[0]))
     rows = [
         {"bot": b, "mu": _f(r.mu), "sigma": _f(r.sigma), "ordinal": _f(r.ordinal()), "games": games[b]}

@@ -357,3 +357,41 @@ def test_dictionary_encoded_labels_and_empty_table() -> None:
     assert board(enc, "fixed")["rows"] == board(t, "fixed")["rows"]
     empty = board(t.slice(0, 0), "fixed")
     assert empty["rows"] == [] and empty["pairs"] == [] and empty["deals"] == 0
+
+
+def _openskill_rating(pd_: stats.PerDeal) -> dict[str, tuple[float, float, int]]:
+    """The rating loop as it was before ``_plackett_luce_game``: openskill's own ``rate`` per deal."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce(tau=0.0)
+    current = {b: model.rating(name=b) for b in pd_.bots}
+    games = dict.fromkeys(pd_.bots, 0)
+    for mask, vals in zip((pd_.rows > 0).tolist(), np.nan_to_num(pd_.value).tolist(), strict=True):
+        idx = [j for j, p in enumerate(mask) if p]
+        if len(idx) < 2:
+            continue
+        names = [pd_.bots[j] for j in idx]
+        new = model.rate([[current[nm]] for nm in names], scores=[vals[j] for j in idx])
+        for nm, team in zip(names, new, strict=True):
+            current[nm] = team[0]
+            games[nm] += 1
+    return {b: (r.mu, r.sigma, games[b]) for b, r in current.items()}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_rating_is_openskill_bit_for_bit(players: int) -> None:
+    """``rating`` re-implements openskill's PlackettLuce.rate for one-player teams: the same floats,
+    on integer scores (many ties, as in card games), continuous ones, and bots missing from deals."""
+    rng = np.random.default_rng(players)
+    for kind in ("ties", "continuous", "missing"):
+        t = duplicate_seats(rng, 300, [0.5 * b for b in range(players)])
+        if kind == "ties":
+            t = t.set_column(t.column_names.index("score"), "score",
+                             pa.array(np.round(t.column("score").to_numpy() / 3.0)))
+        if kind == "missing":
+            keep = rng.random(t.num_rows) < 0.4
+            t = t.filter(pa.array(keep))
+        pd_ = stats.per_deal(t)
+        got = stats.rating(pd_)
+        want = _openskill_rating(pd_)
+        assert {r["bot"]: (r["mu"], r["sigma"], r["games"]) for r in got["rows"]} == want

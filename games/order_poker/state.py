@@ -238,23 +238,12 @@ class State:
         """
         if self.phase != BIDDING or self.actions:
             raise ValueError("a play-out is loaded into a fresh deal only")
-        self.actions = p.actions
-        self.hands = p.hands
-        self.robot = p.robot
-        self.robot_cat = p.robot_cat
-        self.bids = p.bids
-        self.bidders = p.bidders
-        self.in_bidding = p.in_bidding
-        self.n_in = sum(p.in_bidding)
-        self.orderer = p.orderer
-        self.order = p.order
-        self.roles = p.roles
-        self.is_open = p.is_open
-        self.round = p.round
-        self.all_kept = p.all_kept
-        self.partner = p.partner
+        # One unpacking of the tuple (a random deal costs ~25 µs: 15 field reads were noticeable).
+        (self.actions, end_rule, self.hands, self.robot, self.robot_cat, self.bids, self.bidders, self.in_bidding,
+         self.orderer, self.order, self.roles, self.is_open, self.round, self.all_kept, self.partner) = p
+        self.n_in = sum(self.in_bidding)
         self._legal = None
-        self._finish(p.end_rule)
+        self._finish(end_rule)
 
     # ----------------------------------------------------------------- phases
     def _next_seat(self, seat: int) -> int:

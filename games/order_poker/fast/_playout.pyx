@@ -12,7 +12,8 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t
 
 from games.order_poker.fast.kernel cimport (
-    BIDDING, EXCHANGE, K_SIMPLE, K_SOURCES, K_SWAP, MAX_LEGAL, OVER, Deal, apply, category, legal, start,
+    BIDDING, EXCHANGE, K_SIMPLE, K_SOURCES, K_SWAP, MAX_LEGAL, OVER, Deal, apply, category, count_legal, legal,
+    legal_at, start,
 )
 
 cdef extern from "numpy/random/bitgen.h":
@@ -23,6 +24,8 @@ cdef extern from "numpy/random/bitgen.h":
 
 #: The rule that ended the deal, by the ``end`` code ``play_random`` returns.
 END_RULES = ("OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8")
+#: The engine's role of a seat by the kernel's code (``Deal.roles``: 0 none yet, 1 for, 2 against).
+ROLE_NAMES = (None, "for", "against")
 SIMPLE_PER_SEAT = K_SIMPLE
 SOURCES_PER_SEAT = K_SOURCES
 
@@ -73,12 +76,12 @@ cdef bitgen_t *start_deal(Deal *d, rng, hands, robot, int dealer, int max_rounds
 
 cdef int run(Deal *d, const double *pp, const double *kp, bitgen_t *bg) noexcept nogil:
     """Play ``d`` to the end with the random policy; the number of actions."""
-    cdef int codes[MAX_LEGAL]
+    cdef int aux[MAX_LEGAL]
     cdef int s, m, moves = 0
     while d.phase != OVER:
         s = d.turn
-        m = legal(d, codes)
-        apply(d, codes[choose(d, m, pp[s], kp[s], bg)])
+        m = count_legal(d, aux)
+        apply(d, legal_at(d, aux, choose(d, m, pp[s], kp[s], bg)))
         moves += 1
     return moves
 
@@ -93,12 +96,13 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
     -1 is the robot): the objects chosen are appended to ``actions``, so the caller gets its own
     action values back. ``trace`` (tests): each step's whole legal list is appended to it.
 
-    Returns ``(end, hands, robot, robot_cat, bids, bidders, in_bidding, orderer, order, roles,
-    is_open, round, all_kept, partner)``: ``end`` an index into ``END_RULES``, the final cards,
-    roles coded 0 (none), 1 (for), 2 (against).
+    Returns ``(actions, end_rule, hands, robot, robot_cat, bids, bidders, in_bidding, orderer, order,
+    roles, is_open, round, all_kept, partner)``, the fields of ``games.order_poker.state.Playout`` in
+    its order (one tuple the caller turns into a ``Playout`` without unpacking it): ``end_rule`` from
+    ``END_RULES``, the final cards, roles as the engine writes them (None, ``for``, ``against``).
     """
     cdef Deal d
-    cdef int i, s, m, idx, n
+    cdef int i, s, m, n, code
     cdef int codes[MAX_LEGAL]
     cdef double pp[6]
     cdef double kp[6]
@@ -107,16 +111,17 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
     with rng.bit_generator.lock:
         while d.phase != OVER:
             s = d.turn
-            m = legal(&d, codes)
             if trace is not None:
+                m = legal(&d, codes)
                 trace.append([action_of(&d, codes[i], simple, swaps) for i in range(m)])
-            idx = choose(&d, m, pp[s], kp[s], bg)
-            actions.append(action_of(&d, codes[idx], simple, swaps))
-            apply(&d, codes[idx])
-    return (d.end, [[d.hands[s][i] for i in range(5)] for s in range(n)], [d.robot[i] for i in range(5)],
-            d.robot_cat, [d.bids[i] for i in range(d.nbids)], [d.bidders[i] for i in range(d.nbids)],
-            [bool(d.in_bid[s]) for s in range(n)], d.orderer, d.order, [d.roles[s] for s in range(n)],
-            bool(d.is_open), d.round, bool(d.all_kept), d.partner)
+            m = count_legal(&d, codes)  # the action is listed by its index: the others never are
+            code = legal_at(&d, codes, choose(&d, m, pp[s], kp[s], bg))
+            actions.append(action_of(&d, code, simple, swaps))
+            apply(&d, code)
+    return (actions, END_RULES[d.end], [[d.hands[s][i] for i in range(5)] for s in range(n)],
+            [d.robot[i] for i in range(5)], d.robot_cat, [d.bids[i] for i in range(d.nbids)],
+            [d.bidders[i] for i in range(d.nbids)], [bool(d.in_bid[s]) for s in range(n)], d.orderer, d.order,
+            [ROLE_NAMES[d.roles[s]] for s in range(n)], bool(d.is_open), d.round, bool(d.all_kept), d.partner)
 
 
 def play_random_summary(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_prob):

@@ -5,7 +5,9 @@ The readable rules are ``games/order_poker/state.py``; this is the same state ma
 bidding, OP-5 roles, OP-6 exchange) over small arrays, as inline C functions that every
 compiled policy of the game cimports (``_playout.pyx``: the random policy; a compiled heuristic
 would be another). ``legal`` lists the actions of the seat to act in exactly the order of
-``State.legal_actions``; ``apply`` plays one of them. Scoring (OP-4, OP-7) stays in
+``State.legal_actions``; a policy that picks one by its index counts them with ``count_legal`` and
+gets the one it picks from ``legal_at`` (the orderer's up to 125 swaps are never listed); ``apply``
+plays one of them. Scoring (OP-4, OP-7) stays in
 ``games.order_poker.scoring``.
 
 Action codes are per seat: 0 pass, 1..8 the order of that OP-2 rank, 9 for, 10 against, 11 keep,
@@ -76,10 +78,8 @@ cdef inline int category(const int *c) noexcept nogil:
     cdef int pairs = ((r0 == r1) + (r0 == r2) + (r0 == r3) + (r0 == r4) + (r1 == r2) + (r1 == r3)
                       + (r1 == r4) + (r2 == r3) + (r2 == r4) + (r3 == r4))
     cdef int lo, hi, flush
-    if pairs:
-        if pairs <= 3:
-            return pairs  # pair, two_pair, three
-        return 5 if pairs == 4 else 7  # full_house, four (5 equal-rank pairs cannot occur)
+    if pairs:  # 1, 2, 3 -> pair, two_pair, three; 4 -> full_house (5); 6 -> four (7); 5 cannot occur
+        return pairs + (pairs >= 4)  # no branch to mispredict: ranks of random hands are unpredictable
     lo = min(r0, r1, r2, r3, r4)
     hi = max(r0, r1, r2, r3, r4)
     flush = ((c[0] & 3) == (c[1] & 3) and (c[0] & 3) == (c[2] & 3)
@@ -124,11 +124,18 @@ cdef inline int robot_swap_ok(const Deal *d, int s, int i, int j) noexcept nogil
     return category(tmp) >= d.robot_cat
 
 
-cdef inline int legal(const Deal *d, int *out) noexcept nogil:
-    """The codes of every legal action of the seat to act, in ``State.legal_actions`` order."""
+cdef inline int count_legal(const Deal *d, int *aux) noexcept nogil:
+    """How many legal actions the seat to act has, listing only what has no closed form.
+
+    A policy that picks one action by its index calls this, then ``legal_at`` for the one it picks,
+    instead of listing them all (the orderer has 26 to 127, all but two of them swaps in a fixed
+    pattern). ``aux`` (``MAX_LEGAL`` ints) receives what ``legal_at`` reads: in the bidding, and for
+    a non-orderer's OP-6.5 swaps when the robot has a rank to keep, the whole list; for the orderer,
+    the seats whose open hands he may take from, in order.
+    """
     cdef int s = d.turn, n = 0, c, j, k, f
     if d.phase == BIDDING:
-        out[0] = K_PASS  # OP-3.2/3.4: pass, or an order not yet announced and not the robot's
+        aux[0] = K_PASS  # OP-3.2/3.4: pass, or an order not yet announced and not the robot's
         n = 1
         for c in range(1, 9):
             if c == d.banned:
@@ -139,35 +146,64 @@ cdef inline int legal(const Deal *d, int *out) noexcept nogil:
                     k = 1
                     break
             if not k:
-                out[n] = c
+                aux[n] = c
                 n += 1
         return n
     if d.phase == ROLES:
-        out[0] = K_FOR
-        out[1] = K_AGAINST
-        return 2
+        return 2  # for, against
     if d.phase != EXCHANGE:
         return 0
-    out[0] = K_KEEP
-    n = 1
-    if s == d.orderer:
-        if d.round >= 2:
-            out[1] = K_STOP  # OP-6.3: from round 2 on
-            n = 2
-        for k in range(25):  # OP-6.3: robot swaps, free of OP-6.5
-            out[n + k] = K_SWAP + k
-        n += 25
+    if s == d.orderer:  # keep, [stop from round 2 on], 25 robot swaps, 25 per usable `for` hand
+        n = 0
         if d.is_open:  # OP-6.4 [ruling]: once one `for` player was used, only him
-            for f in range(d.n):
-                if (d.partner >= 0 and f == d.partner) or (d.partner < 0 and d.roles[f] == 1):
-                    for k in range(25):
-                        out[n + k] = K_SWAP + 25 * (f + 1) + k
-                    n += 25
-        return n
+            if d.partner >= 0:
+                aux[0] = d.partner
+                n = 1
+            else:
+                for f in range(d.n):
+                    if d.roles[f] == 1:
+                        aux[n] = f
+                        n += 1
+        return 1 + (d.round >= 2) + 25 * (1 + n)
+    if d.robot_cat == 0:
+        return 26  # keep and every robot swap: `none` may become anything (OP-6.5)
+    aux[0] = K_KEEP
+    n = 1
     for k in range(25):  # OP-6.5, in (hand card, robot card) order
         if robot_swap_ok(d, s, k // 5, k % 5):
-            out[n] = K_SWAP + k
+            aux[n] = K_SWAP + k
             n += 1
+    return n
+
+
+cdef inline int legal_at(const Deal *d, const int *aux, int i) noexcept nogil:
+    """The code of legal action number ``i`` (in ``State.legal_actions`` order), from what
+    ``count_legal`` left in ``aux`` just before (``0 <= i <`` its count)."""
+    cdef int stop
+    if d.phase == ROLES:
+        return K_FOR + i
+    if d.phase == EXCHANGE:
+        if d.turn == d.orderer:
+            if i == 0:
+                return K_KEEP
+            stop = d.round >= 2  # OP-6.3: from round 2 on
+            if stop and i == 1:
+                return K_STOP
+            i -= 1 + stop
+            if i < 25:
+                return K_SWAP + i  # OP-6.3: robot swaps, free of OP-6.5
+            return K_SWAP + 25 * (aux[i // 25 - 1] + 1) + i % 25
+        if d.robot_cat == 0:
+            return K_KEEP if i == 0 else K_SWAP + i - 1
+    return aux[i]
+
+
+cdef inline int legal(const Deal *d, int *out) noexcept nogil:
+    """The codes of every legal action of the seat to act, in ``State.legal_actions`` order."""
+    cdef int aux[MAX_LEGAL]
+    cdef int i, n = count_legal(d, aux)
+    for i in range(n):
+        out[i] = legal_at(d, aux, i)
     return n
 
 

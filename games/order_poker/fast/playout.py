@@ -29,6 +29,8 @@ from games.order_poker.tables import TABLES, deal_row, seat_rows_of
 __all__ = ["FAST", "RandomPlayout", "play_random", "random_params"]
 
 _ROLES: tuple[str | None, ...] = (None, "for", "against")  # the kernel's role codes 0, 1, 2
+assert k.ROLE_NAMES == _ROLES
+_playout = Playout._make
 assert k.SIMPLE_PER_SEAT == SIMPLE_PER_SEAT and (FOR, KEEP, STOP) == (9, 11, 12)  # kernel.pxd's codes
 _SIMPLE = list(SIMPLE)
 _SWAPS: list[list[Action]] = []  # swap_table(s, src) at 7 * s + src + 1, built on the first random deal
@@ -55,12 +57,10 @@ def play_random(state: State, pass_prob: Sequence[float], keep_prob: Sequence[fl
     Same actions, scores and generator state as playing ``RandomBot.act`` action by action.
     ``trace`` (tests): the kernel's whole legal list of every step is appended to it.
     """
-    actions: list[Action] = []
-    (end, hands, robot, robot_cat, bids, bidders, in_bidding, orderer, order, roles, is_open, rnd, all_kept,
-     partner) = k.play_random(rng, state.dealt, state.dealt_robot, state.dealer, state.rules.max_exchange_rounds,
-                              pass_prob, keep_prob, _SIMPLE, _swaps(), actions, trace)
-    state.load_playout(Playout(actions, k.END_RULES[end], hands, robot, robot_cat, bids, bidders, in_bidding,
-                               orderer, order, [_ROLES[r] for r in roles], is_open, rnd, all_kept, partner))
+    # The kernel returns the fields of a Playout in its order: made into one without unpacking them.
+    state.load_playout(_playout(k.play_random(rng, state.dealt, state.dealt_robot, state.dealer,
+                                              state.rules.max_exchange_rounds, pass_prob, keep_prob, _SIMPLE,
+                                              _swaps(), [], trace)))
 
 
 class RandomPlayout(FastPath):

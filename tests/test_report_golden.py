@@ -1,0 +1,37 @@
+"""The report of a real job, pinned: report.json and report.html of two small Order Poker jobs hash to
+what they were before the report's speed-ups (computed on c999f95, with openskill's own ``rate`` per
+deal). A change to the statistics that moves any reported number, or the page, fails here; a change
+meant to do so updates the hashes and says why in its commit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from sims.embedded import run_job
+from sims.report import render_html
+from sims.spec import parse_spec
+
+RANDOM = ["order-poker/random"] * 4
+MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "order-poker/heuristic"]
+
+CASES = [
+    (RANDOM, 600, "6c980285e56a1633cd8c4888cf80941cfebafccdd02d629e76ee8dce99974176",
+     "9db9865446047e8f8a449510729740c39bbb6066e417655e9d51fc14fdf6e707"),
+    (MIXED, 30, "c522b778bc3b414cb7aaaeb6e9795b1a6a003039897b6820266bf34b465a5d90",
+     "480d8c83ebc134bfb2fa4c473ec2712d88685466cacf778537d7ad5635bd046a"),
+]
+
+
+@pytest.mark.parametrize(("bots", "deals", "json_sha", "html_sha"), CASES, ids=["random", "mixed"])
+def test_job_report_unchanged(tmp_path: Path, bots: list[str], deals: int, json_sha: str, html_sha: str) -> None:
+    spec = parse_spec({"kind": "tournament", "game": "order-poker", "players": 4, "bots": bots, "deals": deals,
+                       "seating": "duplicate", "seed": 11, "shard_deals": deals // 3})
+    res = run_job(spec, data=tmp_path, workers=1)
+    assert res.state == "succeeded" and res.report is not None
+    text = json.dumps(res.report, sort_keys=True, default=str)
+    assert hashlib.sha256(text.encode()).hexdigest() == json_sha
+    assert hashlib.sha256(render_html(res.report).encode()).hexdigest() == html_sha
