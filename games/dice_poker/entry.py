@@ -1,0 +1,68 @@
+"""Dice Poker's ``GameEntry``: what every layer of rasklad knows of the game (docs/rules/dice-poker.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from games.core.dice import mask_positions
+from games.core.entry import GameEntry
+from games.dice_poker import record, tables
+from games.dice_poker.rules import DICE, NAME, PRESETS, SEATS, VERSION, Rules
+from games.dice_poker.state import Action, State
+
+
+def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
+    return State.deal(rules, players, dealer, rng)
+
+
+def _seats(rules: Rules) -> tuple[int, int]:
+    return SEATS[rules.preset]  # DP-1.2
+
+
+def _dice(d: Sequence[int]) -> str:
+    return "-".join(map(str, d))
+
+
+def describe(state: State, action: Action) -> str:
+    """One line in the rules' words (``rasklad replay --steps``), from the state before the action."""
+    who = f"seat {action.seat}"
+    t = state.throw_no
+    dice = _dice(state.dice)
+    if action.kind == "reroll":
+        pos = ", ".join(map(str, mask_positions(int(action.mask), DICE)))
+        return f"{who}, throw {t} {dice}: re-rolls positions {pos} (mask {action.mask}, DP-2.2)"
+    if action.kind == "stand":
+        return f"{who}, throw {t} {dice}: stands (DP-4.1)"
+    return f"{who}, throw {t} {dice}: writes {action.line} (DP-6.1)"
+
+
+def _bots() -> Sequence[Any]:
+    from games.dice_poker.bots import BOTS
+
+    return BOTS
+
+
+ENTRY = GameEntry(
+    name=NAME,
+    title="Dice Poker",
+    description="Покер на костях: five dice, up to three throws a turn; the simple one-turn game (2-8 "
+                "players) and the 15-line score sheet with its school (full, mixed; 1-8 players).",
+    rule_prefix="DP",
+    rules_doc="docs/rules/dice-poker.md",
+    version=VERSION,
+    record_rule="DP-8",
+    rules_class=Rules,
+    presets=PRESETS,
+    seats=_seats,
+    deal=_deal,
+    from_record=record.from_record,
+    encode_action=record.encode_action,
+    decode_action=record.decode_action,
+    tables=tables.TABLES,
+    bots=_bots,
+    unit="match",
+    describe_action=describe,
+)
