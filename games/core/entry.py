@@ -188,6 +188,9 @@ class GameEntry:
     legacy_record: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
     dealer_of: Callable[[int, int], int] = field(default=lambda deal, players: deal % players)
     """Dealer of global deal ``deal`` of a job: by default the deal passes one seat on each time."""
+    solve: Callable[[Any, Mapping[str, Any]], Mapping[str, Any]] | None = None
+    """``rasklad solve``: ``solve(rules, settings)`` computes the game's exact solution under ``rules`` and
+    returns it as JSON (``settings``: ``cache_dir``, ``use_cache``); None when the game has no solver."""
 
     def __post_init__(self) -> None:
         if self.unit not in ("deal", "match"):

@@ -119,10 +119,26 @@ def _factory(name: str, cls: Callable[..., Any], schema: Mapping[str, Any]) -> C
     return make
 
 
+OPTIMAL_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {"cache_dir": {"type": ["string", "null"], "default": None,
+                                 "description": "where solved strategies are cached (null: ~/.cache/rasklad)"}},
+}
+
+
+def _optimal(**params: Any) -> Any:
+    from games.dice_poker.optimal import OptimalBot
+
+    return _factory("dice-poker/optimal", OptimalBot, OPTIMAL_SCHEMA)(**params)
+
+
 #: The game's bots with their declared speeds (matches/s of one process), used to size shards.
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("dice-poker/random", _factory("dice-poker/random", RandomBot, _EMPTY), _EMPTY,
             "a uniform choice among the legal actions", lambda params: 1_000.0),
     BotInfo("dice-poker/greedy", _factory("dice-poker/greedy", GreedyBot, _EMPTY), _EMPTY,
             "keeps the dice of its best current pattern, writes the highest-scoring line", lambda params: 500.0),
+    BotInfo("dice-poker/optimal", _optimal, OPTIMAL_SCHEMA,
+            "full/mixed: plays the exact solitaire strategy (maximises its expected final score; "
+            "`rasklad solve dice-poker`)", lambda params: 20.0),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,12 @@ def describe(state: State, action: Action) -> str:
     return f"{who}, throw {t} {dice}: writes {action.line} (DP-6.1)"
 
 
+def _solve(rules: Rules, settings: Mapping[str, Any]) -> Mapping[str, Any]:
+    from games.dice_poker.solver import solve_entry
+
+    return solve_entry(rules, dict(settings))
+
+
 def _bots() -> Sequence[Any]:
     from games.dice_poker.bots import BOTS
 
@@ -65,4 +71,5 @@ ENTRY = GameEntry(
     bots=_bots,
     unit="match",
     describe_action=describe,
+    solve=_solve,
 )

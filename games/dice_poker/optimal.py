@@ -1,0 +1,113 @@
+"""The ``optimal`` bot: plays the solver's strategy (games.dice_poker.solver), maximising the expected
+final score of its own sheet (solitaire-optimal; in a table of several players it ignores the others).
+
+At each decision it rebuilds the turn's arrays for its sheet state (the filled lines of the sub-game
+in play and the school sum) from the solved state values, then compares every write with every keep
+choice: after throw 1 keeping K is worth ``E2[K]``, after throw 2 ``E3[K]`` (under ``locked`` only the
+dice kept at the first re-roll plus some of the new ones, DP-2.3). Ties go to writing, then to the
+first keep choice. The arrays of a turn are computed once and reused for its later decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from games.core.dice import canonical_mask, keep_choices
+from games.dice_poker import solver
+from games.dice_poker.rules import DICE, LINE_INDEX, MAX_THROWS, Rules
+from games.dice_poker.state import Action
+from games.dice_poker.turn import TurnValues, solve_turn, tables
+
+_STRATEGIES: dict[tuple[str, str | None], solver.Strategy] = {}
+
+
+def load_strategy(rules: Rules, cache_dir: str | None = None) -> solver.Strategy:
+    """The strategy of ``rules`` for this process: from memory, the disk cache, or solved."""
+    key = (rules.key, cache_dir)
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = solver.strategy(rules, cache_dir)
+    return _STRATEGIES[key]
+
+
+def sheet_state(part: solver.SubGame, sheet: Sequence[int | None]) -> tuple[int, int]:
+    """(mask of the sub-game's filled lines, school sum of its filled classes) of a sheet."""
+    mask = 0
+    s = 0
+    for i, line in enumerate(part.lines):
+        v = sheet[LINE_INDEX[line]]
+        if v is not None:
+            mask |= 1 << i
+            if part.face[i]:
+                s += v
+    return mask, s
+
+
+class OptimalBot:
+    """Maximises its expected final score (full, mixed) by the exact strategy."""
+
+    def __init__(self, cache_dir: str | None = None) -> None:
+        self.cache_dir = cache_dir
+        self._turn_key: Any = None
+        self._turn: tuple[list[tuple[int, np.ndarray, np.ndarray]], TurnValues] | None = None
+
+    def turn_arrays(self, rules: Rules, round_no: int, sheet: Sequence[int | None]
+                    ) -> tuple[solver.SubGame, list[tuple[int, np.ndarray, np.ndarray]], TurnValues]:
+        """The sub-game in play, its per-line write values and the turn's keep values."""
+        part = load_strategy(rules, self.cache_dir).part_for(round_no)
+        mask, s = sheet_state(part, sheet)
+        key = (rules.key, id(part), mask, s)
+        if key != self._turn_key or self._turn is None:
+            lines = part.line_values(mask, np.array([s]))
+            wv1 = np.max(np.stack([w1 for _, w1, _ in lines]), axis=0)
+            wv23 = np.max(np.stack([w23 for _, _, w23 in lines]), axis=0)
+            self._turn = (lines, solve_turn(wv1, wv23, rules.locked))
+            self._turn_key = key
+        return part, self._turn[0], self._turn[1]
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        """The optimal action (deterministic; ``rng`` is not used)."""
+        rules: Rules = view["rules"]
+        if rules.simple:
+            raise ValueError("dice-poker/optimal plays the score-sheet games (full, mixed); the simple game's "
+                             "bot is dice-poker/optimal-race")
+        seat, dice, t = view["seat"], tuple(view["dice"]), view["throw"]
+        part, lines, tv = self.turn_arrays(rules, view["round"], view["sheets"][seat])
+        tb = tables()
+        ms = tb.midx[tuple(sorted(dice))]
+        i_best, w_best = max(((i, float((w1 if t == 1 else w23)[0, ms])) for i, w1, w23 in lines),
+                             key=lambda x: x[1])
+        write = Action(seat, "write", line=part.lines[i_best])
+        if t >= MAX_THROWS or not view["reroll_allowed"]:
+            return write
+        if t == 2 and rules.locked:
+            return self._locked_second(seat, dice, view["masks"][0], tv.e3[0], w_best, write)
+        e = tv.e2[0] if t == 1 else tv.e3[0]
+        best_keep, best_v = None, w_best
+        for k in keep_choices(dice):
+            if len(k) < DICE and float(e[tb.kidx[k]]) > best_v + 1e-9:
+                best_keep, best_v = k, float(e[tb.kidx[k]])
+        if best_keep is None:
+            return write
+        return Action(seat, "reroll", canonical_mask(dice, best_keep))
+
+    @staticmethod
+    def _locked_second(seat: int, dice: tuple[int, ...], first: int, e3: np.ndarray, w_best: float,
+                       write: Action) -> Action:
+        """Throw 2 under ``locked``: keep the first re-roll's kept dice plus the best part of the new ones."""
+        tb = tables()
+        kept = tuple(sorted(d for i, d in enumerate(dice) if not first >> i & 1))
+        new_pos = [i for i in range(DICE) if first >> i & 1]
+        new = [dice[i] for i in new_pos]
+        best_s, best_v = None, w_best
+        for s in keep_choices(new):
+            if len(s) < len(new):
+                v = float(e3[tb.kidx[tuple(sorted(kept + s))]])
+                if v > best_v + 1e-9:
+                    best_s, best_v = s, v
+        if best_s is None:
+            return write
+        sub = canonical_mask(new, best_s)  # over the new dice's own order
+        return Action(seat, "reroll", sum(1 << new_pos[j] for j in range(len(new)) if sub >> j & 1))
