@@ -23,6 +23,13 @@ extensions = [
         extra_compile_args=["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
+    Extension(
+        "games.dice_poker.fast._turn",  # the exact turn solution behind rasklad solve dice-poker
+        ["games/dice_poker/fast/_turn.pyx"],
+        include_dirs=[np.get_include()],
+        extra_compile_args=["-O3"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))

@@ -29,10 +29,10 @@ import numpy as np
 
 from games.dice_poker import scoring
 from games.dice_poker.rules import CLASSES, LINE_INDEX, LINES, MAIN, Rules
-from games.dice_poker.turn import NEG, Tables, solve_turn, tables
+from games.dice_poker.turn import NEG, Tables, tables, turn_values
 
-BATCH = 512
-"""Rows of states solved together (bounds the memory of a batch to a few tens of MB)."""
+BATCH = 4096
+"""Rows of states solved together (a batch's write values take 2 x 8 MB)."""
 
 
 def score_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -137,24 +137,36 @@ class SubGame:
         for mask in range(self.full):
             by_level.setdefault(bin(mask).count("1"), []).append(mask)
         for level in range(self.m - 1, -1, -1):
-            pending: list[tuple[int, int, int]] = []  # (mask, lo, rows)
+            pending: list[tuple[int, int, int]] = []  # (mask, lo, rows) waiting for the kernel
             wv1s: list[np.ndarray] = []
             wv23s: list[np.ndarray] = []
+            rows = 0
             for mask in by_level[level]:
                 lo, hi = self.window(mask)
-                s = np.arange(lo, hi + 1)
-                wv1, wv23 = self.write_values(mask, s)
-                pending.append((mask, lo, len(s)))
+                wv1, wv23 = self.write_values(mask, np.arange(lo, hi + 1))
+                pending.append((mask, lo, hi + 1 - lo))
                 wv1s.append(wv1)
                 wv23s.append(wv23)
-            all1, all23 = np.concatenate(wv1s), np.concatenate(wv23s)
-            value = np.concatenate([solve_turn(all1[i:i + BATCH], all23[i:i + BATCH], locked).value
-                                    for i in range(0, len(all1), BATCH)])
-            at = 0
-            for mask, lo, rows in pending:
-                self.values[mask] = (lo, value[at:at + rows])
-                at += rows
+                rows += hi + 1 - lo
+                if rows >= BATCH:
+                    self._flush(pending, wv1s, wv23s, locked)
+                    rows = 0
+            self._flush(pending, wv1s, wv23s, locked)
         return float(self.values[0][1][0])
+
+    def _flush(self, pending: list[tuple[int, int, int]], wv1s: list[np.ndarray], wv23s: list[np.ndarray],
+               locked: bool) -> None:
+        """Solve the turns of the pending states (one batch) and store their values; empties the lists."""
+        if not pending:
+            return
+        value = turn_values(np.concatenate(wv1s), np.concatenate(wv23s), locked)
+        at = 0
+        for mask, lo, rows in pending:
+            self.values[mask] = (lo, value[at:at + rows])
+            at += rows
+        pending.clear()
+        wv1s.clear()
+        wv23s.clear()
 
     @property
     def states(self) -> int:

@@ -175,3 +175,18 @@ def solve_turn(wv1: np.ndarray, wv23: np.ndarray, locked: bool) -> TurnValues:
         e2 = expect_kept(t, w2)
     w1 = np.maximum(wv1, proper_submax(t, submax_kept(t, e2)))
     return TurnValues(e3, e2, w1 @ t.p1)
+
+
+def turn_values(wv1: np.ndarray, wv23: np.ndarray, locked: bool) -> np.ndarray:
+    """The expected value of every row's turn (``solve_turn(...).value``), by the compiled kernel
+    (games/dice_poker/fast/_turn.pyx) when it is built, else by numpy; the two agree (tested)."""
+    try:
+        from games.dice_poker.fast._turn import turn_values as kernel
+    except ImportError:  # not built (a source checkout without build_ext): the readable numpy path
+        return solve_turn(wv1, wv23, locked).value
+    t = tables()
+    out = np.empty(len(wv1))
+    kernel(np.ascontiguousarray(wv1, dtype=np.float64), np.ascontiguousarray(wv23, dtype=np.float64), locked,
+           t.o_ms, t.o_p, t.o_start, t.k_drop, t.ms_drop, t.p1, t.p_e3, t.p_drop, t.l_ms, t.l_p, t.l_drop,
+           t.l_start, out)
+    return out

@@ -126,3 +126,13 @@ def test_rasklad_solve_json(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "rasklad", "solve", "dice-poker", "--preset", "full", "--option",
                           "kickers=false"], capture_output=True, text=True, timeout=300, env={**os.environ})
     assert bad.returncode == 2 and "DP-8" in bad.stderr
+
+
+@pytest.mark.parametrize("locked", [False, True])
+def test_compiled_turn_kernel_matches_numpy(locked: bool) -> None:
+    from games.dice_poker.fast._turn import turn_values as kernel  # noqa: F401  (built by setup.py)
+    from games.dice_poker.turn import turn_values
+
+    rng = np.random.default_rng(1)
+    w1, w23 = rng.normal(size=(50, 252)) * 20, rng.normal(size=(50, 252)) * 20
+    assert np.allclose(turn_values(w1, w23, locked), solve_turn(w1, w23, locked).value, atol=1e-9)

@@ -1,0 +1,110 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The exact turn solution of games.dice_poker.turn in C: the same recursions, row by row.
+
+``turn_values`` takes the write values of a batch of sheet states (``wv1``, ``wv23``: [B, 252]) and
+the index tables of ``turn.tables()`` and writes each row's expected turn value into ``out``. The
+tables are ordered so that every "minus one die" entry precedes the entry it comes from, so the
+sub-multiset maxima are one forward pass.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdlib cimport malloc, free
+
+cdef double NEG = -1e18
+
+
+cdef inline double dmax(double a, double b) nogil:
+    return a if a > b else b
+
+
+def turn_values(const double[:, ::1] wv1, const double[:, ::1] wv23, bint locked,
+                const long[::1] o_ms, const double[::1] o_p, const long[::1] o_start,
+                const long[:, ::1] k_drop, const long[:, ::1] ms_drop, const double[::1] p1,
+                const long[::1] p_e3, const long[:, ::1] p_drop,
+                const long[::1] l_ms, const double[::1] l_p, const long[:, ::1] l_drop, const long[::1] l_start,
+                double[::1] out):
+    """Expected turn value of every row (see the module docstring of games.dice_poker.turn)."""
+    cdef Py_ssize_t B = wv1.shape[0], NM = wv1.shape[1], NK = o_start.shape[0], NO = o_ms.shape[0]
+    cdef Py_ssize_t NP = p_e3.shape[0], NL = l_ms.shape[0]
+    cdef Py_ssize_t b, k, o, j, p, l, m, end
+    cdef double acc, w, v
+    cdef const double* r1
+    cdef const double* r23
+    cdef double* e3 = <double*> malloc((NK + 1) * sizeof(double))
+    cdef double* e2 = <double*> malloc((NK + 1) * sizeof(double))
+    cdef double* mk = <double*> malloc((NK + 1) * sizeof(double))
+    cdef double* mp = <double*> malloc((NP + 1) * sizeof(double))
+    cdef double* w2 = <double*> malloc(NM * sizeof(double))
+    if not e3 or not e2 or not mk or not mp or not w2:
+        raise MemoryError()
+    try:
+        with nogil:
+            for b in range(B):
+                r1 = &wv1[b, 0]
+                r23 = &wv23[b, 0]
+                # E3[K]: keep K, throw the rest once more, then write the best line
+                for k in range(NK):
+                    end = o_start[k + 1] if k + 1 < NK else NO
+                    acc = 0.0
+                    for o in range(o_start[k], end):
+                        acc = acc + o_p[o] * r23[o_ms[o]]
+                    e3[k] = acc
+                if locked:
+                    mp[NP] = NEG
+                    for p in range(NP):
+                        v = e3[p_e3[p]]
+                        for j in range(5):
+                            if p_drop[p, j] == NP:
+                                break
+                            v = dmax(v, mp[p_drop[p, j]])
+                        mp[p] = v
+                    for k in range(NK):
+                        end = l_start[k + 1] if k + 1 < NK else NL
+                        acc = 0.0
+                        for l in range(l_start[k], end):
+                            w = r23[l_ms[l]]
+                            for j in range(5):
+                                if l_drop[l, j] == NP:
+                                    break
+                                w = dmax(w, mp[l_drop[l, j]])
+                            acc = acc + l_p[l] * w
+                        e2[k] = acc
+                else:
+                    mk[NK] = NEG
+                    for k in range(NK):
+                        v = e3[k]
+                        for j in range(5):
+                            v = dmax(v, mk[k_drop[k, j]])
+                        mk[k] = v
+                    for m in range(NM):
+                        w = r23[m]
+                        for j in range(5):
+                            w = dmax(w, mk[ms_drop[m, j]])
+                        w2[m] = w
+                    for k in range(NK):
+                        end = o_start[k + 1] if k + 1 < NK else NO
+                        acc = 0.0
+                        for o in range(o_start[k], end):
+                            acc = acc + o_p[o] * w2[o_ms[o]]
+                        e2[k] = acc
+                # throw 1: write now, or keep the best proper sub-multiset before throw 2
+                mk[NK] = NEG
+                for k in range(NK):
+                    v = e2[k]
+                    for j in range(5):
+                        v = dmax(v, mk[k_drop[k, j]])
+                    mk[k] = v
+                acc = 0.0
+                for m in range(NM):
+                    w = r1[m]
+                    for j in range(5):
+                        w = dmax(w, mk[ms_drop[m, j]])
+                    acc = acc + p1[m] * w
+                out[b] = acc
+    finally:
+        free(e3)
+        free(e2)
+        free(mk)
+        free(mp)
+        free(w2)
