@@ -7,7 +7,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
-PYX    := $(wildcard ext/*.pyx ext/*.pxd)
+PYX    := $(wildcard ext/*.pyx ext/*.pxd games/*/fast/*.pyx games/*/fast/*.pxd)
+PYXDIRS := ext $(wildcard games/*/fast)
 CODE   := $(wildcard ext games rasklad sims storage workers api)
 
 .PHONY: all demo test lint typecheck bench build clean services
@@ -24,7 +25,8 @@ $(STAMP): pyproject.toml setup.py
 
 # Rebuild the Cython core when its sources change (pip -e builds it the first time).
 build: $(STAMP) $(PYX)
-	@if [ -n "$$(find ext -name '*.pyx' -newer $(STAMP))" ] || ! ls ext/_handeval*.so >/dev/null 2>&1; then \
+	@if [ -n "$$(find $(PYXDIRS) \( -name '*.pyx' -o -name '*.pxd' \) -newer $(STAMP))" ] || \
+		[ -n "$$(for f in $(filter %.pyx,$(PYX)); do ls $${f%.pyx}.*.so >/dev/null 2>&1 || echo $$f; done)" ]; then \
 		$(PY) setup.py -q build_ext --inplace && touch $(STAMP); fi
 
 demo: build
@@ -49,4 +51,4 @@ bench: build
 	@for b in benchmarks/bench_*.py; do [ "$$b" = benchmarks/bench_eval.py ] || $(PY) $$b; done
 
 clean:
-	rm -rf build $(VENV) ext/*.c ext/*.so *.egg-info
+	rm -rf build $(VENV) ext/*.c ext/*.so games/*/fast/*.c games/*/fast/*.so *.egg-info

@@ -1,4 +1,4 @@
-"""Build of the Cython core (everything else is declared in pyproject.toml)."""
+"""Build of the Cython core and the games' compiled paths (everything else is declared in pyproject.toml)."""
 
 import platform
 
@@ -16,13 +16,15 @@ extensions = [
         extra_compile_args=["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
-    Extension(
-        "ext._orderpoker",  # C play-out of random Order Poker deals (games/order_poker/native.py)
-        ["ext/_orderpoker.pyx"],
+    # Order Poker's compiled paths (games/order_poker/fast/): each module cimports the rules kernel
+    # kernel.pxd (inline C), so the kernel is compiled into each of them.
+    *(Extension(
+        f"games.order_poker.fast.{name}",
+        [f"games/order_poker/fast/{name}.pyx"],
         include_dirs=[np.get_include()],
-        extra_compile_args=["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []),
+        extra_compile_args=["-O3"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    ),
+    ) for name in ("_playout", "_rules", "_plans")),
     Extension(
         "games.dice_poker.fast._turn",  # the exact turn solution behind rasklad solve dice-poker
         ["games/dice_poker/fast/_turn.pyx"],

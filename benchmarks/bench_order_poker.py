@@ -5,11 +5,12 @@
     .venv/bin/python benchmarks/bench_order_poker.py --json out.json
 
 Tables of 4 players, every deal from a seeded generator, played the way the tournament
-runner plays them: ``State.play_out(bots, rng)``. With the plain random bot at every seat
-that is the C play-out of ``ext._orderpoker`` (same actions and draws as the Python loop);
+runner plays them: the entry's fast path when it supports the bots, else the readable loop. With
+the plain random bot at every seat that is the C play-out of ``games/order_poker/fast/`` (the
+random policy over the rules kernel: same actions and draws as the Python loop);
 otherwise it is the ``view -> act -> apply`` loop. Random tables are also timed through the
 Python loop, for comparison. The share of time inside compiled kernels (the evaluator's
-``value_of``/``swap_values``/``evaluate_into`` and the ``ext._orderpoker`` functions the
+``value_of``/``swap_values``/``evaluate_into`` and the ``games.order_poker.fast`` functions the
 engine and the bots call) is measured by wrapping them in a timing proxy during a separate
 run (the proxy's own overhead is included, so it is an upper bound). The engine's speed targets:
 20,000 deals/s with random bots, 2,000 with heuristic bots.
@@ -25,12 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from ext._orderpoker import legal_robot_swaps
 from games.core import registry
 from games.order_poker import Rules, State
+from games.order_poker import hands as hands_mod
 from games.order_poker import plans as plans_mod
 from games.order_poker import state as state_mod
 from games.order_poker.actions import swap_table
+from games.order_poker.fast._rules import legal_robot_swaps
 
 TARGETS = {"random": 20_000, "heuristic": 2_000}
 
@@ -76,11 +78,12 @@ def play(bot: str, deals: int, seed: int, players: int = 4, mode: str = "play_ou
     rules = Rules()
     actions = 0
     views = mode == "loop"
+    fast = registry.game("order-poker").fast_path(rules, bots) if mode == "play_out" else None
     t0 = time.perf_counter()
     for d in range(deals):
         st = State.deal(rules, players, d % players, rng)
-        if mode == "play_out":
-            st.play_out(bots, rng)
+        if fast is not None:
+            fast.play_out(st, bots, rng)
         else:
             while not st.is_over():
                 seat = st.to_act()
@@ -105,14 +108,15 @@ class TimedFunctions:
 
 def evaluator_share(bot: str, deals: int, seed: int) -> tuple[float, int]:
     """Share of a ``play_out`` run's time inside compiled kernels, and the kernel calls per deal."""
-    from games.order_poker import heuristic, native
+    from games.order_poker import heuristic
+    from games.order_poker.fast import playout
 
     clock = TimedTables(None)
     patches: list[tuple[Any, str, Any]] = [
-        (state_mod, "_T", TimedTables(state_mod._T, clock)),
+        (hands_mod, "_T", TimedTables(hands_mod._T, clock)),
         (plans_mod, "KERNEL", TimedTables(plans_mod.KERNEL, clock)),
         (heuristic, "KERNEL", TimedTables(heuristic.KERNEL, clock)),
-        (native, "k", TimedFunctions(native.k, clock)),
+        (playout, "k", TimedFunctions(playout.k, clock)),
     ]
     for mod, names in [(state_mod, ["legal_robot_swaps"]), (plans_mod, ["subset_categories", "one_swap_reach"]),
                        (heuristic, ["split_costs", "opponent_target", "cheapest_plan"])]:
@@ -132,7 +136,7 @@ def legality_cost(samples: int = 20000) -> dict[str, float]:
     """µs for OP-6.5 on 25 candidate swaps: one batched kernel call vs 25 single evaluations."""
     import timeit
 
-    t = state_mod._T
+    t = hands_mod._T
     hand, robot = [16, 21, 26, 31, 36], [40, 41, 44, 48, 51]
     batched = timeit.timeit(lambda: t.swap_values(hand, robot), number=samples) / samples * 1e6
 

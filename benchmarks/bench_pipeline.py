@@ -1,7 +1,7 @@
 """Pipeline overhead: deals/s of ``rasklad run`` against the bare engine loop on the same bots.
 
 Measured in one run (target: ``rasklad run`` under 10% slower than the bare loop):
-* bare loop: ``State.deal`` + ``State.play_out`` (the runner's way to play a deal) + the
+* bare loop: ``State.deal`` + the entry's fast path or the readable loop (the runner's way to play a deal) + the
   record the runner needs, one generator, nothing stored;
 * embedded run, 1 worker (in process): planning, per-deal streams, duplicate-seating replays,
   building Arrow tables, Parquet commits, job store, report;
@@ -9,6 +9,12 @@ Measured in one run (target: ``rasklad run`` under 10% slower than the bare loop
 Plays are counted (one deal under one rotation), so both sides do the same game work.
 
 Usage: python benchmarks/bench_pipeline.py [--deals N] [--bots heuristic random] [--players 4] [--json F]
+       python benchmarks/bench_pipeline.py --before DIR   # also another checkout's code, same run
+
+``--before DIR`` measures this tree's code and the code in ``DIR`` (e.g. ``git worktree add
+/tmp/pipeline-before b724418`` with its extensions built in place: ``python setup.py build_ext
+--inplace`` there), each in its own process with ``PYTHONPATH`` set to its tree, rounds interleaved
+(before, after, before, after...), the best of each kept, and prints them side by side.
 
 The runner's imports are timed apart (start-up, once per process); worker processes of the
 2-worker run start inside the timing, as they do in ``rasklad run``.
@@ -19,6 +25,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -37,11 +45,17 @@ def bare_loop(bots_names: list[str], players: int, plays: int, seed: int) -> flo
     Rules, State = engine.Rules, engine.State
     rules = Rules()
     bots = [registry.make(n, {}) for n in bots_names]
+    fast = registry.game("order-poker").fast_path(rules, bots)  # the C play-out when every bot is random
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     for i in range(plays):
         st: Any = State.deal(rules, players, i % players, rng)
-        st.play_out(bots, rng)  # as the runner plays (the C play-out when every bot is random)
+        if fast is not None:
+            fast.play_out(st, bots, rng)
+        else:
+            while not st.is_over():
+                seat = st.to_act()
+                st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
         st.scores()
         st.summary()  # the runner needs the outcome of every play (a summary job): so does this loop
     return plays / (time.perf_counter() - t0)
@@ -105,7 +119,11 @@ def main() -> None:
                     help="deals per shard (default: the planner's, shards of a few seconds)")
     ap.add_argument("--repeats", type=int, default=2, help="interleaved rounds; the best of each is kept")
     ap.add_argument("--json", default=None, help="write the figures to this file")
+    ap.add_argument("--before", default=None, help="also measure the code of this checkout (see above)")
     args = ap.parse_args()
+    if args.before:
+        compare(args)
+        return
     # The runner's modules (storage, stats, report: SQLAlchemy, SciPy, openskill) are imported
     # once per process: timed apart, so the overhead below is per play, not start-up.
     t0 = time.perf_counter()
@@ -142,7 +160,8 @@ def main() -> None:
         print(f"  {'rasklad run, 1 worker':<26} {one:>10,.0f} plays/s   overhead {100 * (bare / one - 1):+.1f}% "
               f"(target < 10%: {'PASS' if bare / one - 1 < 0.10 else 'MISS'})")
         print(f"  {'rasklad run, 2 workers':<26} {two:>10,.0f} plays/s   speed-up x{two / one:.2f} over 1 worker")
-        print("  1 worker's time: " + ", ".join(f"{k} {v:.2f} s ({100 * v / split['total']:.0f}%)"
+        print("  1 worker's time (a fast path's play_rows counts under shards): "
+              + ", ".join(f"{k} {v:.2f} s ({100 * v / split['total']:.0f}%)"
                                               for k, v in split.items() if k != "total"))
         out["jobs"][bot] = {"deals": deals, "plays": plays, "shard_deals": shard, "repeats": args.repeats,
                             "bare_plays_per_s": bare,
@@ -151,6 +170,51 @@ def main() -> None:
     out["load_after"] = os.getloadavg()[0]
     print(f"load average {out['load_before']:.1f} before, {out['load_after']:.1f} after "
           f"(2 cores shared with other processes)")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=2)
+
+
+def _measure_in(tree: str, bot: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One round of this script for one bot kind, run on the code of ``tree`` in a fresh process."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        cmd = [sys.executable, __file__, "--bots", bot, "--players", str(args.players), "--repeats", "1",
+               "--json", f.name, *(["--deals", str(args.deals)] if args.deals else []),
+               *(["--shard-deals", str(args.shard_deals)] if args.shard_deals else [])]
+        env = {**os.environ, "PYTHONPATH": tree}
+        subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
+        job: dict[str, Any] = json.loads(Path(f.name).read_text(encoding="utf-8"))["jobs"][bot]
+        return job
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Before (``--before`` tree) and after (this tree), interleaved rounds, best of each, side by side."""
+    trees = {"before": str(Path(args.before).resolve()), "after": str(Path(__file__).resolve().parent.parent)}
+    out: dict[str, Any] = {"trees": trees, "load_before": os.getloadavg()[0], "jobs": {}}
+    for bot in args.bots:
+        best: dict[str, dict[str, Any]] = {}
+        for _ in range(args.repeats):
+            for name, tree in trees.items():
+                got = _measure_in(tree, bot, args)
+                keep = best.setdefault(name, got)
+                for key in ("bare_plays_per_s", "one_worker_plays_per_s", "two_workers_plays_per_s"):
+                    keep[key] = max(keep[key], got[key])
+        for b in best.values():
+            b["overhead"] = b["bare_plays_per_s"] / b["one_worker_plays_per_s"] - 1
+        target = 0.10 if bot == "heuristic" else 0.25
+        print(f"{args.players} x {bot}, {best['after']['plays']:,} plays, best of {args.repeats} interleaved rounds "
+              f"(target: rasklad run within {100 * target:.0f}% of the bare loop)")
+        print(f"  {'':<8} {'bare loop':>12} {'run, 1 worker':>14} {'overhead':>9} {'run, 2 workers':>15}")
+        for name in ("before", "after"):
+            b = best[name]
+            print(f"  {name:<8} {b['bare_plays_per_s']:>12,.0f} {b['one_worker_plays_per_s']:>14,.0f} "
+                  f"{100 * b['overhead']:>+8.1f}% {b['two_workers_plays_per_s']:>15,.0f}"
+                  + (f"   {'PASS' if b['overhead'] < target else 'MISS'}" if name == "after" else ""))
+        ratio = best["after"]["one_worker_plays_per_s"] / best["before"]["one_worker_plays_per_s"]
+        print(f"  rasklad run, 1 worker: after/before x{ratio:.2f}")
+        out["jobs"][bot] = best
+    out["load_after"] = os.getloadavg()[0]
+    print(f"load average {out['load_before']:.1f} before, {out['load_after']:.1f} after")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=2)

@@ -154,8 +154,7 @@ def _game_modules(spec: JobSpec) -> list[str]:
     if spec.game is None or spec.game not in registry.games():
         return []
     entry = registry.game(spec.game)
-    return sorted({entry.deal.__module__, *(type(b.factory).__module__ for b in entry.bots()),
-                   *(b.factory.__module__ for b in entry.bots())} - {"builtins"})
+    return sorted({entry.deal.__module__, *(b.factory.__module__ for b in entry.bots())})
 
 
 def _results(spec: JobSpec, todo: list[int], workers: int) -> Iterator[tuple[int, dict[str, pa.Table], float]]:

@@ -16,7 +16,10 @@ same 25 cards, the two rotations put every bot in both seats). The dealer of glo
 ``j % players`` (OP-1.3: the deal passes clockwise; Q-1.5: the dealer alternates) and is the same
 in every rotation (the entry's ``dealer_of``). The rows come from the finished state through the
 row functions of the game's entry (``sims.tables.TournamentRows``); a fast path the game declares
-plays the deal when it supports the rules and the bots at the table.
+plays the deal when it supports the rules and the bots at the table. In a summary job, when one
+fast path supports every rotation's bots, its ``play_rows`` plays all the rotations of a deal in
+one call and returns the rows (a kernel need not build a ``State`` per rotation): the same rows,
+since the rotation streams are the same (``tests/test_rows_golden.py``).
 """
 
 from __future__ import annotations
@@ -44,18 +47,27 @@ class Streams:
         self._key: Any = shard_seed(seed, k).generate_state(2, np.uint64)
         self._bits = np.random.Philox(key=self._key)
         self.rng = np.random.Generator(self._bits)
-        self._zeros = np.zeros(4, dtype=np.uint64)
+        # One state dict, re-used: the setter copies the values into the bit generator, so only
+        # the counter's words 2-3 change between calls (building the dict each time cost ~1/3).
+        self._counter = np.zeros(4, dtype=np.uint64)
+        self._state: Any = {
+            "bit_generator": "Philox",
+            "state": {"counter": self._counter, "key": self._key},
+            "buffer": np.zeros(4, dtype=np.uint64), "buffer_pos": 4, "has_uint32": 0, "uinteger": 0,
+        }
 
     def at(self, deal: int, stream: int) -> np.random.Generator:
         """The generator, positioned at the start of stream ``stream`` of local deal ``deal``."""
         # Words 0-1 of the counter advance as numbers are drawn, so (deal, stream) sit in words
         # 2-3: a stream can draw 2**130 numbers before it could meet another one.
-        self._bits.state = {
-            "bit_generator": "Philox",
-            "state": {"counter": np.array([0, 0, deal, stream], dtype=np.uint64), "key": self._key},
-            "buffer": self._zeros.copy(), "buffer_pos": 4, "has_uint32": 0, "uinteger": 0,
-        }
+        self._counter[2] = deal
+        self._counter[3] = stream
+        self._bits.state = self._state
         return self.rng
+
+    def rotations(self, deal: int) -> Callable[[int], np.random.Generator]:
+        """``r -> at(deal, r + 1)``: the generator of each rotation of local deal ``deal``."""
+        return lambda r: self.at(deal, r + 1)
 
 
 def shard_range(spec: TournamentSpec, k: int) -> range:
@@ -96,6 +108,12 @@ class _FastPaths:
             self._by_seating[key] = self._entry.fast_path(self._rules, seat_bots)
         return seat_bots, self._by_seating[key]
 
+    def common(self, plays: Sequence[Sequence[int]]) -> tuple[list[list[Any]], FastPath | None]:
+        """The bots of every rotation, and the fast path when one path plays every rotation."""
+        found = [self(seating) for seating in plays]
+        fps = {id(fp) for _, fp in found}
+        return [b for b, _ in found], found[0][1] if len(fps) == 1 else None
+
 
 def seatings(spec: TournamentSpec, rng: np.random.Generator) -> list[list[int]]:
     """The bot index of every seat in each rotation of one deal.
@@ -129,6 +147,12 @@ def _run_tournament(spec: TournamentSpec, k: int,
         rng = streams.at(i, 0)
         dealt = entry.deal(rules, n, entry.dealer_of(deal, n), rng)
         plays = seatings(spec, rng)
+        if not full:
+            rotation_bots, fp = fast.common(plays)
+            if fp is not None:  # the fast path plays every rotation in one call and gives the rows
+                rows.add_rotations(deal, plays, labels, fp.play_rows(dealt, entry.tables, rotation_bots,
+                                                                     streams.rotations(i)))
+                continue
         # The deal before anyone plays: every further rotation starts from a copy of it.
         fresh = dealt.copy() if len(plays) > 1 else dealt
         for r, seating in enumerate(plays):

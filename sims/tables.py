@@ -22,7 +22,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from games.core.entry import Column, GameEntry
+from games.core.entry import Column, GameEntry, RotationRows
 
 __all__ = ["RECORDS", "TOURNAMENT_TABLES", "TournamentRows", "arrow_type", "counts_schema", "counts_table",
            "deals_schema", "seats_schema"]
@@ -134,6 +134,26 @@ class TournamentRows:
             self.records["deal"].append(deal)
             self.records["rotation"].append(rotation)
             self.records["record"].append(record_json)
+
+    def add_rotations(self, deal: int, plays: Sequence[Sequence[int]], labels: Sequence[str],
+                      rows: Sequence[RotationRows]) -> None:
+        """Add the rows of every rotation of one deal, as a fast path's ``play_rows`` gives them
+        (per rotation: the row functions' ``deal_rows`` and ``seat_rows`` values); summary jobs only."""
+        dc, sc = self._deal_cols, self._seat_cols
+        deal_rows: list[tuple[Any, ...]] = []
+        seat_rows: list[tuple[Any, ...]] = []
+        for rotation, (seating, (deals, seats)) in enumerate(zip(plays, rows, strict=True)):
+            seating_list = list(seating)
+            for deal_no, (dealer, values) in enumerate(deals):
+                deal_rows.append((deal, rotation, deal_no, dealer, seating_list, *values) if self.match else
+                                 (deal, rotation, dealer, seating_list, *values))
+            for seat, values in enumerate(seats):
+                b = seating[seat]
+                seat_rows.append((deal, rotation, seat, b, labels[b], *values))
+        for col, values in zip(dc, zip(*deal_rows, strict=True), strict=True):
+            col.extend(values)
+        for col, values in zip(sc, zip(*seat_rows, strict=True), strict=True):
+            col.extend(values)
 
     def tables(self) -> dict[str, pa.Table]:
         """The shard's tables with their explicit schemas."""

@@ -1,7 +1,7 @@
-"""The C hot paths of Order Poker (ext/_orderpoker) against the readable Python engine and numpy.
+"""The C paths of Order Poker (games/order_poker/fast/) against the readable Python engine and numpy.
 
-* ``State.play_out`` with random bots runs the deal in C: the records and the generator's
-  state afterwards must equal the view -> act -> apply loop's, action for action.
+* The kernel's OP-2 ranks equal the evaluator's on every hand; the fast path takes only tables of
+  the plain random bot (its parity with the readable engine: ``tests/test_fast_paths.py``).
 * The heuristic bot's C plan tables must equal the numpy formulas over ``plans.swap_plans`` /
   ``plans.pool_plans`` (the evaluator's ranks), the sampled reach the argsort formula.
 """
@@ -14,90 +14,63 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_fast_paths import check_parity
 
-from ext import _orderpoker as k
 from games.core import registry
 from games.order_poker import COMBINATIONS, Rules, State
 from games.order_poker.bots import RandomBot
+from games.order_poker.fast import _plans as k
+from games.order_poker.fast._rules import category_of
+from games.order_poker.fast.playout import FAST
+from games.order_poker.hands import combination
 from games.order_poker.plans import pool_plans, swap_plans
 from games.order_poker.rules import DECK, NONE, PAIR, TWO_PAIR
-from games.order_poker.state import combination
 
 
 def test_op_2_c_ranks_equal_the_evaluator_on_every_hand() -> None:
     counts: Counter[int] = Counter()
     for hand in combinations(DECK, 5):
-        c = k.category_of(hand)
+        c = category_of(hand)
         assert c == combination(hand), hand
         counts[c] += 1
     # OP-2: the counts of 5-card hands of the 36-card deck, rank by rank.
     assert [counts[i] for i in range(9)] == [123420, 193536, 36288, 16128, 5100, 1728, 484, 288, 20]
 
 
-def loop(players: int, deals: int, seed: int, params: list[dict[str, Any]], rules: Rules,
-         native: bool) -> tuple[list[dict[str, Any]], float]:
-    bots = [registry.make("order-poker/random", p) for p in params]
-    rng = np.random.default_rng(seed)
-    records = []
-    for d in range(deals):
-        st = State.deal(rules, players, d % players, rng)
-        if native:
-            st.play_out(bots, rng)
-        else:
-            while not st.is_over():
-                s = st.to_act()
-                st.apply(bots[s].act(st.view(s), st.legal_actions(), rng))
-        records.append(st.record())
-    return records, float(rng.random())  # the next draw: both paths drew the same numbers
+def test_the_fast_path_declines_other_bots() -> None:
+    """Only tables of the plain random bot go to the C play-out; the others play the readable loop."""
 
-
-@pytest.mark.parametrize("players, params, rules", [
-    (3, [{}] * 3, Rules()),
-    (4, [{}] * 4, Rules()),
-    (5, [{}] * 5, Rules()),
-    (6, [{}] * 6, Rules()),
-    (4, [{"pass_prob": 0.3, "keep_prob": 0.5}, {"pass_prob": 0.9}, {"keep_prob": 0.1},
-         {"pass_prob": 0.0, "keep_prob": 0.0}], Rules(max_exchange_rounds=3, against_half_min="two_pair")),
-    (3, [{"pass_prob": 1.0}, {"pass_prob": 1.0}, {"pass_prob": 1.0}], Rules()),  # OP-4 every deal
-])
-def test_c_random_deals_equal_the_python_loop(players: int, params: list[dict[str, Any]], rules: Rules) -> None:
-    python = loop(players, 600, 17 + players, params, rules, native=False)
-    native = loop(players, 600, 17 + players, params, rules, native=True)
-    assert python == native
-    ended = Counter(r["outcome"]["ended_by"] for r in native[0])
-    if params[0].get("pass_prob") == 1.0:
-        assert ended == {"OP-4": 600}
-    else:  # the C path reached every way a deal ends (OP-4 only if every seat may pass)
-        assert set(ended) >= {"OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8"}
-        assert ("OP-4" in ended) == all(p.get("pass_prob", 0.6) > 0 for p in params)
-
-
-def test_play_out_leaves_other_bots_to_the_python_loop() -> None:
     class Subclass(RandomBot):
         """Not the plain random bot (it always takes the last legal action): no C kernel for it."""
 
         def act(self, view: Any, legal_actions: Any, rng: np.random.Generator) -> Any:
             return legal_actions[-1]
 
-    def table(sub: bool) -> list[Any]:  # fresh bots per path: the heuristic caches its bid pricing
-        return [Subclass() for _ in range(3)] if sub else \
-            [registry.make(f"order-poker/{n}") for n in ("heuristic", "random", "random")]
-
-    for sub in (False, True):
-        a, b = np.random.default_rng(5), np.random.default_rng(5)
-        bots_a, bots_b = table(sub), table(sub)
-        for d in range(30):
-            s1 = State.deal(Rules(), 3, d % 3, a)
-            s1.play_out(bots_a, a)
-            s2 = State.deal(Rules(), 3, d % 3, b)
-            while not s2.is_over():
-                s = s2.to_act()
-                s2.apply(bots_b[s].act(s2.view(s), s2.legal_actions(), b))
-            assert s1.record() == s2.record()
+    entry = registry.game("order-poker")
+    assert entry.fast_path(Rules(), [RandomBot()] * 3) is not None
+    assert entry.fast_path(Rules(), [Subclass()] * 3) is None
+    assert entry.fast_path(Rules(), [registry.make(f"order-poker/{n}") for n in ("heuristic", "random", "random")]) \
+        is None
     st = State.deal(Rules(), 3, 0, np.random.default_rng(1))
     st.apply(st.legal_actions()[0])
-    st.play_out([RandomBot()] * 3, np.random.default_rng(2))  # not fresh: the Python loop finishes it
-    assert st.is_over()
+    with pytest.raises(ValueError, match="fresh deal"):  # a kernel result only loads into a fresh deal
+        FAST.play_out(st, [RandomBot()] * 3, np.random.default_rng(2))
+
+
+def test_c_random_deals_under_other_rules_reach_every_end() -> None:
+    """The generic parity check (tests/test_fast_paths.py) under non-default rules, and every way a deal ends."""
+    entry = registry.game("order-poker")
+    rules = Rules(max_exchange_rounds=3, against_half_min="two_pair")
+    table = [("order-poker/random", p) for p in ({"pass_prob": 0.3, "keep_prob": 0.5}, {"pass_prob": 0.9},
+                                                 {"keep_prob": 0.1}, {})]
+    check_parity(entry, FAST, rules, table, deals=600)
+    rng, bots = np.random.default_rng(3), [registry.make(n, dict(p)) for n, p in table]
+    ended = Counter()
+    for d in range(600):
+        st = State.deal(rules, 4, d % 4, rng)
+        FAST.play_out(st, bots, rng)
+        ended[st.end_rule] += 1
+    assert set(ended) == {"OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8"}
 
 
 # ---------------------------------------------------------------- the heuristic's plan tables

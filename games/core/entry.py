@@ -19,6 +19,7 @@ Nothing here imports a service layer: ``games`` never imports ``sims``, ``storag
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -33,11 +34,14 @@ __all__ = [
     "FastPath",
     "GameEntry",
     "Question",
+    "RotationRows",
     "TableSpec",
     "Unit",
 ]
 
 Unit = Literal["deal", "match"]
+RotationRows = tuple[Sequence[tuple[int, Sequence[Any]]], Sequence[Sequence[Any]]]
+"""One rotation's rows: what ``TableSpec.deal_rows`` and ``TableSpec.seat_rows`` give for the finished unit."""
 """What one row of ``deals`` keyed by (deal, rotation) is: one deal, or a match (a schedule of deals)."""
 
 #: Column types a game may declare (mapped to Arrow types by the storage layer).
@@ -104,8 +108,16 @@ class FastPath(Protocol):
     ``supports(rules, bots)`` says whether this kernel plays deals under these rules with these
     bots (seat order); when it does, ``play_out(state, bots, rng)`` plays the fresh ``state`` to its
     end exactly as the readable engine would: the same actions, the same draws from ``rng``, the
-    same record. The generic parity test (``tests/conformance``) checks that on every registered
-    fast path.
+    same record. ``bots_for_test(players)`` names tables of bots it supports (each a list of
+    ``(bot name, params)``, one per seat) for the generic parity test ``tests/test_fast_paths.py``,
+    which checks every registered fast path on them: whole records, the generator's state, and the
+    legal actions at every step (exactly, when ``legal_trace`` lists the kernel's).
+
+    ``play_rows`` is the shard runner's batch call for summary jobs: every rotation of one deal in
+    one call, returning the row values directly, so a kernel may skip building the finished
+    ``State``s (the rows must be exactly what the row functions give: ``tests/test_rows_golden.py``).
+    A class that subclasses ``FastPath`` inherits the defaults below (no test tables, no trace,
+    ``play_rows`` by ``play_out`` on copies and the row functions).
     """
 
     name: str
@@ -117,6 +129,26 @@ class FastPath(Protocol):
     def play_out(self, state: Any, bots: Sequence[Bot], rng: np.random.Generator) -> None:
         """Play the fresh ``state`` to the end, as the readable engine would."""
         ...
+
+    def bots_for_test(self, players: int) -> Sequence[Sequence[tuple[str, Mapping[str, Any]]]]:
+        """Tables of ``players`` bots (``(name, params)`` per seat) this path supports, for parity tests."""
+        return ()
+
+    def play_rows(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Bot]],
+                  rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
+        """Play a copy of the fresh ``state`` under each rotation's bots (``rotations[r]``, seat order),
+        rotation r drawing from ``rng_at(r)`` (called in order, each generator used up before the next
+        call); per rotation ``(tables.deal_rows(finished), tables.seat_rows(finished))``."""
+        out: list[RotationRows] = []
+        for r, bots in enumerate(rotations):
+            st = state.copy()
+            self.play_out(st, bots, rng_at(r))
+            out.append((tables.deal_rows(st), tables.seat_rows(st)))
+        return out
+
+    def legal_trace(self, state: Any, bots: Sequence[Bot], rng: np.random.Generator) -> Sequence[Sequence[Any]] | None:
+        """``play_out``, returning the kernel's legal actions of every step (tests); None: not listed."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -160,6 +192,8 @@ class GameEntry:
     ``describe_action(state, action)`` (optional) is one line in the rules' words for
     ``rasklad replay --steps``. ``legacy_record(obj)`` (optional) converts an older record shape to
     the envelope. ``bots()`` returns the game's bots (``BotInfo``), imported on first use.
+    ``cards_in_play``, ``resample_hidden`` and ``score_total`` (optional) let the conformance suite
+    check card conservation, hidden information and the scores' sum (tests/conformance/README.md).
     """
 
     name: str
@@ -188,6 +222,19 @@ class GameEntry:
     legacy_record: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
     dealer_of: Callable[[int, int], int] = field(default=lambda deal, players: deal % players)
     """Dealer of global deal ``deal`` of a job: by default the deal passes one seat on each time."""
+    # Optional hooks of the conformance suite (tests/conformance/README.md); a game without them
+    # is still checked by everything that needs no hook.
+    cards_in_play: Callable[[Any], Counter[Any]] | None = None
+    """``cards_in_play(state)``: every card of the unit wherever it is now (hands, stock, discards,
+    table) as a multiset; the rules conserve cards, so it is the same from the deal to the end."""
+    resample_hidden: Callable[[Any, int, np.random.Generator], Any] | None = None
+    """``resample_hidden(state, seat, rng)``: a state ``seat`` cannot tell from ``state``: the same
+    public history with everything ``seat`` may not see now (other hands, the undrawn stock, future
+    dice) dealt again at random. ``view(seat)`` and, when ``seat`` acts, the legal actions must not
+    change."""
+    score_total: Callable[[Any], int] | None = None
+    """``score_total(state)``: what the seats' scores of the finished unit sum to under the rules
+    (``lambda state: 0`` for a zero-sum game)."""
     solve: Callable[[Any, Mapping[str, Any]], Mapping[str, Any]] | None = None
     """``rasklad solve``: ``solve(rules, settings)`` computes the game's exact solution under ``rules`` and
     returns it as JSON (``settings``: ``cache_dir``, ``use_cache``); None when the game has no solver."""

@@ -89,6 +89,14 @@ class RulesError(ValueError):
 
 
 @runtime_checkable
+class MatchState(State, Protocol):
+    """The state of a game whose unit is a match (``GameEntry.unit == "match"``): a schedule of deals."""
+
+    deal_no: int
+    """The number (from 0) of the deal in progress; after the end, the number of deals played."""
+
+
+@runtime_checkable
 class Bot(Protocol):
     """A player: chooses one of the legal actions from its view."""
 

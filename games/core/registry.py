@@ -26,7 +26,7 @@ from typing import Any
 from games.core.entry import GameEntry
 from games.core.protocol import Bot
 
-__all__ = ["BotInfo", "bots", "configure", "game", "games", "get", "make", "register"]
+__all__ = ["BotInfo", "bots", "configure", "game", "games", "get", "make", "register", "reset"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,15 @@ def configure(game_modules: str | Sequence[str] | None = None,
     with _lock:
         _config["game_modules"] = _split(game_modules)
         _config["bot_modules"] = _split(bot_modules)
+        _GAMES = None
+        _BOTS = None
+
+
+def reset() -> None:
+    """Forget what :func:`configure` set and every loaded game and bot: the environment decides again."""
+    global _GAMES, _BOTS
+    with _lock:
+        _config.clear()
         _GAMES = None
         _BOTS = None
 

@@ -62,8 +62,9 @@ def _flat_actions(entry: GameEntry, actions: Any) -> Iterator[tuple[int | None, 
             yield k, i, a
 
 
-def _deal_no(state: State) -> int:
-    return int(getattr(state, "deal_no", 0))
+def _deal_no(state: Any) -> int:
+    """The deal in progress of a match-unit game's state (its declared ``deal_no``)."""
+    return int(state.deal_no)
 
 
 def _play(entry: GameEntry, record: Mapping[str, Any]) -> Iterator[tuple[State, int | None, int, Any, Any]]:

@@ -51,7 +51,7 @@ def _bots() -> Sequence[Any]:
 
 
 def _fast_paths() -> Sequence[Any]:
-    from games.order_poker.native import FAST
+    from games.order_poker.fast.playout import FAST
 
     return (FAST,)
 

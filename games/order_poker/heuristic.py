@@ -25,12 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from ext._orderpoker import cheapest_plan, opponent_target, split_costs
 from games.order_poker.actions import Action, swap
+from games.order_poker.fast._plans import cheapest_plan, opponent_target, split_costs
+from games.order_poker.hands import combination
 from games.order_poker.plans import KERNEL, sampled_one_swap_reach
 from games.order_poker.rules import DECK, NONE, PAIR, ROBOT
 from games.order_poker.scoring import half_stake as half_stake_of
-from games.order_poker.state import combination
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

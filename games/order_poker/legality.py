@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
 from games.order_poker.actions import Action
+from games.order_poker.hands import combination
+from games.order_poker.phases import OVER
 from games.order_poker.rules import COMBINATIONS, NONE, ROBOT
 
 if TYPE_CHECKING:
@@ -26,8 +28,6 @@ def _cards(cs: Any) -> str:
 
 def diagnose(st: State, a: Any, index: int) -> IllegalAction:
     """The ``IllegalAction`` for ``a``, which is not in ``st.legal_actions()``."""
-    from games.order_poker.state import OVER, combination
-
     def bad(msg: str, rule: str) -> IllegalAction:
         return IllegalAction(msg, rule, index)
 

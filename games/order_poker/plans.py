@@ -17,8 +17,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ext._orderpoker import one_swap_reach, subset_categories
 from ext.handeval import tables
+from games.order_poker.fast._plans import one_swap_reach, subset_categories
 from games.order_poker.rules import HAND
 
 #: The kernel tables of 5-card order-poker hands (values are rank << 20).

@@ -55,3 +55,11 @@ def score_order(cats: Sequence[int], robot_cat: int, orderer: int, order: int, r
             elif cats[i] == robot_cat and cats[i] >= half_min:
                 scores[i] = h
     return scores
+
+
+def score_deal(cats: Sequence[int], robot_cat: int, dealer: int, orderer: int, order: int,
+               roles: Sequence[str | None], partner: int, stake: int, half_min: int) -> list[int]:
+    """Points of every seat of a finished deal: OP-4 when all passed (``orderer`` -1), else OP-7."""
+    if orderer < 0:
+        return score_all_passed(cats, robot_cat, dealer)
+    return score_order(cats, robot_cat, orderer, order, roles, partner, stake, half_min)

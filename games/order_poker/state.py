@@ -9,18 +9,17 @@ and, for an illegal action, ``legality.diagnose`` names the rule it breaks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ext._orderpoker import legal_robot_swaps
-from ext.handeval import tables
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
 from games.core.records import envelope
 from games.order_poker.actions import AGAINST, FOR, KEEP, SIMPLE, SIMPLE_PER_SEAT, STOP, Action, swap_table
+from games.order_poker.fast._rules import legal_robot_swaps
+from games.order_poker.hands import combination
+from games.order_poker.phases import BIDDING, EXCHANGE, OVER, ROLES
 from games.order_poker.rules import (
     COMBINATIONS,
     DECK,
@@ -33,18 +32,37 @@ from games.order_poker.rules import (
     VERSION,
     Rules,
 )
-from games.order_poker.scoring import score_all_passed, score_order
+from games.order_poker.scoring import score_deal
 
-BIDDING, ROLES, EXCHANGE, OVER = "bidding", "roles", "exchange", "over"
-_SHIFT = 20  # ext.handeval values are category << 20 (no tie-breaks in order-poker)
-_T = tables("order-poker", HAND)
+__all__ = ["BIDDING", "EXCHANGE", "OVER", "ROLES", "Playout", "State", "combination"]
+
 _DECK_SET = frozenset(DECK)
 _NAME = tuple(card_str(c) for c in range(52))  # a State's cards are valid ids: names by lookup
 
 
-def combination(cards: Sequence[int]) -> int:
-    """OP-2 rank of a 5-card hand (one kernel lookup, no array)."""
-    return int(_T.value_of(cards)) >> _SHIFT
+class Playout(NamedTuple):
+    """What a compiled play-out hands back about a whole deal (``State.load_playout``).
+
+    ``actions``: the engine's ``Action`` objects in order; ``end_rule``: the rule that ended the
+    deal (``OP-4``, ``OP-6.1``...); ``hands``/``robot``: the final cards. The rest are the ``State``
+    fields of the same names at the end of the deal.
+    """
+
+    actions: list[Action]
+    end_rule: str
+    hands: list[list[int]]
+    robot: list[int]
+    robot_cat: int
+    bids: list[int]
+    bidders: list[int]
+    in_bidding: list[bool]
+    orderer: int
+    order: int
+    roles: list[str | None]
+    is_open: bool
+    round: int
+    all_kept: bool
+    partner: int
 
 
 def _check_deal(players: int, dealer: int, hands: Sequence[Sequence[int]], robot: Sequence[int]) -> None:
@@ -65,14 +83,6 @@ def _check_deal(players: int, dealer: int, hands: Sequence[Sequence[int]], robot
             if c in seen:
                 raise IllegalAction(f"duplicate card {card_str(c)} ({who})", "OP-1.1")
             seen.add(c)
-
-
-@cache
-def _native() -> ModuleType:
-    """``games.order_poker.native`` (it imports this module, so it is imported on first use)."""
-    import games.order_poker.native as native
-
-    return native
 
 
 class State:
@@ -213,18 +223,38 @@ class State:
     def play_out(self, bots: Sequence[Any], rng: np.random.Generator) -> None:
         """Play to the end: the bot of the seat to act (``bots[seat]``) chooses from its view.
 
-        A fresh deal with the plain random bot at every seat is played by the C kernel
-        (``games.order_poker.native``): the same actions, draws and record, without the
-        per-action Python cost that bounds random tables.
+        The readable loop; the compiled play-outs are the entry's declared fast paths
+        (``games.order_poker.fast.playout``), which the shard runner uses when they support the bots.
         """
-        if self.phase == BIDDING and not self.actions:
-            params = _native().random_params(bots)
-            if params is not None:
-                _native().play_random(self, params[0], params[1], rng)
-                return
         while self.phase != OVER:
             seat = self.turn
             self.apply(bots[seat].act(self.view(seat), self.legal_actions(), rng))
+
+    def load_playout(self, p: Playout) -> None:
+        """Take a compiled play-out's result (``Playout``) for this fresh deal, and score it.
+
+        The one way a kernel's result enters a ``State``: a fast path hands the whole deal here
+        instead of writing the fields itself.
+        """
+        if self.phase != BIDDING or self.actions:
+            raise ValueError("a play-out is loaded into a fresh deal only")
+        self.actions = p.actions
+        self.hands = p.hands
+        self.robot = p.robot
+        self.robot_cat = p.robot_cat
+        self.bids = p.bids
+        self.bidders = p.bidders
+        self.in_bidding = p.in_bidding
+        self.n_in = sum(p.in_bidding)
+        self.orderer = p.orderer
+        self.order = p.order
+        self.roles = p.roles
+        self.is_open = p.is_open
+        self.round = p.round
+        self.all_kept = p.all_kept
+        self.partner = p.partner
+        self._legal = None
+        self._finish(p.end_rule)
 
     # ----------------------------------------------------------------- phases
     def _next_seat(self, seat: int) -> int:
@@ -301,12 +331,8 @@ class State:
         self.phase = OVER
         self.turn = -1
         self.end_rule = rule
-        cats = [combination(h) for h in self.hands]
-        if self.orderer < 0:
-            self._scores = score_all_passed(cats, self.robot_cat, self.dealer)
-        else:
-            self._scores = score_order(cats, self.robot_cat, self.orderer, self.order, self.roles,
-                                       self.partner, len(self.bids), self.rules.half_min_rank)
+        self._scores = score_deal([combination(h) for h in self.hands], self.robot_cat, self.dealer, self.orderer,
+                                  self.order, self.roles, self.partner, len(self.bids), self.rules.half_min_rank)
 
     # ----------------------------------------------------------------- results
     def scores(self) -> list[int]:

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.core.entry import Column, TableSpec
+from games.order_poker.hands import combination
 from games.order_poker.rules import COMBINATIONS
-from games.order_poker.state import State, combination
+from games.order_poker.state import State
 
 DEALS = (
     Column("orderer", "int8", "label", "seat of the orderer; null when all passed (OP-3.3, OP-4)"),
@@ -35,20 +36,27 @@ SEATS = (
 
 def deal_rows(st: State) -> list[tuple[int, Sequence[Any]]]:
     """The deal's row: who ordered what, the stake, whether open, the robot, rounds and actions."""
-    ordered = st.orderer >= 0
-    return [(st.dealer, (st.orderer if ordered else None, COMBINATIONS[st.order] if st.order >= 0 else None,
-                         len(st.bids), st.is_open, COMBINATIONS[st.robot_cat], st.round, len(st.actions)))]
+    return [deal_row(st.dealer, st.orderer, st.order, len(st.bids), st.is_open, st.robot_cat, st.round,
+                     len(st.actions))]
 
 
 def seat_rows(st: State) -> list[Sequence[Any]]:
     """One row per seat: role, final combination, whether it fulfils the order, score."""
-    scores = st.scores()
-    rows: list[Sequence[Any]] = []
-    for seat, hand in enumerate(st.hands):
-        cat = combination(hand)
-        role = "orderer" if seat == st.orderer else st.roles[seat]
-        rows.append((role, COMBINATIONS[cat], st.order >= 0 and cat == st.order, scores[seat]))
-    return rows
+    return seat_rows_of([combination(h) for h in st.hands], st.orderer, st.order, st.roles, st.scores())
+
+
+def deal_row(dealer: int, orderer: int, order: int, stake: int, is_open: bool, robot_cat: int, rounds: int,
+             n_actions: int) -> tuple[int, Sequence[Any]]:
+    """The ``deals`` row of a finished deal from its values (for compiled paths that keep no ``State``)."""
+    return (dealer, (orderer if orderer >= 0 else None, COMBINATIONS[order] if order >= 0 else None, stake,
+                     is_open, COMBINATIONS[robot_cat], rounds, n_actions))
+
+
+def seat_rows_of(cats: Sequence[int], orderer: int, order: int, roles: Sequence[str | None],
+                 scores: Sequence[int]) -> list[Sequence[Any]]:
+    """The ``seats`` rows of a finished deal from the final OP-2 ranks, roles and scores."""
+    return [("orderer" if seat == orderer else roles[seat], COMBINATIONS[cat], order >= 0 and cat == order,
+             scores[seat]) for seat, cat in enumerate(cats)]
 
 
 TABLES = TableSpec(DEALS, SEATS, deal_rows, seat_rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +35,28 @@ def describe(state: State, layout: Any) -> str:
     return f"seat {state.to_act()} lays out packets 1..5 (Q-1.3): {packets}"
 
 
+def cards_in_play(state: State) -> Counter[int]:
+    """The removed cards and each seat's 25 (laid out or not): both seats hold the same cards (Q-1.2)."""
+    out = Counter(state.removed)
+    for lay in state.layouts:
+        out.update(state.held if lay is None else (c for p in lay for c in p))
+    return out
+
+
+def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
+    """The other seat's layout, while ``seat`` may not see it (Q-1.3), replaced by a random one."""
+    if state.is_over() or seat == 0 or state.layouts[0] is None:
+        return state.copy()  # nothing is hidden: seat 0 lays out first, everything shows at the end
+    st = State.from_removed(state.rules, state.dealer, list(state.removed))
+    st.apply(st.space.sample(rng))
+    return st
+
+
+def score_total(state: State) -> int:
+    """Q-1.4: the points of every comparison won (a tie scores nothing)."""
+    return sum(p for p, w in zip(state.rules.points, state.outcome()["winners"], strict=True) if w is not None)
+
+
 def _bots() -> Sequence[Any]:
     from games.quintet.bots import BOTS
 
@@ -62,4 +85,7 @@ ENTRY = GameEntry(
     ranking=RANKING,
     describe_action=describe,
     legacy_record=record.legacy_record,
+    cards_in_play=cards_in_play,
+    resample_hidden=resample_hidden,
+    score_total=score_total,
 )

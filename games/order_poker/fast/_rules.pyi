@@ -1,0 +1,6 @@
+"""Type stub of the kernel's rules for the readable engine (_rules.pyx)."""
+
+from typing import Any
+
+def legal_robot_swaps(hand: Any, robot: Any, rc: int, table: list[Any], out: list[Any]) -> None: ...
+def category_of(cards: Any) -> int: ...

@@ -1,0 +1,92 @@
+"""Every registered fast path against its game's readable engine (DESIGN.md: "Fast paths").
+
+For each game of the registry, each fast path it declares, each seat count, each preset and each
+table of bots the path names (``FastPath.bots_for_test``), many seeded deals:
+
+* whole deals: ``fp.play_out`` and the readable ``view -> act -> apply`` loop, with the same bots
+  and one generator of the same seed dealing and playing, give equal records, and the generators
+  end in the same state (the kernel drew exactly what the bots draw);
+* step by step: the kernel's record replayed through a fresh ``State`` (``entry.from_record``):
+  every action it chose is in the readable ``legal_actions()``, and where the path lists its own
+  legal actions (``FastPath.legal_trace``) the two lists are equal, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from games.core import registry
+from games.core.entry import FastPath, GameEntry
+
+DEALS = 400  # per (seat count, preset, table): about 5,000 kernel deals for Order Poker
+
+
+def _cases() -> list[Any]:
+    out = []
+    for entry in registry.games().values():
+        for fp in entry.fast_paths:
+            for preset in entry.presets:
+                lo, hi = entry.seats(entry.presets[preset])
+                for players in range(lo, hi + 1):
+                    for t, table in enumerate(fp.bots_for_test(players)):
+                        out.append(pytest.param(entry, fp, entry.presets[preset], list(table),
+                                                id=f"{entry.name}-{fp.name}-{preset}-{players}p-table{t}"))
+    return out
+
+
+def _bots(table: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Any]:
+    return [registry.make(name, dict(params)) for name, params in table]  # fresh: bots may cache
+
+
+def check_parity(entry: GameEntry, fp: FastPath, rules: Any, table: Sequence[tuple[str, Mapping[str, Any]]],
+                 deals: int = DEALS, seed: int = 17) -> None:
+    """The parity checks of the module docstring on ``deals`` deals of ``table`` under ``rules``."""
+    players = len(table)
+    fast_bots, loop_bots = _bots(table), _bots(table)
+    assert fp.supports(rules, fast_bots), f"{fp.name} names a table it does not support: {table}"
+    fast_rng, loop_rng = np.random.default_rng(seed + players), np.random.default_rng(seed + players)
+    traced = 0
+    for d in range(deals):
+        dealer = entry.dealer_of(d, players)
+        fast = entry.deal(rules, players, dealer, fast_rng)
+        loop = entry.deal(rules, players, dealer, loop_rng)
+        trace = fp.legal_trace(fast, fast_bots, fast_rng) if d % 2 else None
+        if not d % 2:
+            fp.play_out(fast, fast_bots, fast_rng)
+        while not loop.is_over():
+            seat = loop.to_act()
+            loop.apply(loop_bots[seat].act(loop.view(seat), loop.legal_actions(), loop_rng))
+        record = fast.record()
+        assert record == loop.record(), f"deal {d}: the records differ"
+        assert fast_rng.bit_generator.state == loop_rng.bit_generator.state, f"deal {d}: different draws"
+        replay = entry.from_record(record)
+        for i, obj in enumerate(record["actions"]):
+            action = entry.decode_action(replay, obj, i)
+            legal = list(replay.legal_actions())
+            assert action in legal, f"deal {d}, action {i}: the kernel chose {obj}, not legal in the engine"
+            if trace is not None:
+                assert list(trace[i]) == legal, f"deal {d}, action {i}: the kernel's legal list differs"
+            replay.apply(action)
+        if trace is not None:
+            assert len(trace) == len(record["actions"])
+            traced += 1
+        assert replay.is_over() and replay.scores() == fast.scores()
+    assert deals < 2 or traced, "no deal was traced"
+
+
+@pytest.mark.parametrize("entry, fp, rules, table", _cases())
+def test_fast_path_equals_the_readable_engine(entry: GameEntry, fp: FastPath, rules: Any,
+                                              table: list[tuple[str, Mapping[str, Any]]]) -> None:
+    check_parity(entry, fp, rules, table)
+
+
+def test_every_fast_path_names_tables_to_test() -> None:
+    paths = [(e.name, fp) for e in registry.games().values() for fp in e.fast_paths]
+    assert paths, "no game declares a fast path"
+    for game, fp in paths:
+        lo, hi = registry.game(game).seats(registry.game(game).rules({}))
+        assert all(fp.bots_for_test(n) for n in range(lo, hi + 1)), f"{game}: {fp.name} names no test tables"
