@@ -39,6 +39,14 @@ def describe(state: State, action: Action) -> str:
     return f"{who}, throw {t} {dice}: writes {action.line} (DP-6.1)"
 
 
+def _score_total(state: State) -> int:
+    """What the finished match's scores sum to: 0 for the zero-sum settlements (DP-4.4, DP-4.5, DP-6.4
+    pairwise), else the sum of the sheets' totals (DP-5.6)."""
+    if state.rules.simple or state.rules.payout == "pairwise":
+        return 0
+    return sum(sheet["total"] for game in state.outcome()["games"] for sheet in game["sheets"])
+
+
 def _solve(rules: Rules, settings: Mapping[str, Any]) -> Mapping[str, Any]:
     from games.dice_poker.solver import solve_entry
 
@@ -72,4 +80,6 @@ ENTRY = GameEntry(
     unit="match",
     describe_action=describe,
     solve=_solve,
+    chance_prefix=True,  # DP-8.1: the deal holds exactly the faces thrown
+    score_total=_score_total,
 )

@@ -336,8 +336,8 @@ class State:
 
     def _check(self, a: Action) -> None:
         simple = self.rules.simple
-        if a.kind not in ("reroll", "stand", "write"):
-            raise IllegalAction(f"an action is a reroll, a stand or a write, not {a.kind!r}", "DP-7")
+        if not isinstance(a, Action) or a.kind not in ("reroll", "stand", "write"):
+            raise IllegalAction(f"an action is a reroll, a stand or a write, not {a!r}", "DP-7")
         if simple and self.just_ended is not None and a.seat == self.just_ended and a.kind != "write":
             if a.kind == "reroll":
                 raise IllegalAction(f"seat {a.seat} has thrown three times: a fourth throw", "DP-2.2")
