@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +56,6 @@ class SubGame:
     rules: Rules
     lines: tuple[str, ...]
     fixed_order: bool = False
-    values: dict[int, tuple[int, np.ndarray]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.m = len(self.lines)
@@ -66,6 +65,11 @@ class SubGame:
         self.track = bool(self.class_bits) and self.rules.school_bonus != "none"
         self.sc1, self.sc23 = score_tables(self.rules)
         self.full = (1 << self.m) - 1
+        windows = [self.window(mask) for mask in range(self.full + 1)]
+        self.vlo = np.array([lo for lo, _ in windows], dtype=np.int64)
+        self.vlen = np.array([hi + 1 - lo for lo, hi in windows], dtype=np.int64)
+        self.voff = np.concatenate([[0], np.cumsum(self.vlen)[:-1]]).astype(np.int64)
+        self.vflat = np.zeros(int(self.vlen.sum()))
 
     # ------------------------------------------------------------------ states
     def window(self, mask: int) -> tuple[int, int]:
@@ -84,9 +88,19 @@ class SubGame:
             return classes[:1] if classes else empty
         return empty
 
+    def value(self, mask: int) -> tuple[int, np.ndarray]:
+        """(lowest school sum kept, the values by school sum) of ``mask``'s states."""
+        off, n = int(self.voff[mask]), int(self.vlen[mask])
+        return int(self.vlo[mask]), self.vflat[off:off + n]
+
+    @property
+    def expected(self) -> float:
+        """The expected score from the empty sheet."""
+        return float(self.vflat[self.voff[0]])
+
     def _next(self, mask: int, s: np.ndarray) -> np.ndarray:
         """V of state ``mask`` at school sums ``s`` (clipped into its window)."""
-        lo, vals = self.values[mask]
+        lo, vals = self.value(mask)
         if len(vals) == 1:
             return np.full(s.shape, vals[0])
         out: np.ndarray = vals[np.clip(s, lo, lo + len(vals) - 1) - lo]
@@ -130,48 +144,51 @@ class SubGame:
 
     # ------------------------------------------------------------------ solving
     def solve(self) -> float:
-        """Fill ``values`` for every state, last turn first; the expected score from the empty sheet."""
-        self.values = {self.full: (0, np.zeros(1))}
-        locked = self.rules.locked
+        """Fill the values of every state, last turn first; the expected score from the empty sheet."""
+        self.vflat[:] = 0.0
         by_level: dict[int, list[int]] = {}
         for mask in range(self.full):
             by_level.setdefault(bin(mask).count("1"), []).append(mask)
         for level in range(self.m - 1, -1, -1):
-            pending: list[tuple[int, int, int]] = []  # (mask, lo, rows) waiting for the kernel
-            wv1s: list[np.ndarray] = []
-            wv23s: list[np.ndarray] = []
-            rows = 0
-            for mask in by_level[level]:
-                lo, hi = self.window(mask)
-                wv1, wv23 = self.write_values(mask, np.arange(lo, hi + 1))
-                pending.append((mask, lo, hi + 1 - lo))
-                wv1s.append(wv1)
-                wv23s.append(wv23)
-                rows += hi + 1 - lo
-                if rows >= BATCH:
-                    self._flush(pending, wv1s, wv23s, locked)
-                    rows = 0
-            self._flush(pending, wv1s, wv23s, locked)
-        return float(self.values[0][1][0])
+            masks = by_level[level]
+            allowed = np.array([sum(1 << i for i in self.allowed(mask)) for mask in masks], dtype=np.int64)
+            reps = self.vlen[masks]
+            rows_mask = np.repeat(np.array(masks, dtype=np.int64), reps)
+            rows_allowed = np.repeat(allowed, reps)
+            starts = np.repeat(self.voff[masks], reps)
+            within = np.arange(len(rows_mask)) - np.repeat(np.cumsum(reps) - reps, reps)
+            rows_s = np.repeat(self.vlo[masks], reps) + within
+            dest = starts + within
+            for i in range(0, len(rows_mask), BATCH):
+                sl = slice(i, i + BATCH)
+                wv1, wv23 = self._write_rows(rows_mask[sl], rows_s[sl], rows_allowed[sl])
+                self.vflat[dest[sl]] = turn_values(wv1, wv23, self.rules.locked)
+        return self.expected
 
-    def _flush(self, pending: list[tuple[int, int, int]], wv1s: list[np.ndarray], wv23s: list[np.ndarray],
-               locked: bool) -> None:
-        """Solve the turns of the pending states (one batch) and store their values; empties the lists."""
-        if not pending:
-            return
-        value = turn_values(np.concatenate(wv1s), np.concatenate(wv23s), locked)
-        at = 0
-        for mask, lo, rows in pending:
-            self.values[mask] = (lo, value[at:at + rows])
-            at += rows
-        pending.clear()
-        wv1s.clear()
-        wv23s.clear()
+    def _write_rows(self, masks: np.ndarray, sums: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``write_values`` of rows of different masks: by the compiled kernel, else mask by mask."""
+        try:
+            from games.dice_poker.fast._turn import write_values as kernel
+        except ImportError:
+            out1, out23 = np.empty((len(masks), 252)), np.empty((len(masks), 252))
+            for r, (mask, s) in enumerate(zip(masks.tolist(), sums.tolist(), strict=True)):
+                out1[r], out23[r] = (a[0] for a in self.write_values(mask, np.array([s])))
+            return out1, out23
+        t = tables()
+        bonus_zero = 200
+        bonus = np.array([scoring.school_bonus(self.rules, x - bonus_zero) for x in range(2 * bonus_zero + 1)],
+                         dtype=np.float64)
+        wv1, wv23 = np.empty((len(masks), 252)), np.empty((len(masks), 252))
+        kernel(np.ascontiguousarray(masks), np.ascontiguousarray(sums), np.ascontiguousarray(allowed),
+               self.vflat, self.voff, self.vlo, self.vlen, np.array(self.gidx, dtype=np.int64),
+               np.array(self.face, dtype=np.int64), self.class_bits, self.sc1, self.sc23,
+               np.ascontiguousarray(t.counts, dtype=np.int64), bonus, bonus_zero, wv1, wv23)
+        return wv1, wv23
 
     @property
     def states(self) -> int:
         """States solved (masks times kept school sums)."""
-        return sum(len(v) for _, v in self.values.values())
+        return len(self.vflat)
 
 
 @dataclass
@@ -185,7 +202,7 @@ class Strategy:
     @property
     def expected(self) -> dict[str, float]:
         """The exact expectations: the total and, for ``full``, the school and main parts."""
-        out = {name: float(g.values[0][1][0]) for name, g in self.parts.items()}
+        out = {name: g.expected for name, g in self.parts.items()}
         return {"expected_score": sum(out.values()), **({f"expected_{k}": v for k, v in out.items()}
                                                         if len(out) > 1 else {})}
 
@@ -200,10 +217,7 @@ class Strategy:
         """Write every sub-game's values to one ``.npz`` file (written under a temporary name, then renamed)."""
         arrays: dict[str, np.ndarray] = {"rules": np.array(self.rules.key), "seconds": np.array(self.seconds)}
         for name, g in self.parts.items():
-            masks = sorted(g.values)
-            arrays[f"{name}.lo"] = np.array([g.values[m][0] for m in masks], dtype=np.int64)
-            arrays[f"{name}.len"] = np.array([len(g.values[m][1]) for m in masks], dtype=np.int64)
-            arrays[f"{name}.v"] = np.concatenate([g.values[m][1] for m in masks])
+            arrays[f"{name}.v"] = g.vflat
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp.npz")
         np.savez(tmp, **arrays)  # type: ignore[arg-type]
@@ -217,9 +231,10 @@ class Strategy:
                 raise ValueError(f"{path} holds the strategy of {z['rules']}, not {rules.key}")
             parts = _parts(rules)
             for name, g in parts.items():
-                lo, ln, v = z[f"{name}.lo"], z[f"{name}.len"], z[f"{name}.v"]
-                ends = np.cumsum(ln)
-                g.values = {m: (int(lo[m]), v[ends[m] - ln[m]:ends[m]]) for m in range(len(lo))}
+                v = z[f"{name}.v"]
+                if v.shape != g.vflat.shape:
+                    raise ValueError(f"{path}: {name} holds {v.shape[0]} states, not {g.vflat.shape[0]}")
+                g.vflat = v
             return cls(rules, parts, float(z["seconds"]))
 
 

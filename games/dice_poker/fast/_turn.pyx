@@ -14,7 +14,7 @@ from libc.stdlib cimport malloc, free
 cdef double NEG = -1e18
 
 
-cdef inline double dmax(double a, double b) nogil:
+cdef inline double dmax(double a, double b) noexcept nogil:
     return a if a > b else b
 
 
@@ -108,3 +108,64 @@ def turn_values(const double[:, ::1] wv1, const double[:, ::1] wv23, bint locked
         free(mk)
         free(mp)
         free(w2)
+
+
+cdef inline double state_value(const double[::1] vflat, const long[::1] voff, const long[::1] vlo,
+                               const long[::1] vlen, long mask, long s) noexcept nogil:
+    cdef long n = vlen[mask]
+    cdef long i
+    if n == 1:
+        return vflat[voff[mask]]
+    i = s - vlo[mask]
+    if i < 0:
+        i = 0
+    elif i >= n:
+        i = n - 1
+    return vflat[voff[mask] + i]
+
+
+def write_values(const long[::1] masks, const long[::1] sums, const long[::1] allowed,
+                 const double[::1] vflat, const long[::1] voff, const long[::1] vlo, const long[::1] vlen,
+                 const long[::1] gidx, const long[::1] face, long class_bits,
+                 const double[:, ::1] sc1, const double[:, ::1] sc23, const long[:, ::1] counts,
+                 const double[::1] bonus, long bonus_zero, double[:, ::1] wv1, double[:, ::1] wv23):
+    """The write values of rows (mask, school sum): games.dice_poker.solver.SubGame.write_values in C.
+
+    ``allowed[r]`` is the bit set of the sub-game's lines row r may write, ``face[i]`` line i's class
+    face (0: a main line), ``bonus[bonus_zero + S]`` the school bonus of a complete school summing to S.
+    """
+    cdef Py_ssize_t R = masks.shape[0], NM = counts.shape[0], M = gidx.shape[0]
+    cdef Py_ssize_t r, i, c, ms
+    cdef long mask, s, nxt, f, sc, s2, g
+    cdef double v, vn, w
+    cdef double vals[6]
+    with nogil:
+        for r in range(R):
+            mask = masks[r]
+            s = sums[r]
+            for ms in range(NM):
+                wv1[r, ms] = NEG
+                wv23[r, ms] = NEG
+            for i in range(M):
+                if not (allowed[r] >> i) & 1:
+                    continue
+                nxt = mask | (1 << i)
+                f = face[i]
+                if f:
+                    for c in range(6):
+                        sc = (c - 3) * f
+                        s2 = s + sc
+                        v = state_value(vflat, voff, vlo, vlen, nxt, s2) + sc
+                        if nxt & class_bits == class_bits:
+                            v = v + bonus[bonus_zero + s2]
+                        vals[c] = v
+                    for ms in range(NM):
+                        w = vals[counts[ms, f - 1]]
+                        wv1[r, ms] = dmax(wv1[r, ms], w)
+                        wv23[r, ms] = dmax(wv23[r, ms], w)
+                else:
+                    g = gidx[i]
+                    vn = state_value(vflat, voff, vlo, vlen, nxt, s)
+                    for ms in range(NM):
+                        wv1[r, ms] = dmax(wv1[r, ms], sc1[g, ms] + vn)
+                        wv23[r, ms] = dmax(wv23[r, ms], sc23[g, ms] + vn)

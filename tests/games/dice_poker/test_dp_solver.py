@@ -136,3 +136,16 @@ def test_compiled_turn_kernel_matches_numpy(locked: bool) -> None:
     rng = np.random.default_rng(1)
     w1, w23 = rng.normal(size=(50, 252)) * 20, rng.normal(size=(50, 252)) * 20
     assert np.allclose(turn_values(w1, w23, locked), solve_turn(w1, w23, locked).value, atol=1e-9)
+
+
+def test_compiled_write_values_match_numpy() -> None:
+    rules = Rules(preset="mixed", school_bonus="both")
+    g = SubGame(rules, ("ones", "twos", "pair", "poker"))
+    g.solve()
+    for mask in (0, 1, 2, 5, 12):
+        lo, vals = g.value(mask)
+        s = np.arange(lo, lo + len(vals))
+        allowed = np.full(len(s), sum(1 << i for i in g.allowed(mask)), dtype=np.int64)
+        c1, c23 = g._write_rows(np.full(len(s), mask, dtype=np.int64), s.astype(np.int64), allowed)
+        n1, n23 = g.write_values(mask, s)
+        assert np.allclose(c1, n1) and np.allclose(c23, n23)
