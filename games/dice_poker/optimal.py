@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from games.core.dice import canonical_mask, keep_choices
-from games.dice_poker import solver
+from games.dice_poker import scoring, solver
 from games.dice_poker.rules import DICE, LINE_INDEX, MAX_THROWS, Rules
 from games.dice_poker.state import Action
-from games.dice_poker.turn import TurnValues, solve_turn, tables
+from games.dice_poker.turn import TurnValues, tables, turn_keeps
 
 _STRATEGIES: dict[tuple[str, str | None], solver.Strategy] = {}
 
@@ -51,21 +51,34 @@ class OptimalBot:
     def __init__(self, cache_dir: str | None = None) -> None:
         self.cache_dir = cache_dir
         self._turn_key: Any = None
-        self._turn: tuple[list[tuple[int, np.ndarray, np.ndarray]], TurnValues] | None = None
+        self._turn: TurnValues | None = None
 
     def turn_arrays(self, rules: Rules, round_no: int, sheet: Sequence[int | None]
-                    ) -> tuple[solver.SubGame, list[tuple[int, np.ndarray, np.ndarray]], TurnValues]:
-        """The sub-game in play, its per-line write values and the turn's keep values."""
+                    ) -> tuple[solver.SubGame, int, int, TurnValues]:
+        """The sub-game in play, its state (mask, school sum) and the turn's keep values."""
         part = load_strategy(rules, self.cache_dir).part_for(round_no)
         mask, s = sheet_state(part, sheet)
         key = (rules.key, id(part), mask, s)
         if key != self._turn_key or self._turn is None:
-            lines = part.line_values(mask, np.array([s]))
-            wv1 = np.max(np.stack([w1 for _, w1, _ in lines]), axis=0)
-            wv23 = np.max(np.stack([w23 for _, _, w23 in lines]), axis=0)
-            self._turn = (lines, solve_turn(wv1, wv23, rules.locked))
+            allowed = np.array([sum(1 << i for i in part.allowed(mask))], dtype=np.int64)
+            wv1, wv23 = part._write_rows(np.array([mask], dtype=np.int64), np.array([s], dtype=np.int64), allowed)
+            self._turn = turn_keeps(wv1, wv23, rules.locked)
             self._turn_key = key
-        return part, self._turn[0], self._turn[1]
+        return part, mask, s, self._turn
+
+    @staticmethod
+    def write_value(part: solver.SubGame, mask: int, s: int, i: int, dice: Sequence[int], t: int) -> float:
+        """The score of writing line ``i`` of the sub-game now plus the value of the sheet it leaves."""
+        rules = part.rules
+        line = part.lines[i]
+        score = scoring.line_score(rules, line, dice, t) + scoring.poker_bonus(rules, line, dice)
+        nxt = mask | 1 << i
+        if part.face[i]:
+            s += score
+            if nxt & part.class_bits == part.class_bits:
+                score += scoring.school_bonus(rules, s)
+        lo, vals = part.value(nxt)
+        return score + float(vals[min(max(s - lo, 0), len(vals) - 1)])
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """The optimal action (deterministic; ``rng`` is not used)."""
@@ -74,10 +87,9 @@ class OptimalBot:
             raise ValueError("dice-poker/optimal plays the score-sheet games (full, mixed); the simple game's "
                              "bot is dice-poker/optimal-race")
         seat, dice, t = view["seat"], tuple(view["dice"]), view["throw"]
-        part, lines, tv = self.turn_arrays(rules, view["round"], view["sheets"][seat])
+        part, mask, s, tv = self.turn_arrays(rules, view["round"], view["sheets"][seat])
         tb = tables()
-        ms = tb.midx[tuple(sorted(dice))]
-        i_best, w_best = max(((i, float((w1 if t == 1 else w23)[0, ms])) for i, w1, w23 in lines),
+        i_best, w_best = max(((i, self.write_value(part, mask, s, i, dice, t)) for i in part.allowed(mask)),
                              key=lambda x: x[1])
         write = Action(seat, "write", line=part.lines[i_best])
         if t >= MAX_THROWS or not view["reroll_allowed"]:

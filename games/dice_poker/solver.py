@@ -33,6 +33,8 @@ from games.dice_poker.turn import NEG, Tables, tables, turn_values
 
 BATCH = 4096
 """Rows of states solved together (a batch's write values take 2 x 8 MB)."""
+BONUS_ZERO = 200
+"""The school bonus table's index of S = 0 (|S| < 200 for any sheet)."""
 
 
 def score_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -70,6 +72,12 @@ class SubGame:
         self.vlen = np.array([hi + 1 - lo for lo, hi in windows], dtype=np.int64)
         self.voff = np.concatenate([[0], np.cumsum(self.vlen)[:-1]]).astype(np.int64)
         self.vflat = np.zeros(int(self.vlen.sum()))
+        # the compiled kernel's inputs
+        self._gidx = np.array(self.gidx, dtype=np.int64)
+        self._face = np.array(self.face, dtype=np.int64)
+        self._counts = np.ascontiguousarray(tables().counts, dtype=np.int64)
+        self._bonus = np.array([scoring.school_bonus(self.rules, x - BONUS_ZERO) for x in range(2 * BONUS_ZERO + 1)],
+                               dtype=np.float64)
 
     # ------------------------------------------------------------------ states
     def window(self, mask: int) -> tuple[int, int]:
@@ -174,15 +182,10 @@ class SubGame:
             for r, (mask, s) in enumerate(zip(masks.tolist(), sums.tolist(), strict=True)):
                 out1[r], out23[r] = (a[0] for a in self.write_values(mask, np.array([s])))
             return out1, out23
-        t = tables()
-        bonus_zero = 200
-        bonus = np.array([scoring.school_bonus(self.rules, x - bonus_zero) for x in range(2 * bonus_zero + 1)],
-                         dtype=np.float64)
         wv1, wv23 = np.empty((len(masks), 252)), np.empty((len(masks), 252))
         kernel(np.ascontiguousarray(masks), np.ascontiguousarray(sums), np.ascontiguousarray(allowed),
-               self.vflat, self.voff, self.vlo, self.vlen, np.array(self.gidx, dtype=np.int64),
-               np.array(self.face, dtype=np.int64), self.class_bits, self.sc1, self.sc23,
-               np.ascontiguousarray(t.counts, dtype=np.int64), bonus, bonus_zero, wv1, wv23)
+               self.vflat, self.voff, self.vlo, self.vlen, self._gidx, self._face, self.class_bits, self.sc1,
+               self.sc23, self._counts, self._bonus, BONUS_ZERO, wv1, wv23)
         return wv1, wv23
 
     @property

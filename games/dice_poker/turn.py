@@ -190,3 +190,19 @@ def turn_values(wv1: np.ndarray, wv23: np.ndarray, locked: bool) -> np.ndarray:
            t.o_ms, t.o_p, t.o_start, t.k_drop, t.ms_drop, t.p1, t.p_e3, t.p_drop, t.l_ms, t.l_p, t.l_drop,
            t.l_start, out)
     return out
+
+
+def turn_keeps(wv1: np.ndarray, wv23: np.ndarray, locked: bool) -> TurnValues:
+    """``solve_turn`` by the compiled kernel when it is built (the bot's per-turn arrays)."""
+    try:
+        from games.dice_poker.fast._turn import turn_values as kernel
+    except ImportError:
+        return solve_turn(wv1, wv23, locked)
+    t = tables()
+    out = np.empty(len(wv1))
+    e3 = np.empty((len(wv1), len(t.kept)))
+    e2 = np.empty_like(e3)
+    kernel(np.ascontiguousarray(wv1, dtype=np.float64), np.ascontiguousarray(wv23, dtype=np.float64), locked,
+           t.o_ms, t.o_p, t.o_start, t.k_drop, t.ms_drop, t.p1, t.p_e3, t.p_drop, t.l_ms, t.l_p, t.l_drop,
+           t.l_start, out, e3, e2)
+    return TurnValues(e3, e2, out)

@@ -23,8 +23,10 @@ def turn_values(const double[:, ::1] wv1, const double[:, ::1] wv23, bint locked
                 const long[:, ::1] k_drop, const long[:, ::1] ms_drop, const double[::1] p1,
                 const long[::1] p_e3, const long[:, ::1] p_drop,
                 const long[::1] l_ms, const double[::1] l_p, const long[:, ::1] l_drop, const long[::1] l_start,
-                double[::1] out):
-    """Expected turn value of every row (see the module docstring of games.dice_poker.turn)."""
+                double[::1] out, double[:, ::1] e3_out=None, double[:, ::1] e2_out=None):
+    """Expected turn value of every row (see the module docstring of games.dice_poker.turn); with
+    ``e3_out``/``e2_out`` ([B, 210]) also the value of every keep choice before throw 3 and throw 2."""
+    cdef bint keep = e3_out is not None and e2_out is not None
     cdef Py_ssize_t B = wv1.shape[0], NM = wv1.shape[1], NK = o_start.shape[0], NO = o_ms.shape[0]
     cdef Py_ssize_t NP = p_e3.shape[0], NL = l_ms.shape[0]
     cdef Py_ssize_t b, k, o, j, p, l, m, end
@@ -88,6 +90,10 @@ def turn_values(const double[:, ::1] wv1, const double[:, ::1] wv23, bint locked
                         for o in range(o_start[k], end):
                             acc = acc + o_p[o] * w2[o_ms[o]]
                         e2[k] = acc
+                if keep:
+                    for k in range(NK):
+                        e3_out[b, k] = e3[k]
+                        e2_out[b, k] = e2[k]
                 # throw 1: write now, or keep the best proper sub-multiset before throw 2
                 mk[NK] = NEG
                 for k in range(NK):
