@@ -10,6 +10,7 @@ import numpy as np
 from games.core.dice import mask_positions
 from games.core.entry import GameEntry
 from games.dice_poker import record, tables
+from games.dice_poker.questions import QUESTIONS
 from games.dice_poker.rules import DICE, NAME, PRESETS, SEATS, VERSION, Rules
 from games.dice_poker.state import Action, State
 
@@ -80,6 +81,7 @@ ENTRY = GameEntry(
     unit="match",
     describe_action=describe,
     solve=_solve,
+    questions={q.name: q for q in QUESTIONS},
     chance_prefix=True,  # DP-8.1: the deal holds exactly the faces thrown
     score_total=_score_total,
 )

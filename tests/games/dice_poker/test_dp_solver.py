@@ -149,3 +149,24 @@ def test_compiled_write_values_match_numpy() -> None:
         c1, c23 = g._write_rows(np.full(len(s), mask, dtype=np.int64), s.astype(np.int64), allowed)
         n1, n23 = g.write_values(mask, s)
         assert np.allclose(c1, n1) and np.allclose(c23, n23)
+
+
+def test_questions_reproduce_dp_10() -> None:
+    from games.core import registry
+    from games.dice_poker.questions import REACH_N
+
+    qs = registry.game("dice-poker").questions
+    seed = np.random.SeedSequence(1)
+    q = qs["dice-poker-categories"]
+    a = q.run({}, "exact", 0, 4000, seed)
+    b = q.run({}, "exact", 4000, 3776, seed)
+    cats = {k: c1 + c2 for (k, c1, _), (_, c2, _) in zip(a["categories"], b["categories"], strict=True)}
+    assert cats["straight"] == 240 and cats["none"] == 480 and sum(cats.values()) == 7776
+    lines = {k: c1 + c2 for (k, c1, _), (_, c2, _) in zip(a["lines"], b["lines"], strict=True)}
+    assert lines["pair"] == 7056 and lines["two_pairs"] == 2100
+    rows = qs["dice-poker-reach"].run({"reroll_rule": "free"}, "exact", 0, 8, seed)["reach"]
+    reach = {line: c for line, c, _ in rows}
+    assert reach["poker"] == 2_783_176 * 6 ** 5 and round(reach["four"] / REACH_N, 6) == 0.290794
+    assert qs["dice-poker-reach"].check({}, "sample")
+    scores = qs["dice-poker-optimal-score"].run({"preset": "full"}, "sample", 0, 5, seed)["scores"]
+    assert sum(c for _, c, _ in scores) == 5
