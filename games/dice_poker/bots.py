@@ -132,6 +132,12 @@ def _optimal(**params: Any) -> Any:
     return _factory("dice-poker/optimal", OptimalBot, OPTIMAL_SCHEMA)(**params)
 
 
+def _race(**params: Any) -> Any:
+    from games.dice_poker.race import RaceBot
+
+    return _factory("dice-poker/optimal-race", RaceBot, _EMPTY)(**params)
+
+
 #: The game's bots with their declared speeds (matches/s of one process), used to size shards.
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("dice-poker/random", _factory("dice-poker/random", RandomBot, _EMPTY), _EMPTY,
@@ -141,4 +147,7 @@ BOTS: tuple[BotInfo, ...] = (
     BotInfo("dice-poker/optimal", _optimal, OPTIMAL_SCHEMA,
             "full/mixed: plays the exact solitaire strategy (maximises its expected final score; "
             "`rasklad solve dice-poker`)", lambda params: 20.0),
+    BotInfo("dice-poker/optimal-race", _race, _EMPTY,
+            "simple: maximises its expected score against the hands to beat (exact for two players)",
+            lambda params: 300.0),
 )

@@ -170,3 +170,44 @@ def test_questions_reproduce_dp_10() -> None:
     assert qs["dice-poker-reach"].check({}, "sample")
     scores = qs["dice-poker-optimal-score"].run({"preset": "full"}, "sample", 0, 5, seed)["scores"]
     assert sum(c for _, c, _ in scores) == 5
+
+
+def test_optimal_race_reproduces_its_exact_value_and_beats_greedy() -> None:
+    from games.dice_poker.bots import GreedyBot
+    from games.dice_poker.race import RaceBot, game_value
+
+    rules = Rules(preset="simple")
+    exact = game_value(rules)
+    assert -0.08 < exact < -0.06  # the later player, who knows the hand to beat, is ahead
+    rng = np.random.default_rng(5)
+    race = RaceBot()
+    for pair, games in (((race, race), 2500), ((race, GreedyBot()), 800), ((GreedyBot(), race), 800)):
+        scores = []
+        for _ in range(games):
+            st = State.deal(rules, 2, 0, rng)
+            while not st.is_over():
+                s = st.to_act()
+                st.apply(pair[s].act(st.view(s), st.legal_actions(), rng))
+            scores.append(st.scores()[0])
+        mean, se = float(np.mean(scores)), float(np.std(scores, ddof=1) / np.sqrt(games))
+        if pair[1] is race and pair[0] is race:
+            assert abs(mean - exact) < 1.96 * se
+        elif pair[0] is race:
+            assert mean > exact  # greedy second does worse than the optimal second player
+        else:
+            assert mean < exact
+
+
+def test_optimal_race_with_rethrows_and_more_players() -> None:
+    from games.dice_poker.race import RaceBot, game_value
+
+    assert game_value(Rules(preset="simple", tie_rule="rethrow")) != game_value(Rules(preset="simple"))
+    rng = np.random.default_rng(6)
+    rules = Rules(preset="simple", tie_rule="rethrow", kickers=False)
+    bot = RaceBot()
+    for _ in range(30):
+        st = State.deal(rules, 4, 1, rng)
+        while not st.is_over():
+            s = st.to_act()
+            st.apply(bot.act(st.view(s), st.legal_actions(), rng))
+        assert sum(st.scores()) == 0
