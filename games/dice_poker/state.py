@@ -70,6 +70,20 @@ class Action:
         return out
 
 
+_LEGAL: dict[tuple[int, int, bool, tuple[str, ...]], tuple[Action, ...]] = {}
+
+
+def _legal(seat: int, allowed: int, simple: bool, lines: tuple[str, ...]) -> tuple[Action, ...]:
+    """DP-7's action list for a seat, the positions a re-roll may take and the lines it may write."""
+    masks = _ALL_MASKS if allowed == full_mask(DICE) else (reroll_masks(DICE, allowed) if allowed else ())
+    out = [Action(seat, "reroll", m) for m in masks]
+    if simple:
+        out.append(Action(seat, "stand"))
+    else:
+        out.extend(Action(seat, "write", line=line) for line in lines)
+    return tuple(out)
+
+
 @dataclass(slots=True)
 class Turn:
     """One turn in progress or done (DP-2): every throw by position, the masks, the write."""
@@ -238,14 +252,13 @@ class State:
         if self.over or self.game.fault is not None:
             return []
         seat = self.to_act()
-        allowed = self.reroll_allowed()
-        masks = _ALL_MASKS if allowed == full_mask(DICE) else (reroll_masks(DICE, allowed) if allowed else ())
-        out = [Action(seat, "reroll", m) for m in masks]
-        if self.rules.simple:
-            out.append(Action(seat, "stand"))
-        else:
-            out.extend(Action(seat, "write", line=line) for line in self.allowed_lines(seat))
-        return out
+        key = (seat, self.reroll_allowed(), self.rules.simple, tuple(self.allowed_lines(seat)))
+        cached = _LEGAL.get(key)
+        if cached is None:
+            if len(_LEGAL) > 20_000:  # mixed sheets have 2^15 line sets per seat: keep the cache small
+                _LEGAL.clear()
+            cached = _LEGAL[key] = _legal(*key)
+        return list(cached)
 
     def apply(self, action: Action) -> None:
         """Apply one action, checked in DP-7.2's order; an illegal one raises ``IllegalAction``."""
