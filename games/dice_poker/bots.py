@@ -7,6 +7,7 @@ A bot is ``act(view, legal_actions, rng) -> Action``; the view is the whole stat
   scores most now (full, mixed); in the simple game it stands on a five-dice pattern or when it is
   the last to throw and already ahead.
 - ``optimal``: the solver's strategy (games.dice_poker.optimal): maximises the expected final score.
+- ``optimal-race``: the simple game's exact two-player strategy (games.dice_poker.race).
 """
 
 from __future__ import annotations
@@ -146,8 +147,9 @@ BOTS: tuple[BotInfo, ...] = (
             "keeps the dice of its best current pattern, writes the highest-scoring line", lambda params: 500.0),
     BotInfo("dice-poker/optimal", _optimal, OPTIMAL_SCHEMA,
             "full/mixed: plays the exact solitaire strategy (maximises its expected final score; "
-            "`rasklad solve dice-poker`)", lambda params: 20.0),
+            "`rasklad solve dice-poker`); simple: plays optimal-race", lambda params: 20.0),
     BotInfo("dice-poker/optimal-race", _race, _EMPTY,
-            "simple: maximises its expected score against the hands to beat (exact for two players)",
+            "simple: maximises its expected score against the hands to beat (exact for two players); "
+            "full/mixed: plays optimal",
             lambda params: 300.0),
 )

@@ -1,5 +1,6 @@
 """The ``optimal`` bot: plays the solver's strategy (games.dice_poker.solver), maximising the expected
 final score of its own sheet (solitaire-optimal; in a table of several players it ignores the others).
+In the simple game, where the score is the pot, it plays ``optimal-race`` (games.dice_poker.race).
 
 At each decision it rebuilds the turn's arrays for its sheet state (the filled lines of the sub-game
 in play and the school sum) from the solved state values, then compares every write with every keep
@@ -50,6 +51,7 @@ class OptimalBot:
 
     def __init__(self, cache_dir: str | None = None) -> None:
         self.cache_dir = cache_dir
+        self._race: Any = None
         self._turn_key: Any = None
         self._turn: TurnValues | None = None
 
@@ -83,9 +85,12 @@ class OptimalBot:
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """The optimal action (deterministic; ``rng`` is not used)."""
         rules: Rules = view["rules"]
-        if rules.simple:
-            raise ValueError("dice-poker/optimal plays the score-sheet games (full, mixed); the simple game's "
-                             "bot is dice-poker/optimal-race")
+        if rules.simple:  # the simple game's expected score is maximised by the race strategy
+            if self._race is None:
+                from games.dice_poker.race import RaceBot
+
+                self._race = RaceBot()
+            return self._race.act(view, legal_actions, rng)  # type: ignore[no-any-return]
         seat, dice, t = view["seat"], tuple(view["dice"]), view["throw"]
         part, mask, s, tv = self.turn_arrays(rules, view["round"], view["sheets"][seat])
         tb = tables()
