@@ -12,7 +12,7 @@ from typing import Any
 from games.core import registry
 from games.core.entry import GameEntry
 
-__all__ = ["bots", "game", "games", "rule_options"]
+__all__ = ["bots", "game", "games", "questions", "rule_options"]
 
 
 def _type_name(t: Any) -> str:
@@ -36,6 +36,13 @@ def rule_options(entry: GameEntry) -> list[dict[str, Any]]:
     return out
 
 
+def questions(entry: GameEntry) -> list[dict[str, Any]]:
+    """The game's own deal-stats questions: name, description, methods and the JSON schema of the
+    parameters (the generic ``categories`` question, which every hand ranking answers, is not listed)."""
+    return [{"name": q.name, "description": q.doc, "methods": list(q.methods), "params_schema": dict(q.schema)}
+            for _, q in sorted(entry.questions.items())]
+
+
 def _summary(entry: GameEntry) -> dict[str, Any]:
     lo, hi = entry.seats(entry.rules_class())
     return {"name": entry.name, "title": entry.title, "description": entry.description,
@@ -55,9 +62,11 @@ def game(name: str) -> dict[str, Any] | None:
         return None
     return {**_summary(entry), "options": rule_options(entry),
             "presets": {p: entry.rules_dict(r) for p, r in entry.presets.items()},
+            "players_by_preset": {p: dict(zip(("min", "max"), entry.seats(r), strict=True))
+                                  for p, r in entry.presets.items()},
             "tables": {t: [{"name": c.name, "type": c.type, "role": c.role, "doc": c.doc} for c in cols]
                        for t, cols in (("deals", entry.tables.deals), ("seats", entry.tables.seats))},
-            "questions": sorted(entry.questions),
+            "questions": questions(entry),
             "bots": sorted(registry.bots(name))}
 
 

@@ -29,15 +29,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from sims import dealstats
 from sims.plan import Plan, plan
 from sims.settings import Settings, get_settings
-from sims.spec import (
-    CategoriesQuestion,
-    JobSpec,
-    ReachQuestion,
-    TournamentSpec,
-    parse_spec,
-)
+from sims.spec import JobSpec, TournamentSpec, parse_spec
 
 __all__ = ["Progress", "RunResult", "job_tables", "open_store", "run_job", "settings_for", "write_spec"]
 
@@ -46,9 +41,7 @@ def job_tables(spec: JobSpec) -> tuple[str, ...]:
     """The tables every shard of ``spec`` writes (a shard is committed when all their files exist)."""
     if isinstance(spec, TournamentSpec):
         return ("deals", "seats", "records") if spec.record == "full" else ("deals", "seats")
-    if isinstance(spec.question, (CategoriesQuestion, ReachQuestion)):
-        return ("counts",)
-    return ("biddable", "counts", "orders")
+    return dealstats.table_names(spec)
 
 
 @dataclass
@@ -130,7 +123,7 @@ _WORKER_SPECS: dict[str, JobSpec] = {}
 
 
 def _worker_init() -> None:
-    # Ctrl-C reaches the whole process group: only the parent decides how to stop.
+    # Ctrl-C goes to the whole process group: only the parent decides how to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -154,7 +147,8 @@ def _game_modules(spec: JobSpec) -> list[str]:
     if spec.game is None or spec.game not in registry.games():
         return []
     entry = registry.game(spec.game)
-    return sorted({entry.deal.__module__, *(b.factory.__module__ for b in entry.bots())})
+    return sorted({entry.deal.__module__, *(b.factory.__module__ for b in entry.bots()),
+                   *(q.run.__module__ for q in entry.questions.values())})
 
 
 def _results(spec: JobSpec, todo: list[int], workers: int) -> Iterator[tuple[int, dict[str, pa.Table], float]]:

@@ -18,26 +18,25 @@ from typing import Any
 
 import numpy as np
 
+from sims import categories
 from sims.settings import Settings
 from sims.spec import (
     CategoriesQuestion,
     DealStatsSpec,
+    GameQuestion,
     JobSpec,
-    RobotCombinationQuestion,
     SpecError,
     TournamentSpec,
+    game_question,
+    ranking_of,
 )
 
 __all__ = ["DEFAULT_MAX_DEALS", "DEFAULT_MAX_SHARDS", "Plan", "Shard", "canonical_json", "job_id", "plan",
-           "shard_seed"]
+           "shard_seed", "stats_shards"]
 
 #: Limits used when the caller passes neither settings nor limits (the settings' defaults).
 DEFAULT_MAX_DEALS: int = Settings.model_fields["max_deals_per_job"].default
 DEFAULT_MAX_SHARDS: int = Settings.model_fields["max_shards"].default
-#: Hands per shard of an exact enumeration (~0.2 s of the C kernel).
-EXACT_HANDS_PER_SHARD = 20_000_000
-#: Suit classes of robot hands per shard of the exact ``robot-combination`` question.
-ROBOT_CLASSES_PER_SHARD = 2_000
 
 
 @dataclass(frozen=True)
@@ -98,24 +97,26 @@ def _even(total: int, per: int) -> tuple[Shard, ...]:
     return tuple(Shard(k, k * per, min(per, total - k * per)) for k in range(n))
 
 
-def _stats_shards(spec: DealStatsSpec) -> tuple[tuple[Shard, ...], int]:
-    from sims import dealstats
+def stats_shards(spec: DealStatsSpec) -> tuple[tuple[Shard, ...], int]:
+    """The shards of a deal-stats job and its total work (samples, hands or the question's units).
 
+    Sampled: ``shard_samples`` samples a shard. Exact ``categories``: shard k counts the hands whose
+    first card's position is k modulo the number of shards. Exact game question: the question's
+    ``units`` in consecutive runs of its ``per_shard``.
+    """
     q = spec.question
     if spec.method == "sample":
         assert spec.samples is not None and spec.shard_samples is not None
         return _even(spec.samples, spec.shard_samples), spec.samples
     if isinstance(q, CategoriesQuestion):
-        hands = dealstats.categories_total(spec)
-        live = dealstats.live_deck(spec).size
-        # The kernel splits an enumeration by the first card's position modulo n.
-        n = max(1, min(live - q.cards + 1, math.ceil(hands / EXACT_HANDS_PER_SHARD)))
-        return tuple(Shard(k, k, 1) for k in range(n)), hands
-    if isinstance(q, RobotCombinationQuestion):
-        classes = len(dealstats.robot_classes()[1])
-        shards = _even(classes, ROBOT_CLASSES_PER_SHARD)
-        return shards, classes
-    return (Shard(0, 0, 1),), 1  # reach, exact: one small enumeration
+        ranking = ranking_of(spec)
+        assert ranking is not None
+        n = categories.exact_shards(ranking, q.cards, q.dead, q.deck)
+        return tuple(Shard(k, k, 1) for k in range(n)), categories.total_hands(ranking, q.cards, q.dead, q.deck)
+    assert isinstance(q, GameQuestion)
+    question = game_question(spec)
+    units = int(question.units(q.params))
+    return _even(units, max(1, int(question.per_shard(q.params, "exact")))), units
 
 
 def plan(spec: JobSpec, nonce: str = "", *, settings: Settings | None = None, max_deals: int | None = None,
@@ -142,7 +143,7 @@ def plan(spec: JobSpec, nonce: str = "", *, settings: Settings | None = None, ma
                     spec.rotations)
     if spec.method == "sample" and spec.samples is not None and spec.samples > max_deals:
         raise SpecError([("samples", f"must be <= {max_deals:,} (the max_deals_per_job setting)")])
-    shards, total = _stats_shards(spec)
+    shards, total = stats_shards(spec)
     if len(shards) > max_shards:
         raise SpecError([("shard_samples", f"{len(shards):,} shards are more than the max_shards setting "
                                            f"({max_shards:,}): use larger shards")])

@@ -4,6 +4,10 @@
 the statistics of :mod:`sims.stats`; ``render_html`` turns the report dict into one HTML page with
 inline CSS and inline SVG — no script, no external resource — in which every string that came
 from a user (bot labels, spec values, table contents) is HTML-escaped.
+
+A tournament's columns, and what is computed from each, come from the game's entry (the spec
+names the game): the common key columns, then every ``category`` and ``measure`` column the game
+declares for ``deals`` and ``seats`` (``label`` columns are not read).
 """
 
 from __future__ import annotations
@@ -20,12 +24,15 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from games.core import registry
+from games.core.entry import Column
 from sims import stats
 
 __all__ = [
     "REPORT_FORMAT",
     "build_report",
     "format_leaderboard",
+    "format_seat_columns",
     "read_job_table",
     "render_html",
     "write_report",
@@ -33,10 +40,30 @@ __all__ = [
 
 REPORT_FORMAT = "rasklad-report/1"
 SHARD_GLOB = "shard-*.parquet"  # as storage.layout.SHARD_GLOB; temporary files never match it
-SEATS_COLUMNS = ("deal", "rotation", "seat", "bot_index", "bot", "role", "fulfilled", "score")
-DEALS_COLUMNS = ("deal", "rotation", "order", "stake", "robot_combination", "rounds", "n_actions",
-                 "ties")  # the last one is Quintet's (sims.tables.QUINTET_DEALS)
+SEATS_KEYS = ("deal", "rotation", "seat", "bot_index", "bot")
+DEALS_KEYS = ("deal", "rotation")
 TOURNAMENT_TABLES = ("deals", "seats", "records")
+
+
+def game_columns(spec: dict[str, Any]) -> tuple[tuple[Column, ...], tuple[Column, ...]]:
+    """The ``deals`` and ``seats`` columns the game of ``spec`` declares (none for an unknown game)."""
+    try:
+        tables = registry.game(str(spec.get("game"))).tables
+    except KeyError:  # a job of a game no longer installed: its scores still make a leaderboard
+        return (), (Column("score", "float64", "measure", "points of the unit"),)
+    return tuple(tables.deals), tuple(tables.seats)
+
+
+def reading_lists(spec: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ``deals`` and ``seats`` columns a tournament report reads: the keys, then the game's
+    ``category`` and ``measure`` columns (``score`` among them)."""
+    deals, seats = game_columns(spec)
+    return (DEALS_KEYS + tuple(c.name for c in deals if c.role != "label"),
+            SEATS_KEYS + tuple(c.name for c in seats if c.role != "label"))
+
+
+def _columns_json(cols: tuple[Column, ...]) -> list[dict[str, Any]]:
+    return [{"name": c.name, "type": c.type, "role": c.role, "doc": c.doc} for c in cols if c.role != "label"]
 
 
 def read_job_table(job_dir: Path, table: str, columns: tuple[str, ...] | None = None) -> pa.Table | None:
@@ -105,15 +132,19 @@ def build_report(job_dir: Path, spec: dict[str, Any]) -> dict[str, Any]:
     kind = spec.get("kind", "tournament")
     report: dict[str, Any] = {"format": REPORT_FORMAT, "job_id": job_dir.name, "kind": kind, "spec": spec}
     if kind == "tournament":
-        seats = read_job_table(job_dir, "seats", SEATS_COLUMNS)
-        deals = read_job_table(job_dir, "deals", DEALS_COLUMNS)
+        deal_cols, seat_cols = game_columns(spec)
+        deals_read, seats_read = reading_lists(spec)
+        seats = read_job_table(job_dir, "seats", seats_read)
+        deals = read_job_table(job_dir, "deals", deals_read)
+        report["columns"] = {"deals": _columns_json(deal_cols), "seats": _columns_json(seat_cols)}
         if seats is None or seats.num_rows == 0:
             report["leaderboard"] = None
         else:
             report["leaderboard"] = stats.leaderboard(
-                seats, deals, str(spec.get("seating", "duplicate")), int(spec.get("players") or 0)
+                seats, deals, str(spec.get("seating", "duplicate")), int(spec.get("players") or 0),
+                columns=seat_cols,
             )
-        report["deals_summary"] = stats.deals_summary(deals) if deals is not None else None
+        report["deals_summary"] = stats.deals_summary(deals, deal_cols) if deals is not None else None
         return report
     samples = spec.get("samples")
     method = str(spec.get("method", "exact"))
@@ -190,6 +221,54 @@ def format_leaderboard(board: dict[str, Any]) -> list[str]:
         if not p.get("separable") and p.get("deals_needed_80"):
             line += f" (about {p['deals_needed_80']:,} deals would separate them, 80% power)"
         lines.append(line)
+    return lines + format_seat_columns(board)
+
+
+#: A seat category with more values than this is shown in the HTML report only, not in a terminal.
+TERMINAL_MAX_VALUES = 4
+
+
+def _seat_headings(board: dict[str, Any], max_values: int | None) -> list[tuple[str, str, str, int]]:
+    """(heading, kind, column, index) of every per-bot figure: ``shares`` of a category value, or
+    ``means`` of a measure; a bool category is one figure named after the column (share of true)."""
+    rows = board.get("rows") or []
+    if not rows:
+        return []
+    out: list[tuple[str, str, str, int]] = []
+    for col, shares in (rows[0].get("shares") or {}).items():
+        if max_values is not None and len(shares) > max_values:
+            continue
+        for i, sh in enumerate(shares):
+            single_true = len(shares) == 1 and sh["value"] == "true"
+            out.append((col if single_true else f"{col}={sh['value']}", "shares", col, i))
+    out += [(f"mean {col}", "means", col, 0) for col in (rows[0].get("means") or {})]
+    return out
+
+
+def _seat_figure(r: dict[str, Any], kind: str, col: str, i: int) -> dict[str, Any]:
+    return dict(r[kind][col][i] if kind == "shares" else r[kind][col])
+
+
+def format_seat_columns(board: dict[str, Any]) -> list[str]:
+    """Per bot, the share of its seat rows with each value of the game's seat categories and the mean
+    of its other seat measures (per deal), as plain text lines; categories with many values are left
+    to the HTML report."""
+    heads = _seat_headings(board, TERMINAL_MAX_VALUES)
+    if not heads:
+        return []
+    rows = board["rows"]
+    width = max([len("bot"), *(len(r["bot"]) for r in rows)])
+    widths = [max(8, len(h)) for h, *_ in heads]
+    lines = ["per bot (share of seat rows; mean per deal):",
+             f"    {'bot':<{width}}  " + "  ".join(f"{h:>{w}}" for (h, *_), w in zip(heads, widths, strict=True))]
+    for r in rows:
+        cells = []
+        for (_h, kind, col, i), w in zip(heads, widths, strict=True):
+            fig = _seat_figure(r, kind, col, i)
+            v = fig["share"] if kind == "shares" else fig["mean"]
+            text = "-" if v is None else (f"{v:.1%}" if kind == "shares" else f"{v:.3f}")
+            cells.append(f"{text:>{w}}")
+        lines.append(f"    {r['bot']:<{width}}  " + "  ".join(cells))
     return lines
 
 
@@ -449,6 +528,50 @@ def _leaderboard_html(board: dict[str, Any]) -> str:
     return "".join(out)
 
 
+def _pct(x: Any) -> str:
+    return "-" if x is None else f"{x:.1%}"
+
+
+def _seat_columns_html(board: dict[str, Any], docs: dict[str, str]) -> str:
+    """Per bot: shares of every seat category value and means of the other seat measures, with 95% CIs."""
+    heads = _seat_headings(board, None)
+    if not heads:
+        return ""
+    by_col: dict[str, list[tuple[str, str, str, int]]] = {}
+    for h in heads:
+        by_col.setdefault(h[2], []).append(h)
+    out = ["<h2>Per bot</h2>",
+           '<p class="note">The game\'s other seat columns. A category: the share of the bot\'s seat rows with '
+           "each value (a yes/no column: the share of yes); a measure: its mean per deal. Intervals are "
+           "95% t intervals over deals, like the leaderboard's.</p>"]
+    for col, hs in by_col.items():
+        body = []
+        for r in board["rows"]:
+            cells = [_e(r["bot"])]
+            for _h, kind, c, i in hs:
+                fig = _seat_figure(r, kind, c, i)
+                if kind == "shares":
+                    cells.append(f"{_pct(fig['share'])}<br>[{_pct(fig['ci_low'])}, {_pct(fig['ci_high'])}]")
+                else:
+                    cells.append(f"{_num(fig['mean'])}<br>{_ci(fig['ci_low'], fig['ci_high'])}")
+            body.append(cells)
+        doc = f": {docs[col]}" if docs.get(col) else ""
+        out += [f"<h3>{_e(col)}{_e(doc)}</h3>", _table(["bot", *(h for h, *_ in hs)], body)]
+    return "".join(out)
+
+
+def _deals_html(summary: dict[str, Any], docs: dict[str, str]) -> str:
+    """Means of the deals' measures and share tables of their categories (clustered by deal)."""
+    out = ["<h2>Deals</h2>"]
+    for col, m in (summary.get("means") or {}).items():
+        doc = f" ({docs[col]})" if docs.get(col) else ""
+        out.append(f"<p>mean {_e(col)} per deal{_e(doc)}: {_num(m['mean'])} {_ci(m['ci_low'], m['ci_high'])}</p>")
+    for col, rows in (summary.get("shares") or {}).items():
+        doc = f": {docs[col]}" if docs.get(col) else ""
+        out.append(_shares_html(f"{col}{doc}", rows))
+    return "".join(out)
+
+
 def _shares_html(title: str, rows: list[dict[str, Any]]) -> str:
     body = [[_e(r["value"]), _e(r["rows"]), _num(r["share"]), _ci(r["ci_low"], r["ci_high"])] for r in rows]
     return f"<h3>{_e(title)}</h3>" + _table(["value", "rows", "share", "95% CI"], body)
@@ -494,22 +617,17 @@ def render_html(report: dict[str, Any]) -> str:
         f"<style>{CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
     ]
+    columns = report.get("columns") or {}
+    docs = {t: {c["name"]: c.get("doc", "") for c in columns.get(t, [])} for t in ("deals", "seats")}
     board = report.get("leaderboard")
     if board:
         out.append(_leaderboard_html(board))
+        out.append(_seat_columns_html(board, docs["seats"]))
     elif report.get("kind") == "tournament":
         out.append("<p>No seat rows.</p>")
     summary = report.get("deals_summary")
     if summary and summary.get("deals"):
-        out.append("<h2>Deals</h2>")
-        for key in ("stake", "rounds", "n_actions"):
-            m = summary.get(f"mean_{key}")
-            if m:
-                out.append(
-                    f"<p>mean {_e(key)} per deal: {_num(m['mean'])} {_ci(m['ci_low'], m['ci_high'])}</p>"
-                )
-        for name, rows in summary.get("tables", {}).items():
-            out.append(_shares_html(name, rows))
+        out.append(_deals_html(summary, docs["deals"]))
     for name, t in (report.get("tables") or {}).items():
         out.append(_counts_html(name, t))
     spec = json.dumps(report.get("spec"), indent=2, ensure_ascii=False, sort_keys=True, default=str)

@@ -1,13 +1,12 @@
 """The shard runner: ``run_shard(spec, k) -> {table: pa.Table}``, a pure function (no I/O).
 
 Randomness of shard k (DESIGN.md "Jobs"): the 128-bit key of a counter-based Philox generator is
-drawn from ``SeedSequence(seed, spawn_key=(k,))``; deal i of the shard (local index) then uses the
+drawn from ``SeedSequence(seed, spawn_key=(k,))`` (``games.core.streams.Streams``, where the
+measured reason for Philox is written down); deal i of the shard (local index) then uses the
 stream with counter words ``(0, 0, i, 0)`` to deal its cards (and, with ``seating: random``, to
 shuffle the seats), and rotation r of that deal the stream ``(0, 0, i, r + 1)`` for every bot's
 choices. So the cards of a deal are a pure function of (spec, k, i) and a rotation's play of
-(spec, k, i, r), whatever ran before it. Philox is used because re-pointing one generator at a
-stream costs ~3 µs, where building a generator from a ``SeedSequence`` costs ~16 µs: a random
-bot plays a whole deal in tens of microseconds, so the cheaper way keeps the runner's overhead small.
+(spec, k, i, r), whatever ran before it.
 
 Duplicate seating (docs/jobs.md): the deal is dealt once and replayed from a ``copy()`` of the fresh
 ``State`` under every cyclic rotation r of the bots over the seats (seat s gets bot
@@ -33,41 +32,13 @@ import pyarrow as pa
 
 from games.core import registry
 from games.core.entry import FastPath, GameEntry
+from games.core.streams import Streams
+from sims import dealstats
 from sims.plan import shard_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import TournamentRows
 
 __all__ = ["ShardCancelled", "Streams", "play_deal", "play_one", "run_shard", "seatings", "shard_range"]
-
-
-class Streams:
-    """One Philox generator re-pointed at the stream of (deal, sub-stream) of a shard."""
-
-    def __init__(self, seed: int, k: int) -> None:
-        self._key: Any = shard_seed(seed, k).generate_state(2, np.uint64)
-        self._bits = np.random.Philox(key=self._key)
-        self.rng = np.random.Generator(self._bits)
-        # One state dict, re-used: the setter copies the values into the bit generator, so only
-        # the counter's words 2-3 change between calls (building the dict each time cost ~1/3).
-        self._counter = np.zeros(4, dtype=np.uint64)
-        self._state: Any = {
-            "bit_generator": "Philox",
-            "state": {"counter": self._counter, "key": self._key},
-            "buffer": np.zeros(4, dtype=np.uint64), "buffer_pos": 4, "has_uint32": 0, "uinteger": 0,
-        }
-
-    def at(self, deal: int, stream: int) -> np.random.Generator:
-        """The generator, positioned at the start of stream ``stream`` of local deal ``deal``."""
-        # Words 0-1 of the counter advance as numbers are drawn, so (deal, stream) sit in words
-        # 2-3: a stream can draw 2**130 numbers before it could meet another one.
-        self._counter[2] = deal
-        self._counter[3] = stream
-        self._bits.state = self._state
-        return self.rng
-
-    def rotations(self, deal: int) -> Callable[[int], np.random.Generator]:
-        """``r -> at(deal, r + 1)``: the generator of each rotation of local deal ``deal``."""
-        return lambda r: self.at(deal, r + 1)
 
 
 def shard_range(spec: TournamentSpec, k: int) -> range:
@@ -137,7 +108,7 @@ def _run_tournament(spec: TournamentSpec, k: int,
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     labels = bot_labels(spec.bots)
     n = spec.players
-    streams = Streams(spec.seed, k)
+    streams = Streams(shard_seed(spec.seed, k))
     full = spec.record == "full"
     rows = TournamentRows(entry, full)
     fast = _FastPaths(entry, rules, bots)
@@ -177,7 +148,7 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
     bots = [registry.make(b.name, b.params) for b in spec.bots]
-    streams = Streams(spec.seed, k)
+    streams = Streams(shard_seed(spec.seed, k))
     rng = streams.at(i, 0)
     st = entry.deal(rules, spec.players, entry.dealer_of(deal, spec.players), rng)
     plays = seatings(spec, rng)
@@ -202,6 +173,4 @@ def run_shard(spec: JobSpec | Mapping[str, Any], k: int,
         spec = parse_spec(spec)
     if isinstance(spec, TournamentSpec):
         return _run_tournament(spec, k, should_stop)
-    from sims import dealstats
-
     return dealstats.run_shard(spec, k)

@@ -1,9 +1,14 @@
 """Job specs (DESIGN.md "Jobs"): pydantic models, loaded from YAML or JSON, unknown fields rejected.
 
 Two kinds of job exist. A ``tournament`` plays ``deals`` deals of a game between bots; a
-``deal-stats`` job answers a question about dealing (:mod:`sims.dealstats`). Every error is
-reported with the path of the field at fault, in the form ``bots[2].params.samples: must be > 0``,
-so a user can find it in the file.
+``deal-stats`` job answers a question about dealing: the generic ``categories`` question
+(:mod:`sims.categories`, any hand ranking) or one of a game's own questions (``GameEntry.questions``,
+validated against the question's JSON schema with :func:`check_schema`, its defaults filled in).
+Every error is reported with the path of the field at fault, in the form
+``bots[2].params.samples: must be > 0``, so a user can find it in the file.
+
+This module knows nothing of planning or running (``sims.plan``, ``sims.dealstats``, ``sims.run``
+import it, never the other way round).
 
 ``load_spec(text_or_path)`` and ``parse_spec(dict)`` return a validated spec whose
 ``canonical()`` dict (defaults filled in, including the resolved ``shard_deals``) is what the job
@@ -12,6 +17,7 @@ id hashes and what is stored with the job.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -19,23 +25,27 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator
 
-from games.core.entry import GameEntry
+from games.core.entry import GameEntry, Question
 from games.core.protocol import RulesError
+from sims import categories
 
 __all__ = [
     "BotSpec",
     "CategoriesQuestion",
     "DealStatsSpec",
+    "GameQuestion",
     "JobSpec",
-    "ReachQuestion",
-    "RobotCombinationQuestion",
     "SpecError",
     "TournamentSpec",
     "bot_labels",
+    "check_schema",
+    "fill_defaults",
+    "game_question",
     "load_spec",
     "parse_spec",
+    "ranking_of",
 ]
 
 
@@ -120,32 +130,33 @@ class CategoriesQuestion(_Model):
         return v.split() if isinstance(v, str) else v
 
 
-class RobotCombinationQuestion(_Model):
-    """Order Poker: the robot's combination, and for each the orders still biddable (OP-3.2)."""
+class GameQuestion(BaseModel):
+    """One of a game's own questions (``GameEntry.questions``): ``type`` and the question's parameters.
 
-    type: Literal["robot-combination"] = "robot-combination"
+    The parameters are checked by :func:`parse_spec` against the question's JSON schema (not by
+    pydantic), which also fills in their defaults, so ``canonical()`` lists every parameter.
+    """
 
+    model_config = ConfigDict(extra="allow", frozen=True)
 
-class ReachQuestion(_Model):
-    """Order Poker: can ``hand`` reach each combination with up to ``swaps`` swaps of robot cards."""
+    type: str
 
-    type: Literal["reach"] = "reach"
-    hand: list[str]
-    robot: list[str]
-    swaps: Annotated[int, Field(ge=0, le=12)] = 3
-    role: Literal["orderer", "other"] = "orderer"
-    """``other``: a ``for``/``against`` player, whose swaps may not lower the robot's combination (OP-6.5)."""
-    opponent_swaps: Annotated[int, Field(ge=0, le=5)] = 0
-    """Robot cards the other players replace by unknown cards between two swaps of this player."""
-
-    @field_validator("hand", "robot", mode="before")
-    @classmethod
-    def _split(cls, v: Any) -> Any:
-        return v.split() if isinstance(v, str) else v
+    @property
+    def params(self) -> dict[str, Any]:
+        """The parameters, without ``type``."""
+        return dict(self.model_extra or {})
 
 
-Question = Annotated[CategoriesQuestion | RobotCombinationQuestion | ReachQuestion, Field(discriminator="type")]
-QUESTION_TYPES = ("categories", "robot-combination", "reach")
+def _question_tag(v: Any) -> str | None:
+    t = v.get("type") if isinstance(v, Mapping) else getattr(v, "type", None)
+    if t is None:
+        return None
+    return "categories" if t == "categories" else "game"
+
+
+_QUESTION_TAGS = ("categories", "game")
+AnyQuestion = Annotated[Annotated[CategoriesQuestion, Tag("categories")] | Annotated[GameQuestion, Tag("game")],
+                        Discriminator(_question_tag)]
 
 
 class DealStatsSpec(_Model):
@@ -155,7 +166,7 @@ class DealStatsSpec(_Model):
     name: str | None = None
     game: str | None = None
     ranking: str | None = None
-    question: Question
+    question: AnyQuestion
     method: Literal["exact", "sample"] = "exact"
     samples: Annotated[int | None, Field(gt=0)] = None
     seed: Annotated[int, Field(ge=0)] = 0
@@ -180,8 +191,8 @@ JobSpec = TournamentSpec | DealStatsSpec
 def _path(loc: Sequence[int | str]) -> str:
     out = ""
     for i, part in enumerate(loc):
-        # A discriminated union puts its tag in the location (question.reach.swaps): drop it.
-        if i == 1 and loc[0] == "question" and part in QUESTION_TYPES:
+        # A discriminated union puts its tag in the location (question.categories.cards): drop it.
+        if i == 1 and loc[0] == "question" and part in _QUESTION_TAGS:
             continue
         if isinstance(part, int):
             out += f"[{part}]"
@@ -207,10 +218,8 @@ def _message(err: Mapping[str, Any]) -> str:
         return simple[t].format(**ctx)
     if t == "literal_error":
         return f"must be one of {ctx.get('expected', '')}, not {err.get('input')!r}"
-    if t == "union_tag_invalid":
-        return f"unknown question type {ctx.get('tag')!r}: expected one of {', '.join(QUESTION_TYPES)}"
     if t == "union_tag_not_found":
-        return f"needs a 'type': one of {', '.join(QUESTION_TYPES)}"
+        return "needs a 'type': categories or one of a game's questions (rasklad games --json)"
     msg = str(err.get("msg", "invalid"))
     return msg[0].lower() + msg[1:] if msg else "invalid"
 
@@ -353,35 +362,116 @@ def _check_tournament(spec: TournamentSpec) -> list[tuple[str, str]]:
     return errors
 
 
-def _check_deal_stats(spec: DealStatsSpec) -> list[tuple[str, str]]:
+def ranking_of(spec: DealStatsSpec) -> str | None:
+    """The ranking of a deal-stats spec: its ``ranking``, else its game's (None when neither names one)."""
+    if spec.ranking is not None:
+        return spec.ranking
+    if spec.game is None:
+        return None
+    from games.core import registry
+
+    entry = registry.games().get(spec.game)
+    return entry.ranking if entry is not None else None
+
+
+def game_question(spec: DealStatsSpec) -> Question:
+    """The game's ``Question`` a validated spec asks (``KeyError`` for ``categories``)."""
+    from games.core import registry
+
+    if spec.game is None or isinstance(spec.question, CategoriesQuestion):
+        raise KeyError(f"question {spec.question.type} is not a game's question")
+    return registry.game(spec.game).questions[spec.question.type]
+
+
+def _all_questions() -> dict[str, list[str]]:
+    """Every game question's name -> the games that ask it."""
+    from games.core import registry
+
+    out: dict[str, list[str]] = {}
+    for name, entry in registry.games().items():
+        for q in entry.questions:
+            out.setdefault(q, []).append(name)
+    return out
+
+
+def _find_question(spec: DealStatsSpec) -> tuple[Question | None, list[tuple[str, str]]]:
+    """The game's question named by ``question.type``, or what is wrong (naming ``question`` or ``game``)."""
+    from games.core import registry
+
+    t = spec.question.type
+    owners = _all_questions().get(t, [])
+    entry = registry.games().get(spec.game) if spec.game is not None else None
+    if entry is not None and t in entry.questions:
+        return entry.questions[t], []
+    if owners:
+        where = "" if spec.game is None else f", not of {spec.game}"
+        return None, [("game", f"question {t} is a question of {' and '.join(owners)}{where}: set game: {owners[0]}")]
+    known = ["categories", *sorted(entry.questions if entry is not None else _all_questions())]
+    of = f" of {spec.game}" if entry is not None else ""
+    return None, [("question", f"unknown question type {t!r}{of}: expected one of {', '.join(known)}")]
+
+
+def fill_defaults(value: Any, schema: Mapping[str, Any]) -> Any:
+    """``value`` with the ``default`` of every absent property of ``schema`` filled in (recursively)."""
+    props = schema.get("properties")
+    if not isinstance(value, dict) or not isinstance(props, Mapping):
+        return value
+    out = dict(value)
+    for k, p in props.items():
+        if not isinstance(p, Mapping):
+            continue
+        if k in out:
+            out[k] = fill_defaults(out[k], p)
+        elif "default" in p:
+            out[k] = copy.deepcopy(p["default"])
+    return out
+
+
+def _game_params(q: Question, spec: DealStatsSpec) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The question's parameters in canonical form (defaults filled in), and their errors."""
+    assert isinstance(spec.question, GameQuestion)
+    params = fill_defaults(q.normalize(spec.question.params), q.schema)
+    errors = check_schema(params, q.schema, "question")
+    if not errors:
+        errors = q.check(params, spec.method)
+    return params, errors
+
+
+def _check_deal_stats(spec: DealStatsSpec) -> tuple[DealStatsSpec, list[tuple[str, str]]]:
+    """Errors of a deal-stats spec, and the spec with its game question's parameters in canonical form."""
     from ext import handeval
+    from games.core import registry
 
     errors: list[tuple[str, str]] = []
     q = spec.question
-    from games.core import registry
-
     if spec.game is not None and spec.game not in registry.games():
         errors.append(("game", f"unknown game {spec.game!r}: known games are {', '.join(registry.games())}"))
     if spec.ranking is not None and spec.ranking not in handeval.RANKINGS:
         errors.append(("ranking", f"unknown ranking {spec.ranking!r}: known rankings are "
                                   f"{', '.join(handeval.RANKINGS)}"))
+    question: Question | None = None
     if isinstance(q, CategoriesQuestion):
         if spec.ranking is None and spec.game is None:
             errors.append(("ranking", "field required (or give a game)"))
-    elif spec.game != "order-poker":
-        errors.append(("game", f"question {q.type} is about Order Poker: set game: order-poker"))
+    elif not errors:
+        question, found = _find_question(spec)
+        errors.extend(found)
     if spec.method == "sample" and spec.samples is None:
         errors.append(("samples", "field required with method: sample"))
     if spec.method == "exact" and spec.samples is not None:
         errors.append(("samples", "only with method: sample"))
-    if isinstance(q, ReachQuestion) and q.opponent_swaps > 0 and spec.method == "exact":
-        errors.append(("method", "reach with opponent_swaps > 0 is random: use method: sample"))
+    if question is not None and spec.method not in question.methods:
+        errors.append(("method", f"question {question.name} is answered by {' or '.join(question.methods)} only"))
     if errors:
-        return errors
-    from sims import dealstats  # card-level checks (dead cards, hands) live with the questions
-
-    errors.extend(dealstats.check_question(spec))
-    return errors
+        return spec, errors
+    if isinstance(q, CategoriesQuestion):
+        ranking = ranking_of(spec)
+        if ranking is None:
+            return spec, [("ranking", f"game {spec.game} names no hand ranking: give ranking")]
+        return spec, categories.check(ranking, q.cards, q.dead, q.deck)
+    assert question is not None
+    params, errors = _game_params(question, spec)
+    return spec.model_copy(update={"question": GameQuestion(type=question.name, **params)}), errors
 
 
 # --------------------------------------------------------------------------------- entry points
@@ -393,6 +483,15 @@ def _default_shard_deals(spec: TournamentSpec) -> int:
     slowest = min(registry.get(b.name).cost(b.params) for b in spec.bots)
     per_shard = max(1, int(SHARD_SECONDS * slowest / spec.rotations))
     return min(spec.deals, per_shard)
+
+
+def _samples_per_shard(spec: DealStatsSpec) -> int:
+    """Default samples per shard: the question's declared ``per_shard`` (about a few seconds of work)."""
+    if isinstance(spec.question, CategoriesQuestion):
+        return categories.SAMPLES_PER_SHARD
+    q = spec.question
+    assert isinstance(q, GameQuestion)
+    return max(1, int(game_question(spec).per_shard(q.params, "sample")))
 
 
 def parse_spec(data: Mapping[str, Any]) -> JobSpec:
@@ -416,15 +515,10 @@ def parse_spec(data: Mapping[str, Any]) -> JobSpec:
         if not errors and spec.shard_deals is None:
             spec = spec.model_copy(update={"shard_deals": _default_shard_deals(spec)})
     else:
-        errors = _check_deal_stats(spec)
+        spec, errors = _check_deal_stats(spec)
         if not errors and spec.method == "sample" and spec.shard_samples is None:
             assert spec.samples is not None
-            per = 1 << 22  # ~4M hands: about a second of the C sampler with Python around it
-            if isinstance(spec.question, ReachQuestion):
-                per = 20_000  # ~0.2 ms a sample (Python around numpy): a few seconds a shard
-            elif isinstance(spec.question, RobotCombinationQuestion):
-                per = 1 << 20
-            spec = spec.model_copy(update={"shard_samples": min(spec.samples, per)})
+            spec = spec.model_copy(update={"shard_samples": min(spec.samples, _samples_per_shard(spec))})
     if errors:
         raise SpecError(errors)
     return spec

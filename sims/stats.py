@@ -12,11 +12,17 @@ undefined number is ``None``). The formulas and the reasons behind them are in
 * Two bots are compared on the deals both played: d = value_A - value_B per deal (paired). The
   unpaired interval on the same deals (Welch, as if the samples were independent) is reported
   beside it so the variance reduction of duplicate seating is visible.
+
+No column of a game is named here: the game's own columns come with their declared role
+(``games.core.entry.Column``). In ``seats``, ``score`` is the leaderboard's measure; every other
+``category`` gets per-bot shares and every other ``measure`` per-bot means. In ``deals``, a
+``category`` gets a share table and a ``measure`` a mean, all clustered by deal.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +31,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 from scipy.special import ndtri, stdtrit
+
+from games.core.entry import Column
 
 LEVEL = 0.95
 Z95 = float(ndtri(0.5 + LEVEL / 2))  # 1.95996...
@@ -124,6 +132,7 @@ class PerDeal:
     value: NDArray[np.float64]
     rows: NDArray[np.int64]
     row_codes: NDArray[np.int64]  # bot position (in ``bots``) of every seats row, for per-row tallies
+    row_deals: NDArray[np.int64]  # deal position (in ``deals``) of every seats row
 
 
 def _bot_codes(seats: pa.Table) -> tuple[NDArray[np.int64], list[str], list[int | None]]:
@@ -161,7 +170,7 @@ def per_deal(seats: pa.Table) -> PerDeal:
     total = np.bincount(key, weights=score, minlength=nd * nb).reshape(nd, nb)
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.where(rows > 0, total / np.maximum(rows, 1), np.nan)
-    return PerDeal(bots, bot_index, deals, value, rows.astype(np.int64), codes)
+    return PerDeal(bots, bot_index, deals, value, rows.astype(np.int64), codes, inv.astype(np.int64))
 
 
 def _histogram(scores: NDArray[np.float64]) -> dict[str, Any]:
@@ -182,33 +191,94 @@ def _distributions(seats: pa.Table, pd_: PerDeal) -> dict[str, dict[str, Any]]:
     return {b: _histogram(score[order[bounds[j] : bounds[j + 1]]]) for j, b in enumerate(bots)}
 
 
-def _role_shares(seats: pa.Table, pd_: PerDeal) -> dict[str, dict[str, float | None]]:
-    """Per bot: share of rows as orderer and share of those orders fulfilled (Order Poker columns)."""
-    if "role" not in seats.column_names:
-        return {}
-    codes, labels = pd_.row_codes, pd_.bots
-    nb = len(labels)
-    is_orderer = pc.fill_null(pc.equal(seats.column("role"), "orderer"), False).to_numpy(zero_copy_only=False)
-    rows = np.bincount(codes, minlength=nb)
-    orders = np.bincount(codes, weights=is_orderer.astype(np.float64), minlength=nb)
-    out: dict[str, dict[str, float | None]] = {}
-    fulfilled = None
-    if "fulfilled" in seats.column_names:
-        ful = pc.fill_null(seats.column("fulfilled"), False).to_numpy(zero_copy_only=False).astype(np.float64)
-        fulfilled = np.bincount(codes, weights=ful * is_orderer, minlength=nb)
-    for j, b in enumerate(labels):
-        share = orders[j] / rows[j] if rows[j] else math.nan
-        ful_share = fulfilled[j] / orders[j] if fulfilled is not None and orders[j] else math.nan
-        out[b] = {"orderer_share": _f(share), "fulfilled_share": _f(ful_share)}
+SCALAR_TYPES = ("bool", "int8", "int16", "int32", "int64", "float64", "string")
+
+
+def _reported(table: pa.Table, columns: Sequence[Column], role: str) -> list[Column]:
+    """The columns of ``role`` that ``table`` holds, scalar ones only (a list column is not a category)."""
+    return [c for c in columns if c.role == role and c.type in SCALAR_TYPES and c.name in table.column_names
+            and c.name != "score"]
+
+
+def _category_codes(values: pa.Array | pa.ChunkedArray, column: Column) -> tuple[NDArray[np.int64], list[str]]:
+    """Dense codes of a category's values (nulls read as ``column.null``) and their labels.
+
+    A ``bool`` category is reported as the share of true: one label, ``true``, whose code is 0;
+    every other row gets code 1 (not reported).
+    """
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    if column.type == "bool":
+        true = pc.fill_null(values, False).to_numpy(zero_copy_only=False).astype(bool)
+        return np.where(true, 0, 1).astype(np.int64), ["true"]
+    enc = pc.fill_null(pc.cast(values, pa.string()), column.null).dictionary_encode()
+    codes = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    return codes, [str(v) for v in enc.dictionary.to_pylist()]
+
+
+def _measure(values: pa.Array | pa.ChunkedArray) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """A measure's values as floats, and which rows have one (nulls are left out of means)."""
+    valid = pc.is_valid(values).to_numpy(zero_copy_only=False).astype(bool)
+    x = pc.fill_null(pc.cast(values, pa.float64()), 0.0).to_numpy(zero_copy_only=False).astype(np.float64)
+    return x, valid
+
+
+def _share_row(value: str, rows: int, st: dict[str, Any]) -> dict[str, Any]:
+    return {"value": value, "rows": rows, "share": st["mean"], "se": st["se"], "ci_low": st["ci_low"],
+            "ci_high": st["ci_high"]}
+
+
+def _seat_shares(seats: pa.Table, pd_: PerDeal, column: Column) -> dict[str, list[dict[str, Any]]]:
+    """Per bot: the share of its rows with each value of ``column``, clustered by deal.
+
+    The bot's fraction of its rows of a deal with the value is one observation per deal it played;
+    the share is their mean and its interval the t interval over those deals. Values are listed in
+    the order of their overall frequency (then by name), the same for every bot.
+    """
+    codes, labels = _category_codes(seats.column(column.name), column)
+    nd, nb, nc = int(pd_.deals.size), len(pd_.bots), max(len(labels), int(codes.max(initial=0)) + 1)
+    key = (pd_.row_deals * nb + pd_.row_codes) * nc + codes
+    per = np.bincount(key, minlength=nd * nb * nc).reshape(nd, nb, nc).astype(np.float64)
+    frac = per / np.maximum(pd_.rows, 1)[:, :, None]
+    total = np.bincount(codes, minlength=nc)
+    order = sorted(range(len(labels)), key=lambda c: (-int(total[c]), labels[c]))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for j, b in enumerate(pd_.bots):
+        present = pd_.rows[:, j] > 0
+        rows_j = per[:, j, :].sum(axis=0)
+        out[b] = [_share_row(labels[c], int(rows_j[c]), mean_interval(frac[present, j, c])) for c in order]
     return out
 
 
-def _bot_rows(pd_: PerDeal, seats: pa.Table) -> list[dict[str, Any]]:
-    """Leaderboard rows, best mean first, with the bot's interval and a naive row-level SE for contrast."""
+def _seat_means(seats: pa.Table, pd_: PerDeal, column: Column) -> dict[str, dict[str, Any]]:
+    """Per bot: the mean of ``column`` per deal (the bot's mean over its rows of the deal), with its interval."""
+    x, valid = _measure(seats.column(column.name))
+    nd, nb = int(pd_.deals.size), len(pd_.bots)
+    key = pd_.row_deals * nb + pd_.row_codes
+    n = np.bincount(key, weights=valid.astype(np.float64), minlength=nd * nb).reshape(nd, nb)
+    total = np.bincount(key, weights=np.where(valid, x, 0.0), minlength=nd * nb).reshape(nd, nb)
+    out = {}
+    for j, b in enumerate(pd_.bots):
+        has = n[:, j] > 0
+        out[b] = mean_interval(total[has, j] / n[has, j])
+    return out
+
+
+def seat_columns(seats: pa.Table, pd_: PerDeal, columns: Sequence[Column]) -> dict[str, dict[str, Any]]:
+    """Per bot: ``shares`` of every category column and ``means`` of every measure but ``score``."""
+    shares = {c.name: _seat_shares(seats, pd_, c) for c in _reported(seats, columns, "category")}
+    means = {c.name: _seat_means(seats, pd_, c) for c in _reported(seats, columns, "measure")}
+    return {b: {"shares": {col: per_bot[b] for col, per_bot in shares.items()},
+                "means": {col: per_bot[b] for col, per_bot in means.items()}} for b in pd_.bots}
+
+
+def _bot_rows(pd_: PerDeal, seats: pa.Table, columns: Sequence[Column] = ()) -> list[dict[str, Any]]:
+    """Leaderboard rows, best mean first, with the bot's interval and a naive row-level SE for contrast,
+    then the bot's shares and means of the game's other seat columns."""
     score_rows = np.nansum(pd_.value * pd_.rows, axis=0)
     sq = seats.column("score").to_numpy(zero_copy_only=False).astype(np.float64)
     sumsq = np.bincount(pd_.row_codes, weights=sq * sq, minlength=len(pd_.bots))
-    roles = _role_shares(seats, pd_)
+    per_bot = seat_columns(seats, pd_, columns)
     out = []
     for j, b in enumerate(pd_.bots):
         present = pd_.rows[:, j] > 0
@@ -232,7 +302,7 @@ def _bot_rows(pd_: PerDeal, seats: pa.Table) -> list[dict[str, Any]]:
                 "ci_high": stats["ci_high"],
                 "mean_per_row": _f(row_mean),
                 "se_if_rows_independent": _f(naive),
-                **roles.get(b, {}),
+                **per_bot[b],
             }
         )
     out.sort(key=lambda r: (-(r["mean"] if r["mean"] is not None else -math.inf), r["bot"]))
@@ -357,17 +427,20 @@ def leaderboard(
     *,
     with_rating: bool = True,
     rating_max_deals: int = RATING_MAX_DEALS,
+    columns: Sequence[Column] = (),
 ) -> dict[str, Any]:
     """Everything a tournament report says about the bots, from the ``seats`` table.
 
-    ``seats`` needs ``deal``, ``bot`` and ``score`` (``bot_index``, ``role``, ``fulfilled`` are used
-    when present). ``deals`` is accepted for the contract's signature; the per-deal figures come from
+    ``seats`` needs ``deal``, ``bot`` and ``score`` (``bot_index`` is used when present).
+    ``columns`` are the game's declared ``seats`` columns: each bot's row gets ``shares`` of every
+    ``category`` and ``means`` of every ``measure`` other than ``score`` that the table holds.
+    ``deals`` is accepted for the contract's signature; the per-deal figures come from
     ``seats`` alone. ``seating`` only changes the wording: under ``duplicate`` the paired differences
     are on identical cards; under ``random``/``fixed`` they are on the same deal but different
     seats, which is still a valid paired comparison (deals stay independent) but cancels less luck.
     """
     pd_ = per_deal(seats)
-    rows = _bot_rows(pd_, seats)
+    rows = _bot_rows(pd_, seats, columns)
     ranked = [r["bot"] for r in rows]
     pos = {b: j for j, b in enumerate(pd_.bots)}
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
@@ -399,58 +472,44 @@ def leaderboard(
     }
 
 
-def category_shares(
-    deal: NDArray[np.int64], values: pa.Array | pa.ChunkedArray, null_label: str
-) -> list[dict[str, Any]]:
-    """Share of rows taking each value, with a deal-clustered interval.
+def category_shares(deal: NDArray[np.int64], values: pa.Array | pa.ChunkedArray,
+                    column: Column | str) -> list[dict[str, Any]]:
+    """Share of rows taking each value of a category, with a deal-clustered interval.
 
     Each deal contributes the fraction of its rows with the value (rows of a deal are correlated);
-    the share is the mean of those fractions and its SE their sd / sqrt(deals).
+    the share is the mean of those fractions and its SE their sd / sqrt(deals). ``column`` is the
+    declared column (a ``bool`` one gives the share of true only), or just the label of a null.
     """
-    arr = pc.fill_null(pc.cast(values, pa.string()), null_label)
-    enc = (
-        arr.combine_chunks().dictionary_encode()
-        if isinstance(arr, pa.ChunkedArray)
-        else arr.dictionary_encode()
-    )
-    codes = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
-    labels = [str(s) for s in enc.dictionary.to_pylist()]
+    col = column if isinstance(column, Column) else Column("value", "string", "category", "", null=column)
+    codes, labels = _category_codes(values, col)
     deals, inv = np.unique(deal, return_inverse=True)
-    nd, nc = int(deals.size), len(labels)
+    nd, nc = int(deals.size), max(len(labels), int(codes.max(initial=0)) + 1)
     per = np.bincount(inv * nc + codes, minlength=nd * nc).reshape(nd, nc).astype(np.float64)
     per /= np.maximum(per.sum(axis=1, keepdims=True), 1.0)
-    out = []
-    for c in range(nc):
-        st = mean_interval(per[:, c])
-        out.append(
-            {
-                "value": labels[c],
-                "rows": int(np.count_nonzero(codes == c)),
-                "share": st["mean"],
-                "se": st["se"],
-                "ci_low": st["ci_low"],
-                "ci_high": st["ci_high"],
-            }
-        )
+    out = [_share_row(labels[c], int(np.count_nonzero(codes == c)), mean_interval(per[:, c]))
+           for c in range(len(labels))]
     out.sort(key=lambda r: (-(r["share"] or 0.0), r["value"]))
     return out
 
 
-def deals_summary(deals: pa.Table) -> dict[str, Any]:
-    """What happened in the deals: order and robot-combination frequencies, stake and rounds means."""
+def deals_summary(deals: pa.Table, columns: Sequence[Column] = ()) -> dict[str, Any]:
+    """What happened in the deals, from the game's declared ``deals`` columns (clustered by deal).
+
+    ``shares``: per ``category`` column, the share of each value (a ``bool`` one: the share of true);
+    ``means``: per ``measure`` column, the mean per deal (a deal's mean over its rows) with its interval.
+    """
     if deals.num_rows == 0:
         return {"rows": 0, "deals": 0}
     deal = deals.column("deal").to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-    out: dict[str, Any] = {"rows": deals.num_rows, "deals": int(np.unique(deal).size), "tables": {}}
-    for col, null_label in (("order", "(all passed)"), ("robot_combination", "(none)")):
-        if col in deals.column_names:
-            out["tables"][col] = category_shares(deal, deals.column(col), null_label)
-    for col in ("stake", "rounds", "n_actions", "ties"):  # ties: Quintet's tied comparisons per deal
-        if col in deals.column_names:
-            x = pc.fill_null(deals.column(col), 0).to_numpy(zero_copy_only=False).astype(np.float64)
-            _, inv = np.unique(deal, return_inverse=True)
-            per = np.bincount(inv, weights=x) / np.bincount(inv)
-            out[f"mean_{col}"] = mean_interval(per)
+    _, inv = np.unique(deal, return_inverse=True)
+    out: dict[str, Any] = {"rows": deals.num_rows, "deals": int(inv.max()) + 1, "shares": {}, "means": {}}
+    for c in _reported(deals, columns, "category"):
+        out["shares"][c.name] = category_shares(deal, deals.column(c.name), c)
+    for c in _reported(deals, columns, "measure"):
+        x, valid = _measure(deals.column(c.name))
+        n = np.bincount(inv, weights=valid.astype(np.float64))
+        total = np.bincount(inv, weights=np.where(valid, x, 0.0))
+        out["means"][c.name] = mean_interval(total[n > 0] / n[n > 0])
     return out
 
 

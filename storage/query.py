@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator, Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -345,3 +346,11 @@ def _batches(con: duckdb.DuckDBPyConnection, reader: pa.RecordBatchReader,
     finally:
         watchdog.cancel()
         con.close()
+
+
+def json_number(v: Any) -> Any:
+    """A DECIMAL cell as a JSON number: ``sum()`` of integers is a HUGEINT, which arrives as a
+    Decimal and would otherwise be written as a string (used by the API and the CLI alike)."""
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    return v

@@ -47,6 +47,7 @@ def test_games_json_lists_every_registered_game_with_seats_presets_and_columns()
     assert [c["name"] for c in op["tables"]["seats"]] == ["role", "combination", "fulfilled", "score"]
     assert {o["name"]: o["allowed"] for o in op["options"]}["against_half_min"] == ["pair", "two_pair"]
     assert games["quintet"]["players"] == {"min": 2, "max": 2}
+    assert op["players_by_preset"] == {"default": {"min": 3, "max": 6}}
     table = rasklad("games")
     assert table.returncode == 0 and "order-poker" in table.stdout and "3-6" in table.stdout
 
@@ -95,6 +96,9 @@ def test_record_of_a_summary_job_equals_the_stored_record_of_a_full_job(tmp_path
         q = rasklad("query", full, f"SELECT score FROM seats WHERE deal = {deal} AND rotation = {rotation} "
                                    "ORDER BY seat", "--format", "json", data=tmp_path / "data")
         assert [row["score"] for row in json.loads(q.stdout)] == rec["outcome"]["scores"]
+    # sum() of integers is a DuckDB HUGEINT: the JSON output still writes it as a number.
+    total = rasklad("query", full, "SELECT sum(score) AS s FROM seats", "--format", "json", data=tmp_path / "data")
+    assert isinstance(json.loads(total.stdout)[0]["s"], int), total.stdout
     out = tmp_path / "r.json"
     w = rasklad("record", summary, "2", "-o", str(out), data=tmp_path / "data")
     assert w.returncode == 0 and json.loads(out.read_text())["format"] == "rasklad-record/1"

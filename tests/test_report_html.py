@@ -132,12 +132,20 @@ def test_tournament_report_files(tournament_job: Path) -> None:
     assert rep["spec"] == SPEC and rep["job_id"] == "job-<1>"
     summary = pq.read_table(tournament_job / "summary.parquet")
     assert summary.column("bot").to_pylist() == [r["bot"] for r in board["rows"]]
-    assert {r["value"] for r in rep["deals_summary"]["tables"]["order"]} == {
-        "pair",
-        "flush",
-        "(all passed)",
-        "<b>four</b>",
-    }
+    # The game's declared columns decide what is summarised: Order Poker's deals categories get share
+    # tables (a null order reads as the column says), its measures means; labels are not read.
+    summary = rep["deals_summary"]
+    assert {r["value"]: r["share"] for r in summary["shares"]["order"]} == pytest.approx(
+        {"pair": 0.25, "flush": 0.25, "(all passed)": 0.25, "<b>four</b>": 0.25}, abs=0.01)
+    assert [(r["value"], r["share"]) for r in summary["shares"]["robot_combination"]] == [("pair", 1.0)]
+    assert summary["means"]["stake"]["mean"] == pytest.approx(2.0)  # 1 + deal % 3 over 300 deals
+    assert set(summary["shares"]) == {"order", "robot_combination"} and set(summary["means"]) == {"stake"}
+    assert [c["name"] for c in rep["columns"]["seats"]] == ["role", "combination", "fulfilled", "score"]
+    # Seats categories become per-bot shares: every role is null here, no order is fulfilled.
+    for r in board["rows"]:
+        assert [(s["value"], s["share"]) for s in r["shares"]["role"]] == [("(none)", 1.0)]
+        assert [(s["value"], s["share"]) for s in r["shares"]["fulfilled"]] == [("true", 0.0)]
+        assert r["means"] == {}
     assert not list(tournament_job.glob(".*tmp*"))
 
 
@@ -162,6 +170,9 @@ def test_html_is_self_contained_and_escaped(tournament_job: Path) -> None:
         "Head-to-head",
         "Rating",
         "Score distributions",
+        "Per bot",
+        "Deals",
+        "mean stake per deal",
         "Spec",
     ):
         assert heading in data
@@ -221,4 +232,6 @@ def test_format_leaderboard_lines(tournament_job: Path) -> None:
     lines = report.format_leaderboard(rep["leaderboard"])
     assert lines[0].split()[:3] == ["#", "bot", "deals"]
     assert lines[1].split()[0] == "1" and EVIL in lines[1]
-    assert len(lines) == 1 + 4 + 6
+    assert len(lines) == 1 + 4 + 6 + 2 + 4  # + the per-bot seat columns: a title, a header, one line a bot
+    assert lines[11].startswith("per bot") and lines[12].split()[1:] == ["role=(none)", "fulfilled"]
+    assert all(line.split()[-2:] == ["100.0%", "0.0%"] for line in lines[13:])

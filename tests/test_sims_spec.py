@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sims.plan import job_id, plan, shard_seed
-from sims.spec import SpecError, TournamentSpec, bot_labels, check_schema, load_spec, parse_spec
+from sims.spec import DealStatsSpec, SpecError, TournamentSpec, bot_labels, check_schema, load_spec, parse_spec
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HAVE_ENGINE = importlib.util.find_spec("games.order_poker.bots") is not None
@@ -160,6 +160,48 @@ def test_deal_stats_errors() -> None:
     assert "question.hand: must hold 5 cards" in msg and "question.robot[4]: 6c is given twice" in msg
     reach["question"] = {"type": "reach", "hand": "6c 6d 8h 9s Jc", "robot": "As Ah 7c 8d Kc", "swaps": -1}
     assert error_of(reach).startswith("question.swaps: must be >= 0")
+
+
+def test_game_questions_come_from_the_game_entry() -> None:
+    from games.core import registry
+
+    reach = {"type": "reach", "hand": "6c 6d 8h 9s Jc", "robot": "As Ah 7c 8d Kc"}
+    assert set(registry.game("order-poker").questions) == {"reach", "robot-combination"}
+    from sims import catalog  # what `rasklad games --json` and /v1/games/<game> list
+
+    listed = catalog.game("order-poker")["questions"]  # type: ignore[index]
+    assert [q["name"] for q in listed] == ["reach", "robot-combination"]
+    assert listed[0]["params_schema"]["properties"]["swaps"]["maximum"] == 12
+    assert listed[0]["methods"] == ["exact", "sample"]
+    assert catalog.game("quintet")["questions"] == []  # type: ignore[index]
+    # A game's question asked without its game, or with another game, names the game field.
+    assert error_of({"kind": "deal-stats", "question": reach}) == (
+        "game: question reach is a question of order-poker: set game: order-poker")
+    assert error_of({"kind": "deal-stats", "game": "quintet", "question": "robot-combination"}) == (
+        "game: question robot-combination is a question of order-poker, not of quintet: set game: order-poker")
+    assert error_of({"kind": "deal-stats", "game": "quintet", "question": "weather"}) == (
+        "question: unknown question type 'weather' of quintet: expected one of categories")
+    base = {"kind": "deal-stats", "game": "order-poker"}
+    assert error_of({**base, "question": {**reach, "swaps": 13}}) == "question.swaps: must be <= 12"
+    assert error_of({**base, "question": {**reach, "role": "for"}}) == (
+        "question.role: must be one of 'orderer', 'other', not 'for'")
+    assert error_of({**base, "question": {"type": "reach", "hand": reach["hand"]}}) == "question.robot: field required"
+    assert error_of({**base, "question": {"type": "robot-combination", "cards": 5}}).startswith(
+        "question.cards: unknown parameter")
+    assert error_of({**base, "question": {**reach, "opponent_swaps": 1}}) == (
+        "method: reach with opponent_swaps > 0 is random: use method: sample")
+    assert error_of({**base, "question": {"hand": "6c"}}).startswith("question: needs a 'type'")
+    # The schema's defaults are filled in, and a card string is read as its list: one canonical form.
+    spec = parse_spec({**base, "question": reach})
+    assert spec.canonical()["question"] == {"type": "reach", "hand": ["6c", "6d", "8h", "9s", "Jc"],
+                                            "robot": ["As", "Ah", "7c", "8d", "Kc"], "swaps": 3,
+                                            "role": "orderer", "opponent_swaps": 0}
+    same = parse_spec({**base, "question": {**reach, "hand": reach["hand"].split(), "swaps": 3}})
+    assert job_id(same) == job_id(spec)
+    # Default shard sizes come from the question's per_shard.
+    sampled = parse_spec({**base, "question": {**reach, "opponent_swaps": 1}, "method": "sample",
+                          "samples": 10**6})
+    assert isinstance(sampled, DealStatsSpec) and sampled.shard_samples == 20_000
 
 
 def test_yaml_and_json_load_the_same_spec(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ import pyarrow as pa
 import pytest
 from scipy import stats as sps
 
+from games.core.entry import Column
 from sims import stats
 
 
@@ -294,10 +295,30 @@ def test_role_shares_and_histograms() -> None:
             "score": [3, -1, -2, 0, 0, 2],
         }
     )
-    b = board(t, "random")
+    # The game's declared seat columns: a category gets per-bot shares of each value (a bool one, the
+    # share of true), a measure other than score per-bot means; a label nothing.
+    cols = (Column("role", "string", "category", "role"), Column("fulfilled", "bool", "category", "fulfilled"),
+            Column("score", "int32", "measure", "points"), Column("bonus", "float64", "measure", "bonus"),
+            Column("note", "string", "label", "free text"))
+    t = t.append_column("bonus", pa.array([1.0, None, 3.0, 2.0, 5.0, 4.0])).append_column("note", pa.array(["x"] * 6))
+    b = board(t, "random", columns=cols)
     a, bb = by_bot(b)["A"], by_bot(b)["B"]
-    assert a["orderer_share"] == pytest.approx(2 / 3) and a["fulfilled_share"] == pytest.approx(0.5)
-    assert bb["orderer_share"] == pytest.approx(1 / 3) and bb["fulfilled_share"] == pytest.approx(1.0)
+    # Values in order of overall frequency (then name), the same list for every bot; null reads (none).
+    assert [s["value"] for s in a["shares"]["role"]] == ["orderer", "(none)", "against", "for"]
+    role_a = {s["value"]: s for s in a["shares"]["role"]}
+    role_b = {s["value"]: s for s in bb["shares"]["role"]}
+    assert role_a["orderer"]["share"] == pytest.approx(2 / 3) and role_a["for"]["share"] == pytest.approx(1 / 3)
+    assert role_a["orderer"]["rows"] == 2 and role_a["against"]["share"] == 0.0
+    assert role_b["orderer"]["share"] == pytest.approx(1 / 3) and role_b["(none)"]["share"] == pytest.approx(1 / 3)
+    # One deal each: the per-deal fractions of A being orderer are 1, 1, 0; the interval is over deals.
+    sd = np.std([1.0, 1.0, 0.0], ddof=1)
+    assert role_a["orderer"]["se"] == pytest.approx(sd / math.sqrt(3))
+    assert [(s["value"], s["share"]) for s in a["shares"]["fulfilled"]] == [("true", pytest.approx(1 / 3))]
+    assert [(s["value"], s["share"]) for s in bb["shares"]["fulfilled"]] == [("true", pytest.approx(1 / 3))]
+    assert set(a["shares"]) == {"role", "fulfilled"} and set(a["means"]) == {"bonus"}
+    assert a["means"]["bonus"]["mean"] == pytest.approx(3.0) and a["means"]["bonus"]["n"] == 3
+    assert bb["means"]["bonus"]["mean"] == pytest.approx(3.0) and bb["means"]["bonus"]["n"] == 2  # a null is left out
+    assert board(t, "random")["rows"][0]["shares"] == {}  # no declared columns: only the score
     assert sum(b["distributions"]["B"]["counts"]) == 3
     wide = two_bot_table(list(range(100)), [0] * 100)
     h = board(wide, "fixed")["distributions"]["A"]
@@ -313,16 +334,21 @@ def test_deals_summary_clusters_by_deal() -> None:
             "stake": [1, 1, 2, 2, 1, 1, 3, 3],
         }
     )
-    s = stats.deals_summary(deals)
+    cols = (Column("order", "string", "category", "the order", null="(all passed)"),
+            Column("stake", "int8", "measure", "the stake"))
+    s = stats.deals_summary(deals, cols)
     assert s["deals"] == 4 and s["rows"] == 8
-    shares = {r["value"]: r for r in s["tables"]["order"]}
+    assert set(s["shares"]) == {"order"} and set(s["means"]) == {"stake"}
+    shares = {r["value"]: r for r in s["shares"]["order"]}
     per_deal_pair = np.array([1.0, 0.5, 0.0, 0.5])
     assert shares["pair"]["rows"] == 4 and shares["pair"]["share"] == pytest.approx(0.5)
     assert shares["pair"]["se"] == pytest.approx(per_deal_pair.std(ddof=1) / 2)
     assert shares["(all passed)"]["share"] == pytest.approx(3 / 8) and shares["flush"][
         "share"
     ] == pytest.approx(1 / 8)
-    assert s["mean_stake"]["mean"] == pytest.approx(1.75)
+    assert s["means"]["stake"]["mean"] == pytest.approx(1.75)
+    assert s["means"]["stake"]["se"] == pytest.approx(np.std([1, 2, 1, 3], ddof=1) / 2)
+    assert stats.deals_summary(deals)["shares"] == {}  # nothing declared, nothing summarised
 
 
 def test_dictionary_encoded_labels_and_empty_table() -> None:

@@ -7,7 +7,6 @@ import io
 import json
 import re
 from collections.abc import Iterator
-from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,7 +22,7 @@ from api.routes.jobs import ERRORS, own_job
 from api.schemas import REPORT_EXAMPLE, ErrorOut, QueryIn, QueryOut, example
 from storage.layout import job_dir
 from storage.parquet import job_tables_on_disk
-from storage.query import QueryError, is_truncated, run_query, stream_query
+from storage.query import QueryError, is_truncated, json_number, run_query, stream_query
 
 router = APIRouter(prefix="/v1", tags=["results"])
 
@@ -141,14 +140,6 @@ def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
                              headers={"Content-Disposition": f'attachment; filename="{job_id}-{table}.{ext}"'})
 
 
-def _json_number(v: Any) -> Any:
-    """A DECIMAL cell as a JSON number: ``sum()`` of integers is a HUGEINT, which arrives as a
-    Decimal and would otherwise be serialised as a string."""
-    if isinstance(v, Decimal):
-        return int(v) if v == v.to_integral_value() else float(v)
-    return v
-
-
 @router.post("/query", response_model=QueryOut, responses={
     401: {"model": ErrorOut}, 400: {"model": ErrorOut, "description": "refused or failed query"},
     404: {"model": ErrorOut}, 200: {"content": {PARQUET: {"example": "(Parquet bytes)"}}}},
@@ -174,6 +165,6 @@ async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) 
         buf = io.BytesIO()
         pq.write_table(result, buf)
         return Response(buf.getvalue(), media_type=PARQUET)
-    rows = [[_json_number(v) for v in r.values()] for r in result.to_pylist()]
+    rows = [[json_number(v) for v in r.values()] for r in result.to_pylist()]
     out = QueryOut(columns=result.column_names, rows=rows, truncated=is_truncated(result))
     return JSONResponse(json.loads(out.model_dump_json()))

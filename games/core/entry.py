@@ -34,6 +34,8 @@ __all__ = [
     "FastPath",
     "GameEntry",
     "Question",
+    "QuestionParams",
+    "QuestionRows",
     "RotationRows",
     "TableSpec",
     "Unit",
@@ -54,8 +56,10 @@ ColumnRole = Literal["category", "measure", "label"]
 class Column:
     """One game-specific column of ``deals`` or ``seats``.
 
-    ``role`` tells the reports what to do with it: a ``category`` gets per-value shares (per bot in
-    ``seats``), a ``measure`` gets means with intervals, a ``label`` is stored and queryable only.
+    ``role`` tells the reports what to do with it (docs/statistics.md): a ``category`` gets per-value
+    shares (per bot in ``seats``; a ``bool`` category the share of true), a ``measure`` gets means
+    with intervals, a ``label`` is stored and queryable only. ``null`` is how a null value of a
+    category reads in the reports (``(all passed)`` for an order nobody made).
     """
 
     name: str
@@ -63,6 +67,7 @@ class Column:
     role: ColumnRole
     doc: str
     nullable: bool = True
+    null: str = "(none)"
 
     def __post_init__(self) -> None:
         if self.type not in COLUMN_TYPES:
@@ -151,32 +156,70 @@ class FastPath(Protocol):
         return None
 
 
+QuestionParams = Mapping[str, Any]
+"""A question's parameters: the spec's ``question`` mapping without ``type``, defaults filled in."""
+QuestionRows = Mapping[str, Sequence[tuple[Any, ...]]]
+"""What a shard of a question computes: per table, rows ``(key..., count, n)``."""
+
+
+def _no_errors(params: QuestionParams, method: str) -> list[tuple[str, str]]:
+    return []
+
+
+def _one_unit(params: QuestionParams) -> int:
+    return 1
+
+
+def _as_is(params: QuestionParams) -> dict[str, Any]:
+    return dict(params)
+
+
 @dataclass(frozen=True)
 class Question:
-    """A dealing question a game answers (a ``deal-stats`` job with ``question: {type: <name>, ...}``).
+    """A dealing question a game answers: a ``deal-stats`` job with ``question: {type: <name>, ...}``.
 
-    ``schema`` is the JSON schema of the question's parameters (defaults filled in by the spec
-    layer). The callables receive the parameters as a dict and the job's ``method`` (``exact`` or
-    ``sample``):
+    The spec layer reads the parameters through ``normalize`` (shorthand into the canonical form,
+    e.g. a space-separated card string into a list), fills in the ``default`` of every property of
+    ``schema`` (a JSON schema of the parameters, the subset ``sims.spec.check_schema`` knows), checks
+    them against ``schema`` and then asks ``check``. Every callable receives the parameters as a
+    mapping (without ``type``) and the job's ``method`` (``exact`` or ``sample``, one of ``methods``):
 
-    * ``check(params, method) -> [(path, message)]``: what is wrong (cards that are not cards...);
-    * ``tables(params) -> {table: [(key, type)...]}``: the count tables a shard writes, with their
-      key columns (each table then has ``count``, ``n`` and ``probability``, merged by summing);
-    * ``units(params, method, samples) -> int``: work units of the job (samples, or the exact
-      enumeration's items), and ``per_shard(params, method)`` the default units per shard;
-    * ``run(params, method, start, count, seed_seq) -> {table: [(key..., count, n)]}``: the rows
-      of the units ``start .. start + count - 1`` (``seed_seq``: the shard's ``SeedSequence``).
+    * ``check(params, method) -> [(path, message)]``: what the schema cannot say (cards that are not
+      cards, a method the parameters do not allow); a path names the spec field (``question.hand[2]``,
+      ``method``);
+    * ``tables(params, method) -> {table: ((key, type), ...)}``: the tables a shard writes and their
+      key columns, with types of ``COLUMN_TYPES``; each table then gets ``count``, ``n`` (int64) and
+      ``probability = count / n``, and a job's shards merge by summing ``count`` and ``n``;
+    * ``units(params)``: the work units of an exact enumeration (with ``method: sample`` the units
+      are the samples); ``per_shard(params, method)``: the default units per shard, about a few
+      seconds of work (a spec's ``shard_samples`` overrides it for sampling);
+    * ``run(params, method, start, count, seed_seq) -> {table: [(key..., count, n), ...]}``: the rows
+      of units ``start .. start + count - 1``. ``seed_seq`` is the shard's ``SeedSequence``, the
+      only source of randomness, so a shard's rows are a pure function of (spec, shard).
+
+    Rows are plain Python values: the game builds no Arrow table (``sims`` does, from ``tables``).
     """
 
     name: str
     doc: str
     schema: Mapping[str, Any]
-    check: Callable[[Mapping[str, Any], str], list[tuple[str, str]]]
-    tables: Callable[[Mapping[str, Any]], Mapping[str, Sequence[tuple[str, str]]]]
-    units: Callable[[Mapping[str, Any], str, int | None], int]
-    per_shard: Callable[[Mapping[str, Any], str], int]
-    run: Callable[[Mapping[str, Any], str, int, int, np.random.SeedSequence], Mapping[str, list[tuple[Any, ...]]]]
+    tables: Callable[[QuestionParams, str], Mapping[str, Sequence[tuple[str, str]]]]
+    run: Callable[[QuestionParams, str, int, int, np.random.SeedSequence], QuestionRows]
+    per_shard: Callable[[QuestionParams, str], int]
+    units: Callable[[QuestionParams], int] = _one_unit
+    check: Callable[[QuestionParams, str], list[tuple[str, str]]] = _no_errors
+    normalize: Callable[[QuestionParams], dict[str, Any]] = _as_is
     methods: tuple[str, ...] = ("exact", "sample")
+
+    def __post_init__(self) -> None:
+        if not self.name or self.name == "categories":
+            raise ValueError(f"question {self.name!r}: a game question needs a name other than 'categories' "
+                             "(the generic question every ranking answers)")
+        bad = [m for m in self.methods if m not in ("exact", "sample")]
+        if bad or not self.methods:
+            raise ValueError(f"question {self.name}: methods must be among 'exact', 'sample', not {self.methods!r}")
+        if self.schema.get("type") != "object":
+            raise ValueError(f"question {self.name}: the schema of the parameters must be of type object")
 
 
 @dataclass(frozen=True, repr=False)
@@ -248,6 +291,9 @@ class GameEntry:
             raise ValueError(f"game {self.name}: unit must be 'deal' or 'match', not {self.unit!r}")
         if not dataclasses.is_dataclass(self.rules_class):
             raise ValueError(f"game {self.name}: rules_class must be a dataclass")
+        for key, q in self.questions.items():
+            if key != q.name:
+                raise ValueError(f"game {self.name}: question {q.name!r} is registered as {key!r}")
 
     def __repr__(self) -> str:
         return f"GameEntry({self.name!r}, version={self.version}, unit={self.unit!r})"
@@ -272,10 +318,8 @@ class GameEntry:
             return rules_from_dict(self.rules_class, {**base, **opts})
         except RulesError:
             raise
-        except (TypeError, ValueError) as e:
-            msg = str(e.args[0]) if e.args else str(e)
-            fld = next((k for k in opts if k in msg), None)
-            raise RulesError(msg, field=fld, rule=getattr(e, "rule", None) or self.rule_prefix) from None
+        except (TypeError, ValueError) as e:  # a rules class that raises plain errors names no field
+            raise RulesError(str(e.args[0]) if e.args else str(e), rule=self.rule_prefix) from None
 
     def rules_dict(self, rules: Any) -> dict[str, Any]:
         """The JSON form of ``rules`` (every option in force)."""

@@ -9,7 +9,7 @@ import numpy as np
 
 from games.core.cards import card_str
 from games.core.entry import GameEntry
-from games.order_poker import record, tables
+from games.order_poker import hidden, questions, record, tables
 from games.order_poker.actions import Action
 from games.order_poker.rules import COMBINATIONS, MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, ROBOT, VERSION, Rules
 from games.order_poker.state import State
@@ -76,7 +76,10 @@ ENTRY = GameEntry(
     bots=_bots,
     unit="deal",
     ranking="order-poker",
+    questions=questions.QUESTIONS,
     describe_action=describe,
     legacy_record=record.legacy_record,
     fast_paths=_fast_paths(),
+    cards_in_play=hidden.cards_in_play,
+    resample_hidden=hidden.resample_hidden,
 )

@@ -51,11 +51,7 @@ def from_record(record: Mapping[str, Any]) -> State:
     try:
         rules = Rules.from_dict(record.get("rules"))
     except RulesError as e:
-        raise RulesError(e.message, e.field, "OP-6.8" if e.field == "max_exchange_rounds" else "OP-7") from None
-    except (TypeError, ValueError) as e:
-        rule = "OP-6.8" if "max_exchange" in str(e) else "OP-7"
-        field = "max_exchange_rounds" if "max_exchange" in str(e) else "against_half_min"
-        raise RulesError(str(e), field, rule) from None
+        raise RulesError(e.message, e.field, e.rule or "OP-9") from None
     deal = record["deal"]
     if not isinstance(deal, Mapping) or "hands" not in deal or "robot" not in deal:
         raise IllegalAction("deal must be an object with 'hands' and 'robot'", "OP-9")

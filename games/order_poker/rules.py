@@ -11,6 +11,7 @@ from typing import Any
 
 from ext.handeval import CATEGORIES
 from games.core.cards import deck_cards
+from games.core.protocol import RulesError
 from games.core.records import rules_from_dict
 
 #: The game's registry name and version (bumped only when behaviour changes; written into every record).
@@ -47,9 +48,11 @@ class Rules:
     def __post_init__(self) -> None:
         if isinstance(self.max_exchange_rounds, bool) or not isinstance(self.max_exchange_rounds, int) \
                 or self.max_exchange_rounds < 1:
-            raise ValueError(f"max_exchange_rounds must be an integer >= 1, not {self.max_exchange_rounds!r}")
+            raise RulesError(f"max_exchange_rounds must be an integer >= 1, not {self.max_exchange_rounds!r}",
+                             field="max_exchange_rounds", rule="OP-6.8")
         if self.against_half_min not in ("pair", "two_pair"):
-            raise ValueError(f"against_half_min must be 'pair' or 'two_pair', not {self.against_half_min!r}")
+            raise RulesError(f"against_half_min must be 'pair' or 'two_pair', not {self.against_half_min!r}",
+                             field="against_half_min", rule="OP-7")
 
     @property
     def half_min_rank(self) -> int:

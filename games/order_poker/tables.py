@@ -16,7 +16,8 @@ from games.order_poker.state import State
 
 DEALS = (
     Column("orderer", "int8", "label", "seat of the orderer; null when all passed (OP-3.3, OP-4)"),
-    Column("order", "string", "category", "the final order (OP-2 combination); null when all passed"),
+    Column("order", "string", "category", "the final order (OP-2 combination); null when all passed",
+           null="(all passed)"),
     Column("stake", "int8", "measure", "orders announced in the bidding (OP-3.5)", nullable=False),
     Column("open", "bool", "category", "a `for` player's hand was laid open (OP-5.2)", nullable=False),
     Column("robot_combination", "string", "category", "the robot's combination at the end (OP-2)",

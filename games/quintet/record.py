@@ -43,10 +43,8 @@ def from_record(record: Mapping[str, Any]) -> State:
         raise IllegalAction(f"quintet is played by {PLAYERS} players, not {record['players']!r}", "Q-1.1")
     try:
         rules = Rules.from_dict(record.get("rules"))
-    except RulesError as e:  # an unknown option
-        raise RulesError(e.message, e.field, "Q-1.4") from None
-    except (TypeError, ValueError) as e:  # the only option, points, is out of range
-        raise RulesError(str(e), "points", "Q-1.4") from None
+    except RulesError as e:
+        raise RulesError(e.message, e.field, e.rule or "Q-1.4") from None
     deal = record["deal"]
     removed = deal.get("removed") if isinstance(deal, Mapping) else None
     if not isinstance(removed, list) or not all(isinstance(c, str) for c in removed):

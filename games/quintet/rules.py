@@ -11,6 +11,7 @@ from typing import Any
 
 from ext.handeval import CATEGORIES
 from games.core.cards import deck_cards
+from games.core.protocol import RulesError
 from games.core.records import rules_from_dict
 
 #: The game's registry name and version (bumped only when behaviour changes; written into every record).
@@ -53,7 +54,8 @@ class Rules:
             pts = self.points
         if not isinstance(pts, tuple) or len(pts) != PACKETS or \
                 not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in pts):
-            raise ValueError(f"points must be {PACKETS} non-negative integers (Q-1.4), not {pts!r}")
+            raise RulesError(f"points must be {PACKETS} non-negative integers, not {pts!r}", field="points",
+                             rule="Q-1.4")
 
     @property
     def total(self) -> int:

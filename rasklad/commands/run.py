@@ -300,7 +300,10 @@ def _write_table(table: Any, fmt: str, output: Path | None) -> None:
             fh.close()
         return
     if fmt == "json":
-        text = json.dumps(table.to_pylist(), ensure_ascii=False, default=str)
+        from storage.query import json_number
+
+        rows = [{k: json_number(v) for k, v in r.items()} for r in table.to_pylist()]
+        text = json.dumps(rows, ensure_ascii=False, default=str)
         if output is not None:
             output.write_text(text + "\n", encoding="utf-8")
         else:
