@@ -127,16 +127,30 @@ OPTIMAL_SCHEMA: dict[str, Any] = {
 }
 
 
+class ByPreset:
+    """One bot for every preset: ``sheet`` plays full and mixed, ``simple`` the simple game."""
+
+    def __init__(self, sheet: Any, simple: Any) -> None:
+        self.sheet, self.simple = sheet, simple
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        """The action of the bot for this preset."""
+        bot = self.simple if view["rules"].simple else self.sheet
+        return bot.act(view, legal_actions, rng)  # type: ignore[no-any-return]
+
+
 def _optimal(**params: Any) -> Any:
     from games.dice_poker.optimal import OptimalBot
+    from games.dice_poker.race import RaceBot
 
-    return _factory("dice-poker/optimal", OptimalBot, OPTIMAL_SCHEMA)(**params)
+    return ByPreset(_factory("dice-poker/optimal", OptimalBot, OPTIMAL_SCHEMA)(**params), RaceBot())
 
 
 def _race(**params: Any) -> Any:
+    from games.dice_poker.optimal import OptimalBot
     from games.dice_poker.race import RaceBot
 
-    return _factory("dice-poker/optimal-race", RaceBot, _EMPTY)(**params)
+    return ByPreset(OptimalBot(), _factory("dice-poker/optimal-race", RaceBot, _EMPTY)(**params))
 
 
 #: The game's bots with their declared speeds (matches/s of one process), used to size shards.

@@ -1,6 +1,6 @@
 """The ``optimal`` bot: plays the solver's strategy (games.dice_poker.solver), maximising the expected
 final score of its own sheet (solitaire-optimal; in a table of several players it ignores the others).
-In the simple game, where the score is the pot, it plays ``optimal-race`` (games.dice_poker.race).
+In the simple game, where the score is the pot, the registered bot plays ``optimal-race``.
 
 At each decision it rebuilds the turn's arrays for its sheet state (the filled lines of the sub-game
 in play and the school sum) from the solved state values, then compares every write with every keep
@@ -51,7 +51,6 @@ class OptimalBot:
 
     def __init__(self, cache_dir: str | None = None) -> None:
         self.cache_dir = cache_dir
-        self._race: Any = None
         self._turn_key: Any = None
         self._turn: TurnValues | None = None
 
@@ -85,12 +84,9 @@ class OptimalBot:
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """The optimal action (deterministic; ``rng`` is not used)."""
         rules: Rules = view["rules"]
-        if rules.simple:  # the simple game's expected score is maximised by the race strategy
-            if self._race is None:
-                from games.dice_poker.race import RaceBot
-
-                self._race = RaceBot()
-            return self._race.act(view, legal_actions, rng)  # type: ignore[no-any-return]
+        if rules.simple:
+            raise ValueError("the solver's strategy is the score sheet's (dice-poker/optimal plays the simple "
+                             "game with the race strategy, games.dice_poker.bots)")
         seat, dice, t = view["seat"], tuple(view["dice"]), view["throw"]
         part, mask, s, tv = self.turn_arrays(rules, view["round"], view["sheets"][seat])
         tb = tables()

@@ -27,10 +27,6 @@ REACH_N = 6 ** 15
 REACH_LINES: tuple[str, ...] = tuple(ln for ln in MAIN if ln != "chance")
 
 
-def _no_errors(params: Mapping[str, Any], method: str) -> list[tuple[str, str]]:
-    return []
-
-
 def _throw(i: int) -> tuple[int, ...]:
     return tuple(i // 6 ** p % 6 + 1 for p in range(5))
 
@@ -101,19 +97,24 @@ def score_run(params: Mapping[str, Any], method: str, start: int, count: int,
 
 
 QUESTIONS: tuple[Question, ...] = (
-    Question("dice-poker-categories", "one throw of five dice: its DP-3 category and the DP-5 lines it qualifies for",
-             {"type": "object", "additionalProperties": False, "properties": {}}, _no_errors,
-             lambda p: {"categories": [("category", "string")], "lines": [("line", "string")]},
-             lambda p, m, samples: THROWS if m == "exact" else int(samples or 0),
-             lambda p, m: THROWS if m == "exact" else 200_000, categories_run),
-    Question("dice-poker-reach", "the chance to make each line in one turn playing only for it (DP-10.4)",
-             {"type": "object", "additionalProperties": False,
-              "properties": {"reroll_rule": {"enum": ["locked", "free"], "default": "locked"}}},
-             _reach_check, lambda p: {"reach": [("line", "string")]},
-             lambda p, m, samples: len(REACH_LINES), lambda p, m: len(REACH_LINES), reach_run, ("exact",)),
-    Question("dice-poker-optimal-score", "the distribution of the optimal bot's solitaire total (DP-10.5)",
-             {"type": "object", "additionalProperties": False,
-              "properties": {"preset": {"enum": ["full", "mixed"], "default": "full"}}},
-             _score_check, lambda p: {"scores": [("score", "int32")]},
-             lambda p, m, samples: int(samples or 0), lambda p, m: 500, score_run, ("sample",)),
+    Question(name="dice-poker-categories",
+             doc="one throw of five dice: its DP-3 category and the DP-5 lines it qualifies for (DP-10.1, DP-10.2)",
+             schema={"type": "object", "additionalProperties": False, "properties": {}},
+             tables=lambda p, m: {"categories": (("category", "string"),), "lines": (("line", "string"),)},
+             run=categories_run, per_shard=lambda p, m: THROWS if m == "exact" else 200_000,
+             units=lambda p: THROWS),
+    Question(name="dice-poker-reach",
+             doc="the chance to make each line in one turn playing only for it, count / 6^15 (DP-10.4)",
+             schema={"type": "object", "additionalProperties": False,
+                     "properties": {"reroll_rule": {"type": "string", "enum": ["locked", "free"],
+                                                    "default": "locked"}}},
+             tables=lambda p, m: {"reach": (("line", "string"),)}, run=reach_run,
+             per_shard=lambda p, m: len(REACH_LINES), units=lambda p: len(REACH_LINES), check=_reach_check,
+             methods=("exact",)),
+    Question(name="dice-poker-optimal-score",
+             doc="the distribution of the optimal bot's solitaire total (DP-10.5)",
+             schema={"type": "object", "additionalProperties": False,
+                     "properties": {"preset": {"type": "string", "enum": ["full", "mixed"], "default": "full"}}},
+             tables=lambda p, m: {"scores": (("score", "int32"),)}, run=score_run,
+             per_shard=lambda p, m: 500, check=_score_check, methods=("sample",)),
 )

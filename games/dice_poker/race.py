@@ -11,8 +11,8 @@ backwards from the last one allowed (``max_rethrows``, capped at 40: a tie that 
 
 With more than two players the bot plays the same turns against one opponent: the best hand thrown
 before it in the stage when there is one (the later player's problem), else as the first of two.
-In ``full`` and ``mixed`` it plays the optimal bot's solitaire strategy (a race strategy for the
-score sheet, the chance of finishing ahead of a visible sheet, is not built).
+In ``full`` and ``mixed`` the registered bot plays the optimal bot's solitaire strategy (a race
+strategy for the score sheet, the chance of finishing ahead of a visible sheet, is not built).
 """
 
 from __future__ import annotations
@@ -66,7 +66,6 @@ class RaceBot:
     """Maximises the expected score of the simple game (exact for two players)."""
 
     def __init__(self) -> None:
-        self._solitaire: Any = None  # full/mixed: the optimal bot (a race bot for them is not built)
         self._key: Any = None
         self._turn: tuple[np.ndarray, TurnValues] | None = None
 
@@ -87,11 +86,8 @@ class RaceBot:
         """Stand or re-roll, whichever is worth more (deterministic; ``rng`` is not used)."""
         rules: Rules = view["rules"]
         if not rules.simple:
-            if self._solitaire is None:
-                from games.dice_poker.optimal import OptimalBot
-
-                self._solitaire = OptimalBot()
-            return self._solitaire.act(view, legal_actions, rng)  # type: ignore[no-any-return]
+            raise ValueError("the race strategy is the simple game's (dice-poker/optimal-race plays full and "
+                             "mixed with the optimal bot, games.dice_poker.bots)")
         seat, dice, t = view["seat"], tuple(view["dice"]), view["throw"]
         key = (rules, view["game"], view["stage"], tuple(sorted(view["hands"].items())), seat)
         if key != self._key or self._turn is None:
