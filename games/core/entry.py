@@ -37,6 +37,8 @@ __all__ = [
     "QuestionParams",
     "QuestionRows",
     "RotationRows",
+    "SolveOption",
+    "Solver",
     "TableSpec",
     "Unit",
 ]
@@ -222,6 +224,31 @@ class Question:
             raise ValueError(f"question {self.name}: the schema of the parameters must be of type object")
 
 
+@dataclass(frozen=True)
+class SolveOption:
+    """One option of ``rasklad solve <game>`` (``--name value``; a ``bool`` option is a flag)."""
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+
+
+@dataclass(frozen=True)
+class Solver:
+    """An exact solution a game computes: ``rasklad solve <game> [--option value ...] [--json]``.
+
+    ``run(options)`` gets every option of ``options`` (defaults filled in, values of the declared
+    types) and returns a JSON-able result; ``text(result)`` is the human-readable form (default: the
+    JSON). Bad option values raise ``ValueError`` with a message for the user.
+    """
+
+    doc: str
+    options: tuple[SolveOption, ...]
+    run: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+    text: Callable[[Mapping[str, Any]], str] | None = None
+
+
 @dataclass(frozen=True, repr=False)
 class GameEntry:
     """Everything rasklad knows about one game (DESIGN.md, "Games: one package each").
@@ -282,9 +309,8 @@ class GameEntry:
     """True when a record's ``deal`` holds only the chance consumed so far, because how much is drawn
     depends on the play (Dice Poker stores every face thrown and no other, DP-8.1): the stub at the
     deal is then a prefix of the stub at the end (per deal of a match), not equal to it."""
-    solve: Callable[[Any, Mapping[str, Any]], Mapping[str, Any]] | None = None
-    """``rasklad solve``: ``solve(rules, settings)`` computes the game's exact solution under ``rules`` and
-    returns it as JSON (``settings``: ``cache_dir``, ``use_cache``); None when the game has no solver."""
+    solver: Solver | None = None
+    """``rasklad solve <game>`` (optional): the game's exact solver, its options and output."""
 
     def __post_init__(self) -> None:
         if self.unit not in ("deal", "match"):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from games.core.dice import mask_positions
-from games.core.entry import GameEntry
+from games.core.entry import GameEntry, SolveOption, Solver
 from games.dice_poker import record, tables
 from games.dice_poker.questions import QUESTIONS
 from games.dice_poker.rules import DICE, NAME, PRESETS, SEATS, VERSION, Rules
@@ -48,10 +49,42 @@ def _score_total(state: State) -> int:
     return sum(sheet["total"] for game in state.outcome()["games"] for sheet in game["sheets"])
 
 
-def _solve(rules: Rules, settings: Mapping[str, Any]) -> Mapping[str, Any]:
+def _option_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _solve(options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``rasklad solve dice-poker``: the rules from ``--preset`` and ``--option NAME=VALUE[,NAME=VALUE...]``."""
     from games.dice_poker.solver import solve_entry
 
-    return solve_entry(rules, dict(settings))
+    opts: dict[str, Any] = {"preset": options["preset"]}
+    for item in filter(None, (x.strip() for x in str(options["option"]).split(","))):
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--option {item!r} is not NAME=VALUE")
+        opts[name.strip()] = _option_value(text.strip())
+    rules = ENTRY.rules(opts)
+    return solve_entry(rules, {"cache_dir": options["cache_dir"] or None, "use_cache": not options["no_cache"]})
+
+
+def _solve_text(result: Mapping[str, Any]) -> str:
+    return "\n".join(f"{k}: {v:.6f}" if isinstance(v, float) else f"{k}: {json.dumps(v, ensure_ascii=False)}"
+                      for k, v in result.items())
+
+
+SOLVER = Solver(
+    doc="the optimal solitaire strategy of full or mixed by backward induction (DP-10.5): its exact expected "
+        "score (and, for full, the school and main parts); the strategy is cached for the optimal bot",
+    options=(SolveOption("preset", str, "full", "full or mixed (DP-9)"),
+             SolveOption("option", str, "", "rules options NAME=VALUE, comma-separated (school_bonus=both,...)"),
+             SolveOption("cache_dir", str, "", "where strategies are cached (default ~/.cache/rasklad)"),
+             SolveOption("no_cache", bool, False, "solve again; neither read nor write the cache")),
+    run=_solve,
+    text=_solve_text,
+)
 
 
 def _bots() -> Sequence[Any]:
@@ -80,7 +113,7 @@ ENTRY = GameEntry(
     bots=_bots,
     unit="match",
     describe_action=describe,
-    solve=_solve,
+    solver=SOLVER,
     questions={q.name: q for q in QUESTIONS},
     chance_prefix=True,  # DP-8.1: the deal holds exactly the faces thrown
     score_total=_score_total,

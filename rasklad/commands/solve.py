@@ -1,69 +1,92 @@
-"""``rasklad solve GAME [--preset P] [--option NAME=VALUE ...] [--json]``: a game's exact solution.
+"""``rasklad solve GAME [--option value ...] [--json]``: a game's exact solver (DESIGN.md, "Jobs").
 
-Games declare a solver in their entry (``GameEntry.solve(rules, settings) -> JSON object``); this
-command builds the rules from the preset and options exactly as a job spec's ``rules`` would, calls it
-and prints the result (``--json``: the solver's object as it is). Dice Poker solves the optimal
-solitaire strategy of ``full`` and ``mixed`` (its ``expected_score``); a solver keeps what it computes
-in its cache directory (``--cache-dir``; ``--no-cache`` solves again without reading or writing it).
+A game plugs in through the optional ``solver`` field of its ``GameEntry`` (``games.core.entry.Solver``):
+the options it declares (name, type, default, doc) become ``--name value`` here (a ``bool`` option
+is a flag), and its ``run(options)`` result is printed as JSON with ``--json``, else through the
+solver's ``text``. Nothing here names a game. A game without a solver, an unknown option or a bad
+value exits with code 2.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 
-def _value(text: str) -> Any:
-    """An option's value: JSON when it parses (``20``, ``true``, ``"x"``), else the text itself."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+def _bad(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def parse_options(solver: Any, args: Sequence[str]) -> dict[str, Any]:
+    """The solver's options from ``--name value`` arguments, defaults filled in (``ValueError`` if bad)."""
+    known = {o.name.replace("_", "-"): o for o in solver.options}
+    out: dict[str, Any] = {o.name: o.default for o in solver.options}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--"):
+            raise ValueError(f"unexpected argument {arg!r}")
+        name, _, inline = arg[2:].partition("=")
+        opt = known.get(name)
+        if opt is None:
+            raise ValueError(f"unknown option --{name}: the solver has "
+                             f"{', '.join('--' + k for k in known) or 'no options'}")
+        if opt.type is bool and not inline:
+            out[opt.name] = True
+            i += 1
+            continue
+        if inline:
+            text = inline
+        elif i + 1 < len(args):
+            text = args[i + 1]
+            i += 1
+        else:
+            raise ValueError(f"--{name} needs a value")
+        try:
+            out[opt.name] = (text.lower() in ("1", "true", "yes")) if opt.type is bool else opt.type(text)
+        except ValueError:
+            raise ValueError(f"--{name} must be {opt.type.__name__}, not {text!r}") from None
+        i += 1
+    return out
 
 
 def solve_command(
-    game: Annotated[str, typer.Argument(help="the game (rasklad games lists them)")],
-    preset: Annotated[str | None, typer.Option("--preset", help="a named preset of the game's rules")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="a rules option NAME=VALUE "
-                                                                          "(repeatable)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the solver's JSON object")] = False,
-    cache_dir: Annotated[str | None, typer.Option("--cache-dir", help="where solutions are cached")] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="solve again; neither read nor write the cache")]
-    = False,
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="the game (rasklad games); its solver's options follow")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
-    """Compute a game's exact solution (e.g. dice poker's optimal solitaire expectation)."""
+    """Run a game's exact solver; `rasklad solve GAME --help-options` lists its options."""
     from games.core import registry
-    from games.core.protocol import RulesError
 
     try:
         entry = registry.game(game)
     except KeyError as e:
-        raise typer.BadParameter(str(e.args[0]), param_hint="GAME") from None
-    if entry.solve is None:
-        typer.echo(f"error: {game} has no solver", err=True)
-        raise typer.Exit(code=2)
-    opts: dict[str, Any] = {} if preset is None else {"preset": preset}
-    for item in option or []:
-        name, sep, text = item.partition("=")
-        if not sep or not name:
-            raise typer.BadParameter(f"{item!r} is not NAME=VALUE", param_hint="--option")
-        opts[name.strip()] = _value(text.strip())
-    try:
-        rules = entry.rules(opts)
-        result = dict(entry.solve(rules, {"cache_dir": cache_dir, "use_cache": not no_cache}))
-    except (RulesError, ValueError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(code=2) from None
-    if as_json:
-        typer.echo(json.dumps(result, ensure_ascii=False))
+        _bad(str(e.args[0]))
+    solver = entry.solver
+    if solver is None:
+        games = [n for n, e in registry.games().items() if e.solver is not None]
+        _bad(f"{game} has no solver (games with one: {', '.join(games) or 'none'})")
+    if "--help-options" in ctx.args:
+        typer.echo(solver.doc)
+        for o in solver.options:
+            typer.echo(f"  --{o.name.replace('_', '-'):<14} {o.type.__name__:<6} default {o.default!r}: {o.doc}")
         return
-    for key, value in result.items():
-        shown = f"{value:.6f}" if isinstance(value, float) else json.dumps(value, ensure_ascii=False)
-        typer.echo(f"{key}: {shown}")
+    try:
+        options = parse_options(solver, ctx.args)
+        result: Mapping[str, Any] = solver.run(options)
+    except ValueError as e:
+        _bad(str(e))
+    if as_json or solver.text is None:
+        typer.echo(json.dumps(result, ensure_ascii=False))
+    else:
+        typer.echo(solver.text(result))
 
 
 def register(app: typer.Typer) -> None:
     """Add ``rasklad solve`` to the command line."""
-    app.command("solve")(solve_command)
+    app.command("solve", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
+        solve_command)

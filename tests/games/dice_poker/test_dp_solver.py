@@ -117,11 +117,11 @@ def test_small_mixed_subgame_and_simple_is_refused() -> None:
 
 def test_rasklad_solve_json(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "rasklad", "solve", "dice-poker", "--preset", "full", "--option",
-                        "school_bonus=both", "--json", "--cache-dir", str(tmp_path)], capture_output=True, text=True,
-                       timeout=300, env={**os.environ})
+                        "school_bonus=both,reroll_rule=free", "--json", "--cache-dir", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300, env={**os.environ})
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["rules"]["school_bonus"] == "both"
+    assert out["rules"]["school_bonus"] == "both" and out["rules"]["reroll_rule"] == "free"
     assert out["expected_score"] == pytest.approx(out["expected_school"] + out["expected_main"])
     bad = subprocess.run([sys.executable, "-m", "rasklad", "solve", "dice-poker", "--preset", "full", "--option",
                           "kickers=false"], capture_output=True, text=True, timeout=300, env={**os.environ})
