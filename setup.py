@@ -30,6 +30,13 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ) for name in ("_playout", "_rules", "_plans")),
     Extension(
+        "games.dice_poker.fast._turn",  # the exact turn solution behind rasklad solve dice-poker
+        ["games/dice_poker/fast/_turn.pyx"],
+        include_dirs=[np.get_include()],
+        extra_compile_args=["-O3"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
+    Extension(
         "games.liars_poker.fast._cfr",  # CFR+ and exact best responses of liar's poker's small games
         ["games/liars_poker/fast/_cfr.pyx"],
         include_dirs=[np.get_include()],

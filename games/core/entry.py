@@ -305,6 +305,10 @@ class GameEntry:
     score_total: Callable[[Any], int] | None = None
     """``score_total(state)``: what the seats' scores of the finished unit sum to under the rules
     (``lambda state: 0`` for a zero-sum game)."""
+    chance_prefix: bool = False
+    """True when a record's ``deal`` holds only the chance consumed so far, because how much is drawn
+    depends on the play (Dice Poker stores every face thrown and no other, DP-8.1): the stub at the
+    deal is then a prefix of the stub at the end (per deal of a match), not equal to it."""
     solver: Solver | None = None
     """``rasklad solve <game>`` (optional): the game's exact solver, its options and output."""
 
