@@ -32,21 +32,44 @@ def rules_from_dict(cls: type[R], d: Mapping[str, Any] | None) -> R:
     return cls(**dict(d))
 
 
-def check_outcome(given: Any, replayed: Mapping[str, Any], rule: str) -> None:
-    """Compare a record's stored ``outcome`` (None: nothing to check) field by field with the replay's.
+def _outcome_difference(given: Any, replayed: Any, path: str) -> str | None:
+    """Where ``given`` differs from ``replayed``, checking only the keys ``given`` holds, at every depth."""
+    if isinstance(given, Mapping) and isinstance(replayed, Mapping):
+        for key, value in given.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key not in replayed:
+                return f"unknown outcome field {where!r}"
+            diff = _outcome_difference(value, replayed[key], where)
+            if diff:
+                return diff
+        return None
+    if isinstance(given, list) and isinstance(replayed, list) and len(given) == len(replayed) \
+            and any(isinstance(v, Mapping) for v in given):
+        for i, (a, b) in enumerate(zip(given, replayed, strict=True)):
+            diff = _outcome_difference(a, b, f"{path}[{i}]")
+            if diff:
+                return diff
+        return None
+    if given != replayed:
+        return f"outcome {path} is {given!r} in the record, the replay gives {replayed!r}"
+    return None
 
-    A difference raises ``IllegalAction`` citing ``rule`` and naming the field.
+
+def check_outcome(given: Any, replayed: Mapping[str, Any], rule: str) -> None:
+    """Compare a record's stored ``outcome`` (None: nothing to check) with the replay's.
+
+    Only what the record holds is checked, at every depth: a key left out of an object (of a deal's
+    entry in a match's ``games`` list, say) is not compared, as the match games' record rules say
+    (DP-8.2, LP-7.2); a list of objects is compared element by element. A difference raises
+    ``IllegalAction`` citing ``rule`` and naming the field (``outcome games[0].scores is ...``).
     """
     if given is None:
         return
     if not isinstance(given, Mapping):
         raise IllegalAction("outcome must be an object", rule)
-    for key, value in given.items():
-        if key not in replayed:
-            raise IllegalAction(f"unknown outcome field {key!r}", rule)
-        if value != replayed[key]:
-            raise IllegalAction(f"outcome {key} is {value!r} in the record, the replay gives {replayed[key]!r}",
-                                rule)
+    diff = _outcome_difference(given, replayed, "")
+    if diff:
+        raise IllegalAction(diff, rule)
 
 
 # ------------------------------------------------------------------ the rasklad-record/1 envelope
