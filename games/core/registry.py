@@ -26,7 +26,7 @@ from typing import Any
 from games.core.entry import GameEntry
 from games.core.protocol import Bot
 
-__all__ = ["BotInfo", "bots", "configure", "game", "games", "get", "make", "register", "reset"]
+__all__ = ["BotInfo", "bot_factory", "bots", "configure", "game", "games", "get", "make", "register", "reset"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,17 @@ class BotInfo:
     def game(self) -> str:
         """The game part of the name (``order-poker/random`` -> ``order-poker``)."""
         return self.name.split("/", 1)[0]
+
+
+def bot_factory(name: str, cls: Callable[..., Bot], schema: Mapping[str, Any]) -> Callable[..., Bot]:
+    """A factory for ``BotInfo``: ``cls(**params)``, refusing parameters the schema does not name
+    (a ``ValueError`` naming them and the bot, which the spec layer reports at ``bots[i].params``)."""
+    def make(**params: Any) -> Bot:
+        unknown = set(params) - set(schema.get("properties", {}))
+        if unknown:
+            raise ValueError(f"unknown parameter(s) of {name}: {', '.join(sorted(unknown))}")
+        return cls(**params)
+    return make
 
 
 _lock = threading.Lock()

@@ -12,13 +12,13 @@ A bot is ``act(view, legal_actions, rng) -> Action``; the view is the whole stat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from games.core.dice import full_mask
-from games.core.registry import BotInfo
+from games.core.registry import BotInfo, bot_factory
 from games.dice_poker import scoring
 from games.dice_poker.rules import CLASSES, DICE, MAX_THROWS, Rules
 from games.dice_poker.state import Action
@@ -111,15 +111,6 @@ class GreedyBot:
         return Action(seat, "stand")
 
 
-def _factory(name: str, cls: Callable[..., Any], schema: Mapping[str, Any]) -> Callable[..., Any]:
-    def make(**params: Any) -> Any:
-        unknown = set(params) - set(schema["properties"])
-        if unknown:
-            raise ValueError(f"unknown parameter(s) of {name}: {', '.join(sorted(unknown))}")
-        return cls(**params)
-    return make
-
-
 OPTIMAL_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False,
     "properties": {"cache_dir": {"type": ["string", "null"], "default": None,
@@ -143,21 +134,21 @@ def _optimal(**params: Any) -> Any:
     from games.dice_poker.optimal import OptimalBot
     from games.dice_poker.race import RaceBot
 
-    return ByPreset(_factory("dice-poker/optimal", OptimalBot, OPTIMAL_SCHEMA)(**params), RaceBot())
+    return ByPreset(bot_factory("dice-poker/optimal", OptimalBot, OPTIMAL_SCHEMA)(**params), RaceBot())
 
 
 def _race(**params: Any) -> Any:
     from games.dice_poker.optimal import OptimalBot
     from games.dice_poker.race import RaceBot
 
-    return ByPreset(OptimalBot(), _factory("dice-poker/optimal-race", RaceBot, _EMPTY)(**params))
+    return ByPreset(OptimalBot(), bot_factory("dice-poker/optimal-race", RaceBot, _EMPTY)(**params))
 
 
 #: The game's bots with their declared speeds (matches/s of one process), used to size shards.
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo("dice-poker/random", _factory("dice-poker/random", RandomBot, _EMPTY), _EMPTY,
+    BotInfo("dice-poker/random", bot_factory("dice-poker/random", RandomBot, _EMPTY), _EMPTY,
             "a uniform choice among the legal actions", lambda params: 1_000.0),
-    BotInfo("dice-poker/greedy", _factory("dice-poker/greedy", GreedyBot, _EMPTY), _EMPTY,
+    BotInfo("dice-poker/greedy", bot_factory("dice-poker/greedy", GreedyBot, _EMPTY), _EMPTY,
             "keeps the dice of its best current pattern, writes the highest-scoring line", lambda params: 500.0),
     BotInfo("dice-poker/optimal", _optimal, OPTIMAL_SCHEMA,
             "full/mixed: plays the exact solitaire strategy (maximises its expected final score; "

@@ -12,12 +12,12 @@ note's digit counts, the public bidding, LP-2) and the lazy ``Actions`` of the s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from games.core.registry import BotInfo
+from games.core.registry import BotInfo, bot_factory
 from games.liars_poker.bids import Actions
 from games.liars_poker.truthful import TruthfulBot
 
@@ -57,20 +57,11 @@ def _cfr(**params: Any) -> Any:
     return CfrBot(**params)
 
 
-def _factory(name: str, cls: Callable[..., Any], schema: Mapping[str, Any]) -> Callable[..., Any]:
-    def make(**params: Any) -> Any:
-        unknown = set(params) - set(schema["properties"])
-        if unknown:
-            raise ValueError(f"unknown parameter(s) of {name}: {', '.join(sorted(unknown))}")
-        return cls(**params)
-    return make
-
-
 #: The game's bots with their declared speeds (one-round matches per second of one process), for shard sizing.
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo("liars-poker/random", _factory("liars-poker/random", RandomBot, _EMPTY), _EMPTY,
+    BotInfo("liars-poker/random", bot_factory("liars-poker/random", RandomBot, _EMPTY), _EMPTY,
             "a uniformly random legal action", lambda params: 8_000.0),
-    BotInfo("liars-poker/truthful", _factory("liars-poker/truthful", TruthfulBot, TRUTHFUL_SCHEMA), TRUTHFUL_SCHEMA,
+    BotInfo("liars-poker/truthful", bot_factory("liars-poker/truthful", TruthfulBot, TRUTHFUL_SCHEMA), TRUTHFUL_SCHEMA,
             "bids its own note plus the others' expected count; challenges a bid less likely than threshold "
             "(exact binomial tails)", lambda params: 2_000.0),
     BotInfo("liars-poker/cfr", _cfr, CFR_SCHEMA,

@@ -14,12 +14,12 @@ A bot is ``act(view, legal_actions, rng) -> layout``: it sees only ``State.view(
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from games.core.registry import BotInfo
+from games.core.registry import BotInfo, bot_factory
 from games.quintet.construct import partition, sacrifice, strongest_last
 from games.quintet.equilibrium import EquilibriumBot
 from games.quintet.layout import Layout, LayoutSpace
@@ -79,15 +79,6 @@ EQUILIBRIUM_SCHEMA: dict[str, Any] = {
 }
 
 
-def _factory(name: str, cls: Callable[..., Any], schema: Mapping[str, Any]) -> Callable[..., Any]:
-    def make(**params: Any) -> Any:
-        unknown = set(params) - set(schema["properties"])
-        if unknown:
-            raise ValueError(f"unknown parameter(s) of {name}: {', '.join(sorted(unknown))}")
-        return cls(**params)
-    return make
-
-
 def _equilibrium_cost(params: Mapping[str, Any]) -> float:
     # ~8 layouts/s at k = 200 (benchmarks/compare_quintet.py), inversely proportional to k.
     return 8.0 * 200.0 / max(5.0, float(params.get("k", 200)))
@@ -95,14 +86,14 @@ def _equilibrium_cost(params: Mapping[str, Any]) -> float:
 
 #: The game's bots with their declared speeds (deals/s of one process), used to size shards.
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo("quintet/random", _factory("quintet/random", RandomBot, _EMPTY), _EMPTY,
+    BotInfo("quintet/random", bot_factory("quintet/random", RandomBot, _EMPTY), _EMPTY,
             "a uniform random layout", lambda params: 10_000.0),
-    BotInfo("quintet/greedy", _factory("quintet/greedy", GreedyBot, _EMPTY), _EMPTY,
+    BotInfo("quintet/greedy", bot_factory("quintet/greedy", GreedyBot, _EMPTY), _EMPTY,
             "strongest packets first, the strongest into the 7-point slot", lambda params: 300.0),
-    BotInfo("quintet/blotto", _factory("quintet/blotto", BlottoBot, BLOTTO_SCHEMA), BLOTTO_SCHEMA,
+    BotInfo("quintet/blotto", bot_factory("quintet/blotto", BlottoBot, BLOTTO_SCHEMA), BLOTTO_SCHEMA,
             "greedy's packets, the weakest sacrificed in a high slot so the others each move down one",
             lambda params: 300.0),
-    BotInfo("quintet/equilibrium", _factory("quintet/equilibrium", EquilibriumBot, EQUILIBRIUM_SCHEMA),
+    BotInfo("quintet/equilibrium", bot_factory("quintet/equilibrium", EquilibriumBot, EQUILIBRIUM_SCHEMA),
             EQUILIBRIUM_SCHEMA, "mixed strategy of a k x k matrix game over diverse candidate layouts (scipy linprog)",
             _equilibrium_cost),
 )
