@@ -1,6 +1,7 @@
 """Build of the Cython core and the games' compiled paths (everything else is declared in pyproject.toml)."""
 
 import platform
+from pathlib import Path
 
 import numpy as np
 from Cython.Build import cythonize
@@ -20,29 +21,17 @@ extensions = [
     # flags that could reorder or fuse floating-point operations (the ratings must be openskill's floats).
     Extension("ext._rating", ["ext/_rating.pyx"], include_dirs=[np.get_include()],
               define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]),
-    # Order Poker's compiled paths (games/order_poker/fast/): each module cimports the rules kernel
-    # kernel.pxd (inline C), so the kernel is compiled into each of them.
+    # Every game's compiled paths: each games/<game>/fast/<name>.pyx is one extension module, so a new
+    # game adds its kernels without editing this file (a module may cimport a .pxd beside it, as
+    # Order Poker's kernel.pxd, which is then compiled into each module that uses it).
     *(Extension(
-        f"games.order_poker.fast.{name}",
-        [f"games/order_poker/fast/{name}.pyx"],
+        f"games.{pyx.parent.parent.name}.fast.{pyx.stem}",
+        [str(pyx)],
         include_dirs=[np.get_include()],
-        extra_compile_args=["-O3"],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    ) for name in ("_playout", "_rules", "_plans")),
-    Extension(
-        "games.dice_poker.fast._turn",  # the exact turn solution behind rasklad solve dice-poker
-        ["games/dice_poker/fast/_turn.pyx"],
-        include_dirs=[np.get_include()],
-        extra_compile_args=["-O3"],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    ),
-    Extension(
-        "games.liars_poker.fast._cfr",  # CFR+ and exact best responses of liar's poker's small games
-        ["games/liars_poker/fast/_cfr.pyx"],
-        include_dirs=[np.get_include()],
+        # popcnt: see ext._handeval above (the liar's poker CFR counts bits on every bid).
         extra_compile_args=["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    ),
+    ) for pyx in sorted(Path("games").glob("*/fast/*.pyx"))),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))
