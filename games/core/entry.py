@@ -226,27 +226,35 @@ class Question:
 
 @dataclass(frozen=True)
 class SolveOption:
-    """One option of ``rasklad solve <game>`` (``--name value``; a ``bool`` option is a flag)."""
+    """One option of ``rasklad solve <game>`` (``--name value``; a ``bool`` option is a flag).
+
+    A ``multiple`` option may be given any number of times (``--option a=1 --option b=2``): its
+    value is the tuple of every value given, in order (``default`` when none is).
+    """
 
     name: str
     type: type
     default: Any
     doc: str
+    multiple: bool = False
 
 
 @dataclass(frozen=True)
 class Solver:
-    """An exact solution a game computes: ``rasklad solve <game> [--option value ...] [--json]``.
+    """An exact solution a game computes: ``rasklad solve <game> [ARGUMENT] [--option value ...] [--json]``.
 
     ``run(options)`` gets every option of ``options`` (defaults filled in, values of the declared
     types) and returns a JSON-able result; ``text(result)`` is the human-readable form (default: the
-    JSON). Bad option values raise ``ValueError`` with a message for the user.
+    JSON). Bad option values raise ``ValueError`` with a message for the user. ``argument`` (optional)
+    is one positional argument (e.g. a position file), passed in ``options`` under its name; it is
+    required when its default is ``None``.
     """
 
     doc: str
     options: tuple[SolveOption, ...]
     run: Callable[[Mapping[str, Any]], Mapping[str, Any]]
     text: Callable[[Mapping[str, Any]], str] | None = None
+    argument: SolveOption | None = None
 
 
 @dataclass(frozen=True, repr=False)

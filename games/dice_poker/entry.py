@@ -57,11 +57,13 @@ def _option_value(text: str) -> Any:
 
 
 def _solve(options: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``rasklad solve dice-poker``: the rules from ``--preset`` and ``--option NAME=VALUE[,NAME=VALUE...]``."""
+    """``rasklad solve dice-poker``: the rules from ``--preset`` and ``--option NAME=VALUE`` (repeatable)."""
     from games.dice_poker.solver import solve_entry
 
     opts: dict[str, Any] = {"preset": options["preset"]}
-    for item in filter(None, (x.strip() for x in str(options["option"]).split(","))):
+    given = options["option"]
+    items = [given] if isinstance(given, str) else list(given)
+    for item in filter(None, (x.strip() for text in items for x in str(text).split(","))):
         name, sep, text = item.partition("=")
         if not sep or not name.strip():
             raise ValueError(f"--option {item!r} is not NAME=VALUE")
@@ -79,7 +81,8 @@ SOLVER = Solver(
     doc="the optimal solitaire strategy of full or mixed by backward induction (DP-10.5): its exact expected "
         "score (and, for full, the school and main parts); the strategy is cached for the optimal bot",
     options=(SolveOption("preset", str, "full", "full or mixed (DP-9)"),
-             SolveOption("option", str, "", "rules options NAME=VALUE, comma-separated (school_bonus=both,...)"),
+             SolveOption("option", str, (), "a rules option NAME=VALUE (or several, comma-separated)",
+                         multiple=True),
              SolveOption("cache_dir", str, "", "where strategies are cached (default ~/.cache/rasklad)"),
              SolveOption("no_cache", bool, False, "solve again; neither read nor write the cache")),
     run=_solve,
