@@ -7,7 +7,9 @@ A bot is ``act(view, legal_actions, rng) -> Action``; the view is the whole stat
   scores most now (full, mixed); in the simple game it stands on a five-dice pattern or when it is
   the last to throw and already ahead.
 - ``optimal``: the solver's strategy (games.dice_poker.optimal): maximises the expected final score.
-- ``optimal-race``: the simple game's exact two-player strategy (games.dice_poker.race).
+- ``optimal-race``: the simple game's exact two-player strategy (games.dice_poker.race); in ``full`` and
+  ``mixed`` a one-turn race for the chance of finishing ahead over the solitaire solution
+  (games.dice_poker.race_sheet).
 """
 
 from __future__ import annotations
@@ -138,10 +140,10 @@ def _optimal(**params: Any) -> Any:
 
 
 def _race(**params: Any) -> Any:
-    from games.dice_poker.optimal import OptimalBot
     from games.dice_poker.race import RaceBot
+    from games.dice_poker.race_sheet import SheetRaceBot
 
-    return ByPreset(OptimalBot(), bot_factory("dice-poker/optimal-race", RaceBot, _EMPTY)(**params))
+    return ByPreset(SheetRaceBot(), bot_factory("dice-poker/optimal-race", RaceBot, _EMPTY)(**params))
 
 
 #: The game's bots with their declared speeds (matches/s of one process), used to size shards.
@@ -155,6 +157,7 @@ BOTS: tuple[BotInfo, ...] = (
             "`rasklad solve dice-poker`); simple: plays optimal-race", lambda params: 20.0),
     BotInfo("dice-poker/optimal-race", _race, _EMPTY,
             "simple: maximises its expected score against the hands to beat (exact for two players); "
-            "full/mixed: plays optimal",
+            "full/mixed: maximises its chance of finishing ahead of the leading sheet, turn by turn, "
+            "over the solitaire solution's score distributions (normal approximation)",
             lambda params: 300.0),
 )

@@ -11,7 +11,7 @@ first keep choice. The arrays of a turn are computed once and reused for its lat
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -87,10 +87,17 @@ class OptimalBot:
         if rules.simple:
             raise ValueError("the solver's strategy is the score sheet's (dice-poker/optimal plays the simple "
                              "game with the race strategy, games.dice_poker.bots)")
-        seat, dice, t = view["seat"], tuple(view["dice"]), view["throw"]
+        seat = view["seat"]
         part, mask, s, tv = self.turn_arrays(rules, view["round"], view["sheets"][seat])
+        return self.choose(view, part, mask, s, tv, self.write_value)
+
+    def choose(self, view: Mapping[str, Any], part: solver.SubGame, mask: int, s: int, tv: TurnValues,
+               write_value: Callable[[solver.SubGame, int, int, int, Sequence[int], int], float]) -> Action:
+        """The best of every write (valued by ``write_value``) and every keep choice (valued by ``tv``)."""
+        rules: Rules = view["rules"]
+        seat, dice, t = view["seat"], tuple(view["dice"]), view["throw"]
         tb = tables()
-        i_best, w_best = max(((i, self.write_value(part, mask, s, i, dice, t)) for i in part.allowed(mask)),
+        i_best, w_best = max(((i, write_value(part, mask, s, i, dice, t)) for i in part.allowed(mask)),
                              key=lambda x: x[1])
         write = Action(seat, "write", line=part.lines[i_best])
         if t >= MAX_THROWS or not view["reroll_allowed"]:

@@ -72,6 +72,7 @@ class SubGame:
         self.vlen = np.array([hi + 1 - lo for lo, hi in windows], dtype=np.int64)
         self.voff = np.concatenate([[0], np.cumsum(self.vlen)[:-1]]).astype(np.int64)
         self.vflat = np.zeros(int(self.vlen.sum()))
+        self.m2flat: np.ndarray | None = None  # second moments (solve_moments), for optimal-race
         # the compiled kernel's inputs
         self._gidx = np.array(self.gidx, dtype=np.int64)
         self._face = np.array(self.face, dtype=np.int64)
@@ -192,6 +193,54 @@ class SubGame:
     def states(self) -> int:
         """States solved (masks times kept school sums)."""
         return len(self.vflat)
+
+    # ------------------------------------------------------------------ second moments (optimal-race)
+    def solve_moments(self) -> np.ndarray:
+        """``M2`` of every state: the second moment of the score still to come when the rest of the
+        sub-game is played by the solved (solitaire-optimal) policy, laid out as ``vflat``.
+
+        With ``x`` the points of the next turn and ``σ'`` the state it leaves, ``R(σ) = x + R(σ')`` and
+        ``R(σ')`` is independent of ``x`` given ``σ'``, so ``M2(σ) = E[x² + 2x·V(σ') + M2(σ')]``: the
+        expectation, over the turn played to maximise the value, of a quantity known at the write
+        (the compiled kernels ``write_moments`` and ``turn_moments``; a tie in value goes to the larger
+        second moment, so the policy is canonical). Needs :meth:`solve` first and the built kernel.
+        """
+        from games.dice_poker.fast._turn import turn_moments, write_moments
+
+        t = tables()
+        self.m2flat = np.zeros_like(self.vflat)
+        for level in range(self.m - 1, -1, -1):
+            masks = [mask for mask in range(self.full) if bin(mask).count("1") == level]
+            allowed = np.array([sum(1 << i for i in self.allowed(mask)) for mask in masks], dtype=np.int64)
+            reps = self.vlen[masks]
+            rows_mask = np.repeat(np.array(masks, dtype=np.int64), reps)
+            rows_allowed = np.repeat(allowed, reps)
+            within = np.arange(len(rows_mask)) - np.repeat(np.cumsum(reps) - reps, reps)
+            rows_s = np.repeat(self.vlo[masks], reps) + within
+            dest = np.repeat(self.voff[masks], reps) + within
+            for i in range(0, len(rows_mask), BATCH):
+                sl = slice(i, i + BATCH)
+                n = len(rows_mask[sl])
+                wv1, wv23, q1, q23 = (np.empty((n, 252)) for _ in range(4))
+                write_moments(np.ascontiguousarray(rows_mask[sl]), np.ascontiguousarray(rows_s[sl]),
+                              np.ascontiguousarray(rows_allowed[sl]), self.vflat, self.m2flat, self.voff, self.vlo,
+                              self.vlen, self._gidx, self._face, self.class_bits, self.sc1, self.sc23, self._counts,
+                              self._bonus, BONUS_ZERO, wv1, wv23, q1, q23)
+                out = np.empty(n)
+                turn_moments(wv1, wv23, q1, q23, self.rules.locked, t.o_ms, t.o_p, t.o_start, t.k_drop,
+                             t.ms_drop, t.p1, t.p_e3, t.p_drop, t.l_ms, t.l_p, t.l_drop, t.l_start, out)
+                self.m2flat[dest[sl]] = out
+        return self.m2flat
+
+    def remaining(self, mask: int, s: int) -> tuple[float, float]:
+        """(mean, variance) of the score still to come from state (``mask``, ``s``) under the solved
+        policy (:meth:`solve_moments` first)."""
+        assert self.m2flat is not None, "solve_moments() first"
+        lo, vals = self.value(mask)
+        i = min(max(s - lo, 0), len(vals) - 1)
+        off = int(self.voff[mask])
+        mean = float(vals[i])
+        return mean, max(0.0, float(self.m2flat[off + i]) - mean * mean)
 
 
 @dataclass

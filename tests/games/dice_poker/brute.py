@@ -61,3 +61,66 @@ def brute(rules: Rules, lines: tuple[str, ...], fixed_order: bool = False) -> fl
         return sum(p * turn(kept + o, t, nxt, filled, s) for o, p in dist[k])
 
     return value(frozenset(), 0)
+
+
+TIE = 1e-9
+
+
+def _better(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """a beats b: a larger value, or an equal one (within TIE) with a larger second moment."""
+    return a[0] > b[0] + TIE or (a[0] >= b[0] - TIE and a[1] > b[1])
+
+
+def brute_moments(rules: Rules, lines: tuple[str, ...], fixed_order: bool = False) -> tuple[float, float]:
+    """(expected score, second moment of the score) of filling ``lines`` one a turn by the policy that
+    maximises the expected score, a tie in value going to the larger second moment."""
+    classes = frozenset(ln for ln in lines if ln in CLASSES)
+    dist = {k: [(ms, float(p)) for ms, p in throw_distribution(k)] for k in range(6)}
+
+    def allowed(filled: frozenset[str]) -> list[str]:
+        empty = [ln for ln in lines if ln not in filled]
+        if fixed_order:
+            cls = [ln for ln in empty if ln in classes]
+            return cls[:1] if cls else empty
+        return empty
+
+    def best(cands: list[tuple[float, float]]) -> tuple[float, float]:
+        out = cands[0]
+        for c in cands[1:]:
+            if _better(c, out):
+                out = c
+        return out
+
+    @cache
+    def value(filled: frozenset[str], s: int) -> tuple[float, float]:
+        if len(filled) == len(lines):
+            return 0.0, 0.0
+        pairs = [(p, turn(ms, 1, FULL, filled, s)) for ms, p in dist[5]]
+        return sum(p * v for p, (v, _) in pairs), sum(p * q for p, (_, q) in pairs)
+
+    def write(line: str, dice: tuple[int, ...], t: int, filled: frozenset[str], s: int) -> tuple[float, float]:
+        score = scoring.line_score(rules, line, dice, t) + scoring.poker_bonus(rules, line, dice)
+        nf = filled | {line}
+        s2 = s + score if line in classes else s
+        x = score + (scoring.school_bonus(rules, s2) if line in classes and classes <= nf else 0)
+        v, m2 = value(nf, s2)
+        return x + v, x * x + 2 * x * v + m2
+
+    @cache
+    def turn(dice: tuple[int, ...], t: int, allowed_mask: int, filled: frozenset[str], s: int) -> tuple[float, float]:
+        cands = [write(ln, dice, t, filled, s) for ln in allowed(filled)]
+        if t < 3:
+            for mask in range(1, 32):
+                if mask & ~allowed_mask:
+                    continue
+                kept = tuple(sorted(d for i, d in enumerate(dice) if not mask >> i & 1))
+                cands.append(reroll(kept, 5 - len(kept), t + 1, filled, s))
+        return best(cands)
+
+    @cache
+    def reroll(kept: tuple[int, ...], k: int, t: int, filled: frozenset[str], s: int) -> tuple[float, float]:
+        nxt = (FULL & ~((1 << len(kept)) - 1)) if rules.locked else FULL
+        pairs = [(p, turn(kept + o, t, nxt, filled, s)) for o, p in dist[k]]
+        return sum(p * v for p, (v, _) in pairs), sum(p * q for p, (_, q) in pairs)
+
+    return value(frozenset(), 0)
