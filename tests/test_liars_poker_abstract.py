@@ -58,7 +58,7 @@ def test_train_and_refuse_rebid() -> None:
         ab.kernel(PRESETS["trading-floor"], 2, 1)
 
 
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_shipped_abstraction_plays_legally_and_beats_random(players: int) -> None:
     from games.liars_poker.cfr.bot import abstract_policy
 

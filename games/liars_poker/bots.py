@@ -66,6 +66,6 @@ BOTS: tuple[BotInfo, ...] = (
             "(exact binomial tails)", lambda params: 2_000.0),
     BotInfo("liars-poker/cfr", _cfr, CFR_SCHEMA,
             "the CFR+ average policy of the small two-player games (exploitability: rasklad solve liars-poker); "
-            "on the classic game (2 or 3 seats) an abstraction trained by compiled MCCFR; elsewhere the truthful bot",
+            "on the classic game (2 to 4 seats) an abstraction trained by compiled MCCFR; elsewhere the truthful bot",
             lambda params: 2_000.0),
 )

@@ -6,8 +6,8 @@ tree's player 0 is the round's opener, whoever sits there. A policy comes from `
 written by ``rasklad solve liars-poker --out``) or from the package's shipped policies
 (``games/liars_poker/cfr/policies/l<L>d<D>.npz``). Where no policy fits (more than 2 players,
 ``rebid=once``, a chain too long for the exact tree, or no trained policy for these notes), the bot
-plays ``fallback``: the abstraction policy when one fits (``games.liars_poker.cfr.abstraction``), else
-the truthful bot.
+plays ``fallback``: the abstraction policy when one is shipped for the seats (classic notes,
+``policies/abstract_n<n>.json``: 2 to 4 seats; games.liars_poker.cfr.abstraction), else the truthful bot.
 """
 
 from __future__ import annotations
