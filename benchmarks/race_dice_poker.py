@@ -29,6 +29,7 @@ def main() -> None:
     ap.add_argument("--preset", choices=("full", "mixed"), default="full")
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--every", type=int, default=250, help="print the estimates every this many games")
     args = ap.parse_args()
     rules = Rules(preset=args.preset)
     race, opt = SheetRaceBot(), OptimalBot()
@@ -52,12 +53,19 @@ def main() -> None:
                 opt_tot += tot[1 - rs]
         wins.append(w[0])
         paired.append(w[0] - w[1])
+        if len(wins) % args.every == 0 or len(wins) == args.games:
+            report(args.preset, wins, paired)
+            print(f"mean totals: race {race_tot / len(wins):.2f}, optimal {opt_tot / len(wins):.2f} "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+def report(preset: str, wins: list[float], paired: list[float]) -> None:
+    """The two estimates of the race bot's win rate with their 95% intervals."""
     n = len(wins)
     for name, xs, base in (("direct", wins, 0.0), ("paired", paired, 0.5)):
         p = base + float(np.mean(xs))
         h = 1.96 * float(np.std(xs, ddof=1)) / math.sqrt(n)
-        print(f"{args.preset}, {name}: {n} games, optimal-race win rate {p:.4f} (95% CI [{p - h:.4f}, {p + h:.4f}])")
-    print(f"mean totals: race {race_tot / n:.2f}, optimal {opt_tot / n:.2f} ({time.perf_counter() - start:.0f} s)")
+        print(f"{preset}, {name}: {n} games, optimal-race win rate {p:.4f} (95% CI [{p - h:.4f}, {p + h:.4f}])")
 
 
 if __name__ == "__main__":

@@ -128,3 +128,24 @@ def test_plays_legal_games_alone_and_at_three(tmp_path: Path) -> None:
         while not st.is_over():
             st.apply(bots[st.to_act()].act(st.view(st.to_act()), st.legal_actions(), rng))
         assert len(st.done[0]["totals"]) == players
+
+
+@pytest.mark.parametrize("target", [(1, 2, 3, 4, 6), (2, 2, 5, 5, 6), (4, 4, 4, 1, 1), (6, 6, 6, 6, 3)])
+def test_simple_race_later_player_is_exact(target: tuple[int, ...]) -> None:
+    """DP-4.4, two players, ``split`` ties: the later player's value against the first hand H (minus
+    the first player's value of H in games.dice_poker.race) is the best +1 / 0 / -1 turn, checked by
+    the brute force over dice positions and masks."""
+    from games.dice_poker.race import first_player_values
+    from games.dice_poker.turn import tables
+
+    rules = Rules(preset="simple")
+    kick = bool(rules.kickers)
+    tk = scoring.hand_key(target, kick)
+
+    def vs(dice: tuple[int, ...], t: int) -> float:
+        k = scoring.hand_key(dice, kick)
+        return 1.0 if k > tk else -1.0 if k < tk else 0.0
+
+    v1 = first_player_values(rules)[0]
+    got = -float(v1[tables().midx[tuple(sorted(target))]])
+    assert got == pytest.approx(_brute_turn(vs, rules.locked), abs=1e-12)
