@@ -151,4 +151,10 @@ BOTS: tuple[BotInfo, ...] = (
     BotInfo("blackjack/home/heuristic", bot_factory("blackjack/home/heuristic", HomeHeuristicBot, _EMPTY), _EMPTY,
             "the seed's advice (BJ-2.4) as a player; as home dealer the house rule's doubling and drawing by the "
             "table (BJ-2.3)", lambda params: 6_000.0),
+    BotInfo("blackjack/basic", _basic, BASIC_SCHEMA,
+            "casino: the exact solver's total-dependent chart (hard/soft/pairs); elsewhere the dealer's rule",
+            lambda params: 6_000.0),
+    BotInfo("blackjack/optimal", _optimal, _EMPTY,
+            "casino: the exact solver's decisions for the deck in use (composition-dependent first decision); "
+            "elsewhere the dealer's rule", lambda params: 3_000.0),
 )

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from games.blackjack import record, tables
 from games.blackjack.rules import NAME, PRESETS, SEATS, VERSION, Rules
+from games.blackjack.solve_cli import SOLVER
 from games.blackjack.state import Event, Table, deal
 from games.core.cards import card_str
 from games.core.entry import GameEntry
@@ -53,18 +54,6 @@ def _bots() -> Sequence[Any]:
     return BOTS
 
 
-def _solver() -> Any:
-    from games.blackjack.solve_cli import SOLVER
-
-    return SOLVER
-
-
-def _questions() -> Mapping[str, Any]:
-    from games.blackjack.questions import QUESTIONS
-
-    return {q.name: q for q in QUESTIONS}
-
-
 ENTRY = GameEntry(
     name=NAME,
     title="Blackjack",
@@ -86,4 +75,5 @@ ENTRY = GameEntry(
     describe_action=describe,
     cards_in_play=_cards_in_play,
     score_total=_score_total,
+    solver=SOLVER,
 )
