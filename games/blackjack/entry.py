@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from games.blackjack import record, tables
+from games.blackjack.questions import QUESTIONS
 from games.blackjack.rules import NAME, PRESETS, SEATS, VERSION, Rules
 from games.blackjack.solve_cli import SOLVER
 from games.blackjack.state import Event, Table, deal
@@ -76,4 +77,5 @@ ENTRY = GameEntry(
     cards_in_play=_cards_in_play,
     score_total=_score_total,
     solver=SOLVER,
+    questions={q.name: q for q in QUESTIONS},
 )
