@@ -63,11 +63,12 @@ def smallest(legal: Sequence[Any]) -> Any | None:
 
 
 class RandomBot:
-    """A uniformly random legal action (one draw from ``rng``)."""
+    """A uniformly random legal action: ``legal[int(rng.random() * n)]``, one ``random()`` per decision
+    (as ``order-poker/random``), so the compiled play-out (``fast/_play.pyx``) draws exactly the same."""
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
         """One legal action, uniformly."""
-        return legal_actions[int(rng.integers(len(legal_actions)))]
+        return legal_actions[int(rng.random() * len(legal_actions))]
 
 
 class DealerRuleBot:
