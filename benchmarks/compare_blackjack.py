@@ -38,9 +38,9 @@ def rasklad_compiled(decks: int, seconds: float) -> float:
 
 
 def rasklad_readable(decks: int, seconds: float) -> float:
-    from games.blackjack.bots import RandomBot
+    from games.blackjack.dealing import deal
     from games.blackjack.rules import Rules
-    from games.blackjack.state import deal
+    from games.blackjack.simple_bots import RandomBot
 
     rules, bot, rng = Rules(preset="casino", decks=decks), RandomBot(), np.random.default_rng(1)
     n, t0 = 0, time.perf_counter()

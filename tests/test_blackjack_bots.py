@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from games.blackjack.bots import DealerRuleBot, HomeHeuristicBot
+from games.blackjack.dealing import deal, make
 from games.blackjack.home import HomeState
 from games.blackjack.rules import Rules
-from games.blackjack.state import deal, make
+from games.blackjack.simple_bots import DealerRuleBot, HomeHeuristicBot
 from games.blackjack.strategy import BasicBot, OptimalBot, casino_rules, solver_for
 from games.core.cards import card_id
 

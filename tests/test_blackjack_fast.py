@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.blackjack.bots import RandomBot
+from games.blackjack.dealing import deal
 from games.blackjack.fast._play import play_random
 from games.blackjack.rules import Rules
-from games.blackjack.state import deal
+from games.blackjack.simple_bots import RandomBot
 
 
 @pytest.mark.parametrize(("decks", "players", "options"), [

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from games.blackjack.casino import CasinoState
+from games.blackjack.dealing import make
 from games.blackjack.home import HomeState
 from games.blackjack.ochko import GOLDEN, OchkoState, ochko_total
 from games.blackjack.rules import PRESETS, Rules, total
-from games.blackjack.state import Event, make
+from games.blackjack.state import Event
 from games.core.cards import card_id, card_str
 from games.core.protocol import IllegalAction, RulesError
 from games.core.replay import replay

@@ -9,10 +9,11 @@ from typing import Any
 import numpy as np
 
 from games.blackjack import record, tables
+from games.blackjack.dealing import deal
 from games.blackjack.questions import QUESTIONS
 from games.blackjack.rules import NAME, PRESETS, SEATS, VERSION, Rules
 from games.blackjack.solve_cli import SOLVER
-from games.blackjack.state import Event, Table, deal
+from games.blackjack.state import Event, Table
 from games.core.cards import card_str
 from games.core.entry import GameEntry
 

@@ -11,8 +11,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from games.blackjack.dealing import make
 from games.blackjack.rules import NAME, PRESET_NAMES, PRESET_OPTIONS, SEATS, VERSION, Rules
-from games.blackjack.state import Event, Table, make
+from games.blackjack.state import Event, Table
 from games.core.cards import card_id
 from games.core.protocol import IllegalAction, RulesError
 from games.core.records import check_envelope
@@ -22,6 +23,7 @@ __all__ = ["decode_action", "encode_action", "from_record"]
 #: BJ-5: the actions a record may name, and the ones that carry an amount.
 ACTS = ("hit", "stand", "split", "double", "no_double", "redouble", "no_redouble", "more", "enough")
 AMOUNT_ACTS = ("bet", "stake")
+#: BJ-8.2: the engine events a record may list.
 EVENTS = ("double", "redouble", "natural", "bust", "sits_out")
 
 

@@ -1,9 +1,9 @@
 """The readable blackjack engine, shared part: hands, the stock, the log of actions and events.
 
 ``Table`` is the base of the three games (``home.HomeState``, ``ochko.OchkoState``,
-``casino.CasinoState``); ``deal(rules, players, dealer, rng)`` picks the one the preset names. The
-chance stub is drawn up front (BJ-8.1): ``deck_order``, and ``reshuffle_order`` where the stock can
-run out (``home``, ``casino`` with one deck, BJ-3.4). Every card dealt is the next unread card.
+``casino.CasinoState``); ``games.blackjack.dealing.deal(rules, players, dealer, rng)`` picks the one
+the preset names. The chance stub is drawn up front (BJ-8.1): ``deck_order``, and ``reshuffle_order``
+where the stock can run out (``home``, ``casino`` with one deck, BJ-3.4). Every card dealt is the next unread card.
 
 The log holds the record's ``actions`` as written (BJ-8): a seat's action (``{"seat": 1, "act":
 "hit"}``) and the engine's events (``{"seat": 0, "event": "double"}``). Events happen by
@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from games.blackjack.rules import NAME, SEATS, VERSION, Rules
+from games.blackjack.rules import NAME, VERSION, Rules
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
 from games.core.records import envelope
 
-__all__ = ["Event", "Hand", "Table", "deal", "draw_stub"]
+__all__ = ["Event", "Hand", "Table", "draw_stub"]
 
 
 @dataclass(frozen=True)
@@ -228,31 +228,6 @@ class Table:
 def show(cards: Sequence[int], hidden: Sequence[bool] = ()) -> list[str]:
     """Card names, ``??`` where ``hidden[i]``."""
     return ["??" if i < len(hidden) and hidden[i] else card_str(c) for i, c in enumerate(cards)]
-
-
-def deal(rules: Rules, players: int, dealer: int | None, rng: np.random.Generator) -> Table:
-    """A fresh deal of ``rules.preset`` (the whole chance stub drawn from ``rng``, BJ-8.1)."""
-    lo, hi = SEATS[rules.preset]
-    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
-        raise IllegalAction(f"{rules.preset} is played by {lo} to {hi} players, not {players!r}",
-                            {"home": "BJ-3.1", "ochko": "BJ-6.3", "casino": "BJ-3.1"}[rules.preset])
-    order, reshuffle = draw_stub(rules, rng)
-    return make(rules, players, dealer, order, reshuffle)
-
-
-def make(rules: Rules, players: int, dealer: int | None, order: Sequence[int],
-         reshuffle: Sequence[int] | None) -> Table:
-    """The fresh state of a given stub."""
-    if rules.preset == "casino":
-        from games.blackjack.casino import CasinoState
-        return CasinoState(rules, players, None, order, reshuffle)
-    if dealer is None or not 0 <= dealer < players:
-        raise IllegalAction(f"dealer must be a seat 0..{players - 1}, not {dealer!r}", "BJ-8")
-    if rules.preset == "ochko":
-        from games.blackjack.ochko import OchkoState
-        return OchkoState(rules, players, dealer, order, reshuffle)
-    from games.blackjack.home import HomeState
-    return HomeState(rules, players, dealer, order, reshuffle)
 
 
 def rank_name(c: int) -> str:

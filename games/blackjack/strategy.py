@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from games.blackjack.bots import DealerRuleBot
 from games.blackjack.rules import Rules
+from games.blackjack.simple_bots import DealerRuleBot
 from games.blackjack.solver import CasinoRules, Shoe, Solver, best_total, draws, take
 from games.core.cards import RANKS
 
