@@ -116,6 +116,23 @@ def test_bj_4_6_player_natural_paid_twice_at_once() -> None:
     assert st.to_act() == 2
 
 
+def test_bj_4_1_the_next_dealer() -> None:
+    """BJ-4.1: ``left`` passes the deal to the next seat; ``natural`` to the first player dealt a natural."""
+    for preset, expect in (("left", 1), ("natural", 2)):
+        # seats 1, 2, 3 get 7s, As, 5h; the dealer 2d; then 9c, Kd (seat 2: a natural), 8d; the dealer 6c
+        st = home("7s As 5h 2d 9c Kd 8d 6c", players=4, deal_passes=preset, doubling="off")
+        play(st, ("bet", 1), ("bet", 1), ("bet", 1))
+        assert st.hands[2][0].natural
+        while not st.is_over():
+            st.apply("stand")
+        assert st.outcome()["next_dealer"] == expect
+    st = home("7s 9c 5h 2d 9h 6c", players=3, deal_passes="natural", doubling="off")
+    play(st, ("bet", 1), ("bet", 1))
+    while not st.is_over():
+        st.apply("stand")
+    assert st.outcome()["next_dealer"] == 0
+
+
 def test_bj_4_7_hit_at_21_is_illegal_and_bust_pays_at_once() -> None:
     """BJ-4.7: 21 stands by itself; a record that hits at 21 is refused citing BJ-4.7; a bust pays at once."""
     st = home("5s 7d 5h 6c 5c 6d Tc 9h")

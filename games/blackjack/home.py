@@ -309,6 +309,18 @@ class HomeState(Table):
         sc[self.dealer_seat] = -sum(sc)
         return sc
 
+    def next_dealer(self) -> int:
+        """BJ-4.1 ``deal_passes``: ``left``, the next seat; ``natural``, the first player from the dealer's left
+        dealt a natural when the dealer has none, else the dealer again. (A job's runner deals by its own
+        rotation; this is the seat the rules name, written into the outcome.)"""
+        if self.rules.deal_passes == "left":
+            return (self.dealer_seat + 1) % self.players
+        if not self.dealer_hand.natural:
+            for s in self.turn:
+                if self.hands[s][0].natural:
+                    return s
+        return self.dealer_seat
+
     def _per_seat(self, f: Any, seats: Sequence[int]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for s in seats:
@@ -324,7 +336,7 @@ class HomeState(Table):
         return {"hands": self._per_seat(lambda h: show(h.cards), seats),
                 "totals": self._per_seat(lambda h: total(h.ranks())[0], seats),
                 "bets": self._per_seat(lambda h: h.bet, self.turn),
-                "scores": self.scores()}
+                "next_dealer": self.next_dealer(), "scores": self.scores()}
 
     def all_hands(self) -> list[Hand]:
         """Every hand of the deal."""
