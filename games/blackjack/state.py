@@ -73,13 +73,14 @@ def draw_stub(rules: Rules, rng: np.random.Generator) -> tuple[list[int], list[i
 
     ``home``: one 52-card deck (BJ-3.4); ``ochko``: 36 cards 6..A (BJ-6.7); ``casino``: ``decks`` x 52.
     """
+    # The deck in id order is 16..51 (ochko), 0..51 (home) or 0..51 repeated ``decks`` times (casino), so card
+    # i of the order is a plain function of the permutation's entry i (no list of the deck is built).
     if rules.preset == "ochko":
-        cards = list(range(16, 52))
+        order = (rng.permutation(36) + 16).tolist()
     elif rules.preset == "casino":
-        cards = list(range(52)) * rules.decks
+        order = (rng.permutation(52 * rules.decks) % 52).tolist()
     else:
-        cards = list(range(52))
-    order = [cards[i] for i in rng.permutation(len(cards)).tolist()]
+        order = rng.permutation(52).tolist()
     reshuffle = None
     if rules.preset == "home" or (rules.preset == "casino" and rules.decks == 1):
         reshuffle = rng.permutation(52).tolist()
