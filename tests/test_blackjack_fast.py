@@ -3,6 +3,8 @@ generator gives the same scores in every round and ends in the same state (BJ-7,
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -37,3 +39,28 @@ def test_compiled_rounds_equal_the_readable_ones(decks: int, players: int, optio
 def test_bad_tables_are_refused() -> None:
     with pytest.raises(ValueError):
         play_random(np.random.default_rng(0), 8, 6, 10, 3, 2, True, False, 1)
+
+
+def _rng(seed: list[int], r: int) -> np.random.Generator:
+    return np.random.default_rng([*seed, r])
+
+
+@pytest.mark.parametrize(("decks", "players"), [(1, 7), (6, 1), (2, 3)])
+def test_play_rows_equal_the_row_functions(decks: int, players: int) -> None:
+    """The fast path's rows straight from the kernel equal tables.py's rows of the readable engine's round."""
+    from games.blackjack.fast.playout import FAST
+    from games.blackjack.tables import TABLES
+
+    rules = Rules(preset="casino", decks=decks)
+    deal_rng = np.random.default_rng(99)
+    bots = [RandomBot()] * players
+    for d in range(400):
+        fresh = deal(rules, players, None, deal_rng)
+        seed = [d, decks, players]
+        rows = FAST.play_rows(fresh, TABLES, [bots, bots], functools.partial(_rng, seed))
+        for r in range(2):
+            st = fresh.copy()
+            rng = np.random.default_rng([*seed, r])
+            while not st.is_over():
+                st.apply(bots[0].act(st.view(st.to_act()), st.legal_actions(), rng))
+            assert rows[r] == (TABLES.deal_rows(st), TABLES.seat_rows(st)), f"deal {d}, rotation {r}"

@@ -50,6 +50,12 @@ def _score_total(state: Table) -> int:
     return 0 if state.rules.preset != "casino" else sum(state.scores())
 
 
+def _fast_paths() -> Sequence[Any]:
+    from games.blackjack.fast.playout import FAST
+
+    return (FAST,)
+
+
 def _bots() -> Sequence[Any]:
     from games.blackjack.bots import BOTS
 
@@ -78,5 +84,6 @@ ENTRY = GameEntry(
     cards_in_play=_cards_in_play,
     score_total=_score_total,
     solver=SOLVER,
+    fast_paths=_fast_paths(),
     questions={q.name: q for q in QUESTIONS},
 )

@@ -134,16 +134,27 @@ cdef inline void discard(Shoe *s, Hand *h) noexcept nogil:
         s.nd += 1
 
 
+ctypedef struct Out:
+    int dealer[MAXC]
+    int dn
+    bint dealer_natural
+    int nh[7]
+    int totals[MAXH]
+    int bets[MAXH]
+    int results[MAXH]
+    bint naturals[MAXH]
+    bint busts[MAXH]
+    int choices[64]
+    int nchoices
+
+
 cdef void round_(bitgen_t *bg, int players, int decks, int bet, int num, int den, bint das, bint h17,
                  int *scores) noexcept nogil:
+    """One round from the generator: the stub as ``draw_stub`` draws it, then ``play``."""
     cdef Shoe shoe
-    cdef Hand hands[MAXH]
-    cdef int nh[7]
-    cdef int first[7]
-    cdef int dealer[MAXC]
-    cdef int dn = 0, s, k, i, t, n_legal, choice, up, a, b
+    cdef Out out
+    cdef int i
     cdef int perm[MAXN]
-    cdef bint can_double, can_split, standing
     shoe.n = 52 * decks
     permute(bg, perm, shoe.n)
     for i in range(shoe.n):
@@ -152,41 +163,69 @@ cdef void round_(bitgen_t *bg, int players, int decks, int bet, int num, int den
     if decks == 1:
         permute(bg, shoe.reshuffle, 52)
     shoe.pos, shoe.nd = 0, 0
+    play(bg, &shoe, players, bet, num, den, das, h17, scores, &out)
+
+
+cdef void play(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, bint das, bint h17,
+               int *scores, Out *out) noexcept nogil:
+    """``CasinoState`` played by random players from the dealt stub ``sh``; the result into ``out``."""
+    cdef Hand hands[MAXH]
+    cdef int nh[7]
+    cdef int dealer[MAXC]
+    cdef int dn = 0, s, k, i, t, n_legal, choice, up, a, b
+    cdef bint can_double, can_split, standing
+    cdef Hand *h
+    cdef Hand *h2
+    out.nchoices = 0
+    out.dealer_natural = False
     # BJ-7.1: hand k of seat s is hands[2 s + k]
     for s in range(players):
         nh[s] = 1
-        first[s] = 2 * s
         hands[2 * s].n = 0
         hands[2 * s].bet = bet
         hands[2 * s].split = hands[2 * s].done = hands[2 * s].settled = hands[2 * s].has_result = False
         hands[2 * s].result = 0
     for s in range(players):
-        hands[2 * s].cards[0] = draw(&shoe)
+        hands[2 * s].cards[0] = draw(sh)
         hands[2 * s].n = 1
-    dealer[0] = draw(&shoe)
+    dealer[0] = draw(sh)
     for s in range(players):
-        hands[2 * s].cards[1] = draw(&shoe)
+        hands[2 * s].cards[1] = draw(sh)
         hands[2 * s].n = 2
-    dealer[1] = draw(&shoe)
+    dealer[1] = draw(sh)
     dn = 2
     up = dealer[0] >> 2
     # BJ-7.2 peek
     if (up == 12 or 8 <= up <= 11) and best(dealer, 2) == 21:
+        out.dealer_natural = True
         for s in range(players):
-            scores[s] = 0 if best(hands[2 * s].cards, 2) == 21 else -bet
-        return
+            h = &hands[2 * s]
+            h.has_result = True
+            h.result = 0 if best(h.cards, 2) == 21 else -bet
+    else:
+        play_hands(bg, sh, players, bet, num, den, das, hands, nh, dealer, &dn, h17, out)
+    finish(players, hands, nh, dealer, dn, scores, out)
+
+
+cdef void play_hands(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, bint das, Hand *hands,
+                     int *nh, int *dealer, int *dn_out, bint h17, Out *out) noexcept nogil:
+    """BJ-7.3 .. BJ-7.6: players' naturals paid, the players' choices, the dealer's draws."""
+    cdef int dn = dn_out[0], s, k, i, t, n_legal, choice, a, b
+    cdef bint can_double, can_split, standing
+    cdef Hand *h
+    cdef Hand *h2
     for s in range(players):
         if best(hands[2 * s].cards, 2) == 21:  # BJ-7.3
             hands[2 * s].done = hands[2 * s].has_result = True
             hands[2 * s].result = bet * num // den
-            discard(&shoe, &hands[2 * s])
+            discard(sh, &hands[2 * s])
     # BJ-7.4: the players, seat by seat, hand by hand
     for s in range(players):
         k = 0
         while k < nh[s]:
             h = &hands[2 * s + k]
             if h.n == 1:
-                h.cards[1] = draw(&shoe)
+                h.cards[1] = draw(sh)
                 h.n = 2
             while True:
                 if not h.done and best(h.cards, h.n) == 21:
@@ -197,18 +236,21 @@ cdef void round_(bitgen_t *bg, int players, int decks, int bet, int num, int den
                 can_split = h.n == 2 and nh[s] == 1 and (h.cards[0] >> 2) == (h.cards[1] >> 2)
                 n_legal = 2 + can_double + can_split
                 choice = <int> (bg.next_double(bg.state) * n_legal)
+                if out.nchoices < 64:  # the choice, and which of double and split were legal (bits 4, 5)
+                    out.choices[out.nchoices] = choice | (can_double << 4) | (can_split << 5)
+                out.nchoices += 1
                 if choice == 1:  # stand
                     h.done = True
                 elif choice == 0 or (choice == 2 and can_double):  # hit, double
                     if choice == 2:
                         h.bet *= 2
                         h.done = True
-                    h.cards[h.n] = draw(&shoe)
+                    h.cards[h.n] = draw(sh)
                     h.n += 1
                     if best(h.cards, h.n) > 21:
                         h.done = h.has_result = True
                         h.result = -h.bet
-                        discard(&shoe, h)
+                        discard(sh, h)
                 else:  # split
                     a, b = h.cards[0], h.cards[1]
                     nh[s] = 2
@@ -220,13 +262,13 @@ cdef void round_(bitgen_t *bg, int players, int decks, int bet, int num, int den
                     h2.done = h2.settled = h2.has_result = False
                     h2.result = 0
                     if (a >> 2) == 12:  # split aces: one card each
-                        h.cards[1] = draw(&shoe)
+                        h.cards[1] = draw(sh)
                         h.n = 2
-                        h2.cards[1] = draw(&shoe)
+                        h2.cards[1] = draw(sh)
                         h2.n = 2
                         h.done = h2.done = True
                     else:
-                        h.cards[1] = draw(&shoe)
+                        h.cards[1] = draw(sh)
                         h.n = 2
             k += 1
     # BJ-7.6 / BJ-7.7
@@ -239,19 +281,34 @@ cdef void round_(bitgen_t *bg, int players, int decks, int bet, int num, int den
         while True:
             t = best(dealer, dn)
             if t < 17 or (t == 17 and h17 and soft17(dealer, dn)):
-                dealer[dn] = draw(&shoe)
+                dealer[dn] = draw(sh)
                 dn += 1
             else:
                 break
-    t = best(dealer, dn)
+    dn_out[0] = dn
+
+
+cdef void finish(int players, Hand *hands, int *nh, int *dealer, int dn, int *scores, Out *out) noexcept nogil:
+    """BJ-7.7: settle every hand still standing; copy the round into ``out``."""
+    cdef int s, k, i, t = best(dealer, dn)
+    cdef Hand *h
+    for i in range(dn):
+        out.dealer[i] = dealer[i]
+    out.dn = dn
     for s in range(players):
         scores[s] = 0
+        out.nh[s] = nh[s]
         for k in range(nh[s]):
             h = &hands[2 * s + k]
+            i = best(h.cards, h.n)
             if not h.has_result:
-                i = best(h.cards, h.n)
                 h.result = h.bet if (t > 21 or i > t) else (-h.bet if i < t else 0)
             scores[s] += h.result
+            out.totals[2 * s + k] = i
+            out.bets[2 * s + k] = h.bet
+            out.results[2 * s + k] = h.result
+            out.naturals[2 * s + k] = h.n == 2 and not h.split and i == 21
+            out.busts[2 * s + k] = i > 21
 
 
 def play_random(rng, int players, int decks, int bet, int num, int den, bint das, bint h17, long rounds,
@@ -277,3 +334,36 @@ def play_random(rng, int players, int decks, int bet, int num, int den, bint das
                     if keep:
                         pr[r, s] = sc[s]
     return totals, (per if keep else None)
+
+
+def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bint das, bint h17):
+    """Play the dealt round of ``order`` (and ``reshuffle``, or None) with random players drawing from ``rng``.
+
+    Returns (at every decision the index chosen among the legal actions, plus 16 when ``double`` and 32
+    when ``split`` was legal; the dealer's cards, the
+    dealer's natural, per seat its score and per hand (total, bet, result, natural, bust))."""
+    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+    cdef Shoe shoe
+    cdef Out out
+    cdef int sc[7]
+    cdef int i, s, k
+    if not 1 <= players <= 7 or not 52 <= len(order) <= MAXN:
+        raise ValueError("1..7 players and a shoe of 1..8 decks")
+    shoe.n = len(order)
+    for i in range(shoe.n):
+        shoe.stock[i] = order[i]
+    shoe.has_reshuffle = reshuffle is not None
+    if reshuffle is not None:
+        for i in range(52):
+            shoe.reshuffle[i] = reshuffle[i]
+    shoe.pos, shoe.nd = 0, 0
+    with rng.bit_generator.lock:
+        with nogil:
+            play(bg, &shoe, players, bet, num, den, das, h17, sc, &out)
+    if out.nchoices > 64:
+        raise RuntimeError("more than 64 decisions in one round")
+    seats = [(sc[s], [(out.totals[2 * s + k], out.bets[2 * s + k], out.results[2 * s + k],
+                       bool(out.naturals[2 * s + k]), bool(out.busts[2 * s + k])) for k in range(out.nh[s])])
+             for s in range(players)]
+    return ([out.choices[i] for i in range(out.nchoices)], [out.dealer[i] for i in range(out.dn)],
+            bool(out.dealer_natural), seats)
