@@ -333,3 +333,16 @@ def test_rules_errors_name_the_option() -> None:
 
 def test_card_names() -> None:
     assert card_str(order("As")[0]) == "As"
+
+
+def test_the_worked_examples_replay_from_their_golden_records() -> None:
+    """BJ-9.1 and BJ-9.3 as stored records (games/blackjack/examples/) replay to the examples' scores."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "games" / "blackjack" / "examples"
+    home_rec = json.loads((folder / "bj-9.1-home.json").read_text())
+    assert replay(home_rec)["scores"] == [-14, 8, 6]
+    assert home_rec["actions"][2:4] == [{"seat": 0, "event": "double"}, {"seat": 1, "event": "redouble"}]
+    ochko_rec = json.loads((folder / "bj-9.3-ochko.json").read_text())
+    out = replay(ochko_rec)
+    assert out["scores"] == [-10, 4, 6] and out["bank"] == 0
