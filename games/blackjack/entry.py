@@ -45,6 +45,12 @@ def _cards_in_play(state: Table) -> Counter[str]:
     return state.cards_in_play()
 
 
+def _resample_hidden(state: Table, seat: int, rng: np.random.Generator) -> Table:
+    from games.blackjack.hidden import resample_hidden
+
+    return resample_hidden(state, seat, rng)
+
+
 def _score_total(state: Table) -> int:
     """BJ-4.11, BJ-6.6: home and ochko are zero-sum; casino players play the house."""
     return 0 if state.rules.preset != "casino" else sum(state.scores())
@@ -83,6 +89,7 @@ ENTRY = GameEntry(
     describe_action=describe,
     cards_in_play=_cards_in_play,
     score_total=_score_total,
+    resample_hidden=_resample_hidden,
     solver=SOLVER,
     fast_paths=_fast_paths(),
     questions={q.name: q for q in QUESTIONS},
