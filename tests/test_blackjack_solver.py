@@ -158,3 +158,13 @@ def test_solve_options_are_checked() -> None:
         solve({"preset": "home", "option": ()})
     with pytest.raises(ValueError, match="decks"):
         solve({"preset": "casino", "option": ("decks=0",)})
+
+
+def test_six_deck_h17_changes_exactly_the_published_cells() -> None:
+    """6 decks, DAS: hitting soft 17 changes exactly the cells the published charts change (surrender aside):
+    11 v A doubles, A-7 v 2 and A-8 v 6 double (else stand)."""
+    s17 = chart(Solver(CasinoRules(6, False, True, 1.5)))
+    h17 = chart(Solver(CasinoRules(6, True, True, 1.5)))
+    diff = {(k, r, u, s17[k][r][u], h17[k][r][u]) for k in s17 for r in s17[k] for u in s17[k][r]
+            if s17[k][r][u] != h17[k][r][u]}
+    assert diff == {("hard", "11", "A", "H", "Dh"), ("soft", "18", "2", "S", "Ds"), ("soft", "19", "6", "S", "Ds")}
