@@ -5,8 +5,10 @@ Hidden from a seat: the undealt stock, and the cards its view shows as ``??`` or
 players' face-down cards, the dealer's face-down or hole card, in очко every other seat's cards). Those
 cards are permuted among their places in ``deck_order`` and the seats' actions replayed on the new order;
 a draw whose replay does not reproduce the seat's view (a hidden card that would have changed a public
-event, such as a bust or the dealer's natural) is rejected and another drawn. After a new stock was
-formed (BJ-3.4) the state is returned as it is.
+event, such as a bust or the dealer's natural) is rejected and another drawn. The first draws permute
+all hidden cards; later ones keep each dealt hidden card's point value (so totals, busts and naturals
+stay as they were) and permute the undealt stock freely. After a new stock was formed (BJ-3.4) the
+state is returned as it is.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from games.blackjack.state import Table
 from games.core.cards import card_id
 from games.core.protocol import IllegalAction
 
-#: Draws tried before giving up (the state itself is returned then: always a valid answer).
-TRIES = 6
+#: Draws of every hidden card, then draws keeping point values, before giving up (the state itself is
+#: returned then: always a valid answer).
+FREE_TRIES, VALUE_TRIES = 2, 2
 
 
 def _visible(view: Any) -> Counter[int]:
@@ -72,10 +75,17 @@ def resample_hidden(state: Table, seat: int, rng: np.random.Generator) -> Table:
             shown[c] -= 1
         else:
             hidden.append(i)
-    for _ in range(TRIES):
+    stock = [i for i in hidden if i >= state.pos]
+    groups: dict[int, list[int]] = {}
+    for i in hidden:
+        if i < state.pos:
+            c = state.order[i] >> 2
+            groups.setdefault(12 if c == 12 else min(c, 8), []).append(i)  # the ace, else the point value
+    for t in range(FREE_TRIES + VALUE_TRIES):
         order = list(state.order)
-        for i, j in zip(hidden, rng.permutation(hidden).tolist(), strict=True):
-            order[i] = state.order[j]
+        for places in ([hidden] if t < FREE_TRIES else [stock, *groups.values()]):
+            for i, j in zip(places, rng.permutation(places).tolist(), strict=True):
+                order[i] = state.order[j]
         st = _replay(state, order)
         if st is not None and st.view(seat) == view and st.to_act() == state.to_act():
             return st
