@@ -106,8 +106,8 @@ def test_compiled_dealer_equals_the_readable_one_on_real_shoes() -> None:
 
 def test_bj_10_3_infinite_deck_expectations() -> None:
     """BJ-10.3: the eight rule sets on the infinite deck. The S17 / no DAS / 3:2 figure is -0.69%, the
-    issue's example and the published infinite-deck basic-strategy house edge (one split, no surrender);
-    DAS is worth about +0.12% and H17 about -0.22% (published rule effects: +0.13%, -0.20% to -0.22%);
+    issue's example figure for these rules (one split, no surrender); DAS is worth about +0.12% and H17
+    about -0.22% (a published table of rule effects: +0.13%, -0.20%);
     6:5 costs 0.3 x P(natural) x (1 - P(dealer natural)) ~ 1.36%."""
     ev = {}
     for h17, das, pays in itertools.product((False, True), (False, True), (1.5, 1.2)):
