@@ -61,27 +61,27 @@ cdef struct Ctx:
     long long nodes
 
 
-cdef inline int c_suit(int c) nogil:
+cdef inline int c_suit(int c) noexcept nogil:
     return c & 3
 
 
-cdef inline int c_rank(int c) nogil:
+cdef inline int c_rank(int c) noexcept nogil:
     return c >> 2
 
 
-cdef inline int led_suit(Ctx* c) nogil:
+cdef inline int led_suit(Ctx* c) noexcept nogil:
     if c.tmode[0] == 0 or c.tmode[0] == 3:
         return c_suit(c.tcard[0])
     return c.tcall[0]
 
 
-cdef inline int trick_trump(Ctx* c, int led) nogil:
+cdef inline int trick_trump(Ctx* c, int led) noexcept nogil:
     if c.rotating:
         return (led + 1) & 3  # R-2.3: s -> c -> d -> h -> s
     return c.trump
 
 
-cdef int gen_moves(Ctx* c, int seat, int* moves) nogil:
+cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
     """R-4.6: the legal moves of ``seat`` (in the order: real cards ascending, then joker modes)."""
     cdef uint64_t hand = c.hands[seat]
     cdef uint64_t real = hand & ~c.jokers
@@ -175,10 +175,33 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) nogil:
                 if L == 3 or (not follow and (T == 3 or not trumps or not c.must_trump)):
                     moves[m] = card | (3 << 6) | (NOCALL << 8)
                     m += 1
+    order_moves(c, moves, m)
     return m
 
 
-cdef int trick_winner_seat(Ctx* c) nogil:
+cdef inline int move_key(Ctx* c, int mv) noexcept nogil:
+    """Search order: strong plays first (a high joker, then trumps, then high ranks); a low joker last."""
+    cdef int card = mv & 63, mode = (mv >> 6) & 3
+    if mode == 1:
+        return 100
+    if mode == 2:
+        return -1
+    return c_rank(card) + (20 if c.trump >= 0 and c_suit(card) == c.trump else 0)
+
+
+cdef void order_moves(Ctx* c, int* moves, int m) noexcept nogil:
+    cdef int i, j, mv, k
+    for i in range(1, m):
+        mv = moves[i]
+        k = move_key(c, mv)
+        j = i - 1
+        while j >= 0 and move_key(c, moves[j]) < k:
+            moves[j + 1] = moves[j]
+            j -= 1
+        moves[j + 1] = mv
+
+
+cdef int trick_winner_seat(Ctx* c) noexcept nogil:
     """R-4.7: the seat that takes the full trick on the table."""
     cdef int L = led_suit(c)
     cdef int T = trick_trump(c, L)
@@ -203,7 +226,7 @@ cdef int trick_winner_seat(Ctx* c) nogil:
     return c.tseat[bi]
 
 
-cdef inline uint64_t mix(uint64_t h) nogil:
+cdef inline uint64_t mix(uint64_t h) noexcept nogil:
     h ^= h >> 33
     h *= 0xff51afd7ed558ccdULL
     h ^= h >> 33
@@ -212,7 +235,7 @@ cdef inline uint64_t mix(uint64_t h) nogil:
     return h
 
 
-cdef int search(Ctx* c, int alpha, int beta) nogil:
+cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int seat, m, i, v, best, w, mv, card, mode, call, j
     cdef int moves[MAXMOVES]
     cdef int a0 = alpha, b0 = beta
