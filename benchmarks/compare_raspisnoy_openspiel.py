@@ -8,8 +8,8 @@
    dark bids, bids, 36 plays, scoring) and OpenSpiel's ``oh_hell`` configured as close as it goes
    (``players=4, num_suits=4, num_cards_per_suit=9``, 36 cards; ``num_tricks_fixed=8``, because
    with 9 tricks all 36 cards are dealt and its trump-card chance node has no outcome left, so the
-   game cannot be played; its chance nodes deal card by card and turn the trump; it has no joker) through its Python API with a uniformly
-   random legal action at each node. Deals (games) per second and the ratio.
+   game cannot be played; its chance nodes deal card by card and turn the trump; it has no joker)
+   through its Python API with a uniformly random legal action at each node. Deals (games) per second and the ratio.
 2. The double-dummy solver: median and p99 time of a full solve of a deal's start (every hand
    known, the root maximising its tricks) for 3 hands of 7 cards, 4 hands of 6 cards and, fewer, 4
    hands of 9 cards; and the time per decision of ``pimc`` in a short match against heuristics.
