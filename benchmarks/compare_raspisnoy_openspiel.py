@@ -4,7 +4,9 @@
     .venv/bin/python benchmarks/compare_raspisnoy_openspiel.py --seconds 10 --solves 20
 
 1. Random play of one 4-player 9-card deal (36 cards, 9 tricks), one process, one run:
-   ours through the readable engine (``games.raspisnoy.state.Deal``: the classic top deal, looks or
+   ours through the compiled play-out (``fast/_playout.pyx``, the engine's choices exactly, tested
+   by tests/games/raspisnoy/test_rasp_playout.py; decks drawn by numpy in the loop) and through the
+   readable engine (``games.raspisnoy.state.Deal``: the classic top deal, looks or
    dark bids, bids, 36 plays, scoring) and OpenSpiel's ``oh_hell`` configured as close as it goes
    (``players=4, num_suits=4, num_cards_per_suit=9``, 36 cards; ``num_tricks_fixed=8``, because
    with 9 tricks all 36 cards are dealt and its trump-card chance node has no outcome left, so the
@@ -45,6 +47,20 @@ def ours(seconds: float) -> float:
                 la = d.legal()
                 d.try_apply(la[int(rng.integers(len(la)))])
             deals += 1
+    return deals / (time.perf_counter() - t0)
+
+
+def ours_compiled(seconds: float) -> float:
+    """The compiled random play-out (games/raspisnoy/fast/_playout.pyx, equal to the engine's choices)."""
+    from games.raspisnoy.fast._playout import random_deals
+
+    rng = np.random.default_rng(1)
+    deals = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        decks = rng.permuted(np.tile(np.arange(16, 52, dtype=np.int64), (2000, 1)), axis=1)
+        random_deals(decks, 4, 9, 3, "normal", 1, CLASSIC, rng)
+        deals += 2000
     return deals / (time.perf_counter() - t0)
 
 
@@ -119,10 +135,12 @@ def main() -> None:
     ap.add_argument("--pimc-matches", type=int, default=1)
     args = ap.parse_args()
     a = ours(args.seconds)
+    c = ours_compiled(args.seconds)
     b = openspiel(args.seconds)
-    out: dict[str, Any] = {"ours_deals_per_s": round(a, 1),
+    out: dict[str, Any] = {"ours_engine_deals_per_s": round(a, 1), "ours_compiled_deals_per_s": round(c, 1),
                            "openspiel_oh_hell_games_per_s": None if b is None else round(b, 1),
-                           "ratio": None if b is None else round(a / b, 3)}
+                           "ratio_engine": None if b is None else round(a / b, 3),
+                           "ratio_compiled": None if b is None else round(c / b, 2)}
     out["solves"] = [solve_times(3, 7, args.solves), solve_times(4, 6, args.solves)]
     if args.big_solves:
         out["solves"].append(solve_times(4, 9, args.big_solves))

@@ -44,11 +44,12 @@ def trick_rules(rules: Rules) -> TrickRules:
 
 
 class RandomBot:
-    """A uniformly random legal token."""
+    """A uniformly random legal token (the compiled play-out ``fast/_playout.pyx`` chooses alike)."""
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[str], rng: np.random.Generator) -> str:
-        """One legal token, uniformly."""
-        return legal_actions[int(rng.integers(len(legal_actions)))]
+        """One legal token, uniformly: no draw when only one is legal, else ``int(rng.random() * m)``."""
+        m = len(legal_actions)
+        return legal_actions[0] if m == 1 else legal_actions[int(rng.random() * m)]
 
 
 def card_strength(card: int, hand: Sequence[int], trump: int | None, players: int, jokers: frozenset[int]) -> float:
