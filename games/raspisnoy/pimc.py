@@ -31,10 +31,10 @@ import numpy as np
 
 from games.core.cards import rank_of, suit_of
 from games.core.tricks import JokerMode
-from games.raspisnoy.bots import HeuristicBot
 from games.raspisnoy.dd import Solver, move_values, payoff_table, solve_value
 from games.raspisnoy.rules import Rules
 from games.raspisnoy.scoring import seat_points
+from games.raspisnoy.simple_bots import HeuristicBot
 from games.raspisnoy.state import DECK36, Deal, Stub
 
 SCHEMA: dict[str, Any] = {

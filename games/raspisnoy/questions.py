@@ -168,7 +168,7 @@ TRUMP_LENGTH = Question(
 
 def _bids_run(params: QuestionParams, method: str, start: int, count: int,
               seed_seq: np.random.SeedSequence) -> QuestionRows:
-    from games.raspisnoy.bots import HeuristicBot, RandomBot
+    from games.raspisnoy.simple_bots import HeuristicBot, RandomBot
 
     rules, n = _rules(params), params["players"]
     bot: Any = HeuristicBot() if params["bidder"] == "heuristic" else RandomBot()
