@@ -168,7 +168,8 @@ def decode_action(state: State, obj: Any, index: int, deal: int | None = None) -
     if seat == state.to_act() and isinstance(token, str) and token in state.legal_actions():
         return token
     rule, message = diagnose(state, seat, token)
-    raise IllegalAction(message, rule, index, where)
+    # the platform's ``deal`` is the index in the record; names the deal by its number
+    raise IllegalAction(f"{message} [deal number {where + 1}]", rule, index, where)
 
 
 def encode_action(state: State, action: Any) -> list[Any]:
