@@ -63,3 +63,19 @@ def test_every_bot_answers_legally_through_a_match() -> None:
             a = bot.act(st.view(st.to_act()), la, rng)
             assert a in la
             st.apply(a)
+
+
+def test_bots_answer_from_their_view_alone() -> None:
+    """The conformance suite's bot check (it skips bots declared under 100 matches/s): at every seat the
+    same action from a deep copy of the view and a restarted generator, the view unchanged, a legal action."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "conformance"))
+    from conformance_checks import check_bots
+
+    entry = registry.game("raspisnoy")
+    assert check_bots(entry, "raspisnoy/random", 2, 1, 11) > 500
+    assert check_bots(entry, "raspisnoy/heuristic", 3, 1, 12) > 500
+    assert check_bots(entry, "raspisnoy/pimc", 3, 1, 13,
+                      factory=lambda: registry.make("raspisnoy/pimc", {"samples": 2, "dd_cards": 3})) > 500
