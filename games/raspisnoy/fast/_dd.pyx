@@ -13,7 +13,8 @@ Cards are 0..35 here (core id - 16): suit = c & 3 (c d h s), rank = c >> 2 (6 ..
 ``card | mode << 6 | call << 8`` with mode 0 real, 1 high, 2 low, 3 plain and call 0..3, or 7 for none.
 Two real cards of one suit in one hand with no other card of the suit between them, in any hand or on
 the table, are equivalent, and only the lower one is searched (the usual sequence reduction). The
-table stores bounds at trick boundaries, keyed by every hand, the leader and the root's tricks.
+table stores bounds at trick boundaries, keyed by every hand, the leader and the root's tricks; a
+value is found by null-window searches bisecting the payoff's range (MTD-style), the table kept.
 """
 
 from libc.stdint cimport uint64_t, int32_t
@@ -47,6 +48,7 @@ cdef struct Ctx:
     int leads_any
     uint64_t jokers
     int root
+    int npay
     int payoff[64]
     uint64_t hands[MAXP]
     int tcount
@@ -345,6 +347,25 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     return best
 
 
+cdef int mtd(Ctx* c) noexcept nogil:
+    """The exact value by null-window searches (MTD-style bisection over the payoff's range), the
+    table kept between them: it stores proven bounds, so every answer stays exact."""
+    cdef int lo = INF, hi = -INF, mid, v, i
+    for i in range(c.taken, c.npay):
+        if c.payoff[i] < lo:
+            lo = c.payoff[i]
+        if c.payoff[i] > hi:
+            hi = c.payoff[i]
+    while lo < hi:
+        mid = lo + (hi - lo + 1) // 2
+        v = search(c, mid - 1, mid)
+        if v >= mid:
+            lo = v
+        else:
+            hi = v
+    return lo
+
+
 cdef class Solver:
     """A reusable solver (the transposition table is allocated once, cleared per solve)."""
 
@@ -386,6 +407,7 @@ cdef class Solver:
             raise ValueError("payoff has at most 64 entries")
         for i in range(len(payoff)):
             self.c.payoff[i] = payoff[i]
+        self.c.npay = len(payoff)
         for i in range(self.c.n):
             self.c.hands[i] = 0
             for card in hands[i]:
@@ -413,7 +435,7 @@ cdef class Solver:
         self._setup(hands, trick, leader, trump, options, root, payoff, taken)
         cdef int v
         with nogil:
-            v = search(&self.c, -INF, INF)
+            v = mtd(&self.c)
         self.nodes = self.c.nodes
         return v
 
@@ -465,7 +487,7 @@ cdef class Solver:
             c.taken += w == c.root
             c.tcount = 0
         with nogil:
-            v = search(c, -INF, INF)
+            v = mtd(c)
         c.hands[seat] |= (<uint64_t>1) << card
         c.leader = s_leader
         c.taken = s_taken
