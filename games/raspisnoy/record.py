@@ -197,3 +197,74 @@ def replay_deal(record: Mapping[str, Any], number: int) -> dict[str, Any]:
         assert x.points is not None
         totals = [t + p for t, p in zip(totals, x.points, strict=True)]
     return d.outcome(totals)
+
+
+class _OneDeal:
+    """The part of a ``State`` that ``legality.diagnose`` reads, around a single ``Deal``."""
+
+    def __init__(self, rules: Rules, deal: Deal) -> None:
+        self.rules, self.current, self.over = rules, deal, False
+
+
+def replay_deal_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a single deal written as R-8.2 / R-8.4 show it (``seats``, ``deal``, ``kind``, ``cards``,
+    ``dealer``, ``pass_runs``, ``hands``, ``trump``, ``actions``, ``outcome``); the deal's outcome.
+
+    The deal is rebuilt from its hands and trump (R-8.5: hands in seat order, the turned card, the
+    unused cards), checked against the schedule (R-1.3 / R-1.4, R-1.6) and R-2, its actions applied
+    with faults named as R-8.6 says, and a given outcome checked field by field (R-8.2)."""
+    if not isinstance(record, Mapping) or record.get("game") != NAME:
+        raise IllegalAction("not a raspisnoy deal record", "R-8.2")
+    rules = rules_from(record.get("rules"))
+    n = record.get("seats")
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise IllegalAction(f"seats must be the number of players, not {n!r}", "R-1.1")
+    try:
+        plan = schedule(rules, n)
+    except RulesError as e:
+        raise IllegalAction(e.message, e.rule or "R-1.1") from None
+    number = record.get("deal")
+    if not isinstance(number, int) or not 1 <= number <= len(plan):
+        raise IllegalAction(f"deal must be a deal number 1..{len(plan)}, not {number!r}", _sched_rule(rules))
+    kind, k = plan[number - 1]
+    for key, want in (("kind", kind), ("cards", k)):
+        if record.get(key, want) != want:
+            raise IllegalAction(f"{key} is {record.get(key)!r}, the schedule says {want!r}", _sched_rule(rules))
+    hands = record.get("hands")
+    if (not isinstance(hands, list) or len(hands) != n
+            or not all(isinstance(h, list) and len(h) == k and all(c in CARD_NAMES for c in h) for h in hands)):
+        raise IllegalAction(f"hands must be {n} lists of {k} cards", "R-1.9")
+    dealt = [card_id(c) for h in hands for c in h]
+    trump = record.get("trump") or {}
+    extra = [card_id(trump["card"])] if trump.get("source") == "turned" and trump.get("card") in CARD_NAMES else []
+    drawn = card_id(trump["card"]) if trump.get("source") == "drawn" and trump.get("card") in CARD_NAMES else None
+    if len(set(dealt + extra)) != len(dealt) + len(extra):
+        raise IllegalAction("a card is dealt twice (or the turned card lies in a hand)",
+                            "R-2.4" if extra and extra[0] in dealt else "R-1.9")
+    deck = tuple(dealt + extra + [c for c in DECK36 if c not in set(dealt + extra)])
+    runs = record.get("pass_runs", [0] * n)
+    d = Deal(rules, rules.trick_rules(), n, number - 1, kind, k, Stub(deck, drawn), runs)
+    head = {key: record[key] for key in ("dealer", "trump") if key in record}
+    _check_entry_head(head, d, rules, number - 1)
+    shim = _OneDeal(rules, d)
+    for i, raw in enumerate(record.get("actions") or []):
+        if d.over:
+            raise IllegalAction("the deal is over: no action is due", "R-4.1", i)
+        if not isinstance(raw, list | tuple) or len(raw) != 2 or not isinstance(raw[0], int):
+            raise IllegalAction(f"an action is a [seat, token] pair, not {raw!r}", "R-8.1", i)
+        seat, token = raw
+        if seat != d.to_act() or not d.try_apply(token):
+            rule, message = diagnose(shim, seat, token)  # type: ignore[arg-type]
+            raise IllegalAction(message, rule, i)
+    if not d.over:
+        raise IllegalAction(f"the deal stops before its last trick: seat {d.to_act()} is to act", "R-4.1",
+                            len(record.get("actions") or []))
+    assert d.points is not None
+    out: dict[str, Any] = dict(d.outcome(d.points)["outcome"])
+    del out["totals"]
+    given = record.get("outcome")
+    if given is not None:
+        diff = _outcome_difference(given, out, "outcome")
+        if diff:
+            raise IllegalAction(diff, "R-8.2")
+    return out

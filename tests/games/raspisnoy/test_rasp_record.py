@@ -188,3 +188,44 @@ def test_outcome_fields_may_be_given_in_part() -> None:
     replay.replay(rec)
     rec["outcome"]["deals"][2]["outcome"]["tricks"][0]["winner"] = 1
     assert _fault(rec).rule == "R-8.2"
+
+
+R84_RECORD = {
+    "game": "raspisnoy",
+    "rules": {"preset": "odessa", "cap": None, "top_repeats": 3, "specials_each": 3, "special_size": "max",
+              "trump": "turned", "rotating_trumps": False, "jokers": 1, "joker_plain": False,
+              "joker_low": True, "must_trump": True, "voluntary_dark": False, "dark_pass": True,
+              "dark_factor": 1, "dealer_restriction": True, "max_passes_in_row": 2,
+              "all_tricks_factor": 2, "special_factor": 2, "golden_trick": 20, "first_dealer": 0,
+              "joker_leads": "any", "misere_trick": -10, "misere_zero": 50},
+    "seats": 3, "deal": 3, "kind": "normal", "cards": 3, "dealer": 2, "pass_runs": [0, 1, 2],
+    "hands": [["7s", "Qh", "8c"], ["Ah", "Kh", "9d"], ["Tc", "6h", "Jd"]],
+    "trump": {"suit": "c", "card": "Qc", "source": "turned"},
+    "actions": R84_ACTIONS,
+    "outcome": {"bids": [2, 1, 1], "dark": [False, False, False],
+                "tricks": [{"leader": 0, "winner": 0}, {"leader": 0, "winner": 2}, {"leader": 2, "winner": 0}],
+                "taken": [2, 0, 1], "points": [20, -10, 10], "pass_runs": [0, 0, 0]},
+}
+
+
+def test_r84_deal_record_replays_as_written_in_the_rules() -> None:
+    """R-8.4's record, exactly as the rules file prints it, replays alone to its outcome."""
+    from games.raspisnoy.record import replay_deal_record
+
+    out = replay_deal_record(R84_RECORD)
+    assert out["points"] == [20, -10, 10] and out["taken"] == [2, 0, 1]
+    bad = copy.deepcopy(R84_RECORD)
+    bad["actions"][2] = [2, "bid:0"]  # the dealer's 0: duty and restriction, the duty reported (R-8.6)
+    with pytest.raises(IllegalAction) as e:
+        replay_deal_record(bad)
+    assert (e.value.rule, e.value.index) == ("R-3.4", 2)
+    bad = copy.deepcopy(R84_RECORD)
+    bad["outcome"]["points"] = [20, -10, 20]
+    with pytest.raises(IllegalAction) as e:
+        replay_deal_record(bad)
+    assert e.value.rule == "R-8.2"
+    bad = copy.deepcopy(R84_RECORD)
+    bad["trump"]["card"] = "Qh"  # lies in seat 0's hand
+    with pytest.raises(IllegalAction) as e:
+        replay_deal_record(bad)
+    assert e.value.rule == "R-2.4"
