@@ -22,7 +22,8 @@ from games.core.cards import card_str
 from games.core.protocol import IllegalAction, RulesError
 
 ENTRY = registry.game("classic-poker")
-PREFIX = ["Qs", "9h", "Kd", "Ah", "Qh", "8d", "3c", "Tc", "2c", "7s", "Jh", "6h", "Qd", "6c", "8s", "4d", "5d", "5h", "2d", "Js", "9c", "4s"]
+PREFIX = ["Qs", "9h", "Kd", "Ah", "Qh", "8d", "3c", "Tc", "2c", "7s", "Jh", "6h", "Qd", "6c", "8s", "4d", "5d", "5h",
+          "2d", "Js", "9c", "4s"]
 
 
 def _example_record() -> dict[str, Any]:
