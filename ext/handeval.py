@@ -494,7 +494,7 @@ def describe(value: int, mode: Mode) -> str:
     return f"{_pos_name((raw >> 16) & 0xF)}-high" if name == "high" else name
 
 
-def _named_raw(mode: Mode, raw: list[int], deck: str) -> dict[str, int]:
+def named_raw(mode: Mode, raw: list[int], deck: str) -> dict[str, int]:
     """Counts by name from the kernel's 256 counters of (category << 4 | first position)."""
     cats = mode.categories()
     out: dict[str, int] = {}
@@ -540,7 +540,7 @@ def category_counts_mode(mode: Mode, cards: int = 5, deck: str | None = None, jo
         with ThreadPoolExecutor(workers) as pool:
             parts = list(pool.map(lambda w: t.count_all(live, workers, w), range(workers)))
         raw = [sum(p[i] for p in parts) for i in range(256)]
-    return _named_raw(mode, raw, d)
+    return named_raw(mode, raw, d)
 
 
 def sample_counts_mode(mode: Mode, cards: int, samples: int, seed: int, deck: str | None = None,
@@ -568,4 +568,4 @@ def sample_counts_mode(mode: Mode, cards: int, samples: int, seed: int, deck: st
         with ThreadPoolExecutor(workers) as pool:
             parts = list(pool.map(run, range(n_chunks)))
     raw = [sum(p[i] for p in parts) for i in range(256)]
-    return _named_raw(mode, raw, d)
+    return named_raw(mode, raw, d)

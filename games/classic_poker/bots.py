@@ -222,10 +222,10 @@ def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int,
 
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("classic-poker/random", bot_factory("classic-poker/random", RandomBot, _EMPTY), _EMPTY,
-            "a uniformly random legal action; never folds when checking is free", lambda params: 1_500.0),
+            "a uniformly random legal action; never folds when checking is free", lambda params: 120.0),
     BotInfo("classic-poker/rules", bot_factory("classic-poker/rules", RulesBot, _EMPTY), _EMPTY,
-            "hand-strength thresholds by street and position; standard discards", lambda params: 800.0),
+            "hand-strength thresholds by street and position; standard discards", lambda params: 100.0),
     BotInfo("classic-poker/equity", bot_factory("classic-poker/equity", EquityBot, EQUITY_SCHEMA), EQUITY_SCHEMA,
             "Monte Carlo equity against the unfolded opponents' random hands vs the pot odds",
-            lambda params: 40.0),
+            lambda params: 30.0),
 )

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from games.classic_poker import record, tables
+from games.classic_poker.questions import QUESTIONS
 from games.classic_poker.rules import NAME, PRESETS, VERSION, Rules
 from games.classic_poker.state import Action, State
 from games.core.entry import GameEntry
@@ -53,4 +54,5 @@ ENTRY = GameEntry(
     ranking="classic",
     describe_action=describe,
     score_total=lambda state: 0,
+    questions=QUESTIONS,
 )
