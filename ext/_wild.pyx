@@ -342,23 +342,28 @@ cdef class WildTables:
             self._enum_s(arr, counts, 0, 5 - u, u)
             self.comp.append(arr)
 
-    cdef int32_t _best_sub(self, int32_t[::1] comp, int* counts, int* chosen, int r, int need,
+    cdef int32_t _best_sub(self, const int32_t* comp, int* counts, int avail, int r, int need,
                            int64_t code) noexcept:
-        """Best (max or min) of ``comp`` over sub-multisets of ``counts`` (ranks <= r) of ``need`` cards."""
-        cdef int c, cmax, j
+        """Best (max or min) of ``comp`` over sub-multisets of ``counts`` (ranks <= r, ``avail`` cards
+        among them) of ``need`` cards; -2 when there is none."""
+        cdef int c, cmax, cmin, j
         cdef int32_t best, v
         cdef int64_t cd
         if need == 0:
             return comp[code]
-        if r < 0:
+        if r < 0 or avail < need:
             return -2
         best = -2
         cmax = counts[r] if counts[r] < need else need
-        for c in range(cmax, -1, -1):
+        # Take at least what the lower ranks cannot supply (prunes the dead branches).
+        cmin = need - (avail - counts[r])
+        if cmin < 0:
+            cmin = 0
+        for c in range(cmax, cmin - 1, -1):
             cd = code
             for j in range(c):
                 cd = cd * 13 + r
-            v = self._best_sub(comp, counts, chosen, r - 1, need - c, cd)
+            v = self._best_sub(comp, counts, avail - counts[r], r - 1, need - c, cd)
             if v == -2 or v == -1:
                 continue
             if best == -2 or (self.low != L_NONE and v < best) or (self.low == L_NONE and v > best):
@@ -367,8 +372,8 @@ cdef class WildTables:
 
     cdef void _enum_n(self, list keys, list vals, int* counts, int pos, int left, int64_t ksum, int w):
         cdef int c, cmax, r, u, umin, umax
-        cdef int chosen[13]
         cdef int32_t best, v
+        cdef const int32_t[::1] compv
         if left == 0:
             umax = w if w < 5 else 5
             umin = umax if (self.kind == W_FULL or self.low != L_NONE) else 0
@@ -376,7 +381,8 @@ cdef class WildTables:
             for u in range(umin, umax + 1):
                 if self.k - w < 5 - u:
                     continue
-                v = self._best_sub(self.comp[u], counts, chosen, 12, 5 - u, 0)
+                compv = self.comp[u]
+                v = self._best_sub(&compv[0], counts, self.k - w, 12, 5 - u, 0)
                 if v < 0:
                     continue
                 if best == -2 or (self.low != L_NONE and v < best) or (self.low == L_NONE and v > best):
@@ -708,7 +714,7 @@ cdef inline uint64_t _next(uint64_t* s) noexcept nogil:
     return result
 
 
-def _perfect_hash(keys, vals):
+def _perfect_hash(keys, vals, int shift=6):
     """Displacement perfect hash of sorted int64 ``keys`` (as in ``_handeval.Tables._build_hash``).
 
     Returns (shift, offs, table): ``table[(key & mask) + offs[key >> shift]]`` is the key's value.
@@ -716,7 +722,7 @@ def _perfect_hash(keys, vals):
     cdef int64_t[::1] kv = np.ascontiguousarray(keys, dtype=np.int64)
     cdef Py_ssize_t n = kv.shape[0], i, j, b0, b1
     cdef int64_t maxkey = kv[n - 1]
-    cdef int shift = 9
+
     cdef int64_t mask = (1 << shift) - 1
     cdef Py_ssize_t nb = (maxkey >> shift) + 1
     offs = np.zeros(nb, dtype=np.uint32)
