@@ -24,6 +24,8 @@ def _seats(rules: Rules) -> tuple[int, int]:
 
 def describe(state: State, action: Action) -> str:
     """One line for ``rasklad replay --steps``."""
+    if action.discard is not None:
+        return f"seat {state.to_act()}, the draw (CP-7.4): {action}"
     return f"seat {state.to_act()}, interval {state.street + 1}: {action}"
 
 
