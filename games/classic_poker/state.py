@@ -338,6 +338,9 @@ class State:
                 hi[s] = hands.high_value(r, cards)
                 entry["category"] = hands.category(r, hi[s])  # type: ignore[arg-type]
                 entry["cards"] = _best_five(r, cards, low=False)
+                decl = _declare(r, entry["cards"], low=False)
+                if decl:
+                    entry["declared"] = decl
             if r.pot in ("low", "high_low"):
                 lv = hands.low_value(r, cards)
                 lo[s] = lv
@@ -346,6 +349,9 @@ class State:
                 value = lo[s]
                 entry["low"] = hands.category(r, value, low=True) if value is not None else None
                 entry["low_cards"] = _best_five(r, cards, low=True)
+                decl = _declare(r, entry["low_cards"], low=True)
+                if decl:
+                    entry["low_declared"] = decl
             shown[str(s)] = entry
         folded = list(b.folded)
         if r.pot == "low":
@@ -425,6 +431,46 @@ def _best_five(rules: Rules, cards: list[int], low: bool) -> list[str]:
     subs = [list(s) for s in itertools.combinations(cards, 5)]
     vals = handeval.evaluate_mode(subs, mode)
     return [hands.name(c) for c in subs[int(np.argmax(vals))]]
+
+
+def _declare(rules: Rules, five: list[str], low: bool) -> dict[str, str]:
+    """CP-3.3 / CP-11.2: what each wild card of the five stands for (wild card name -> card name).
+
+    The first assignment, aces first, of distinct cards the five does not hold (CP-3.2 b) whose
+    natural five has the hand's value; five of a kind (the CP-3.2 exception) repeats the rank.
+    """
+    wild = hands.wild_ids(rules)
+    ids = [hands.parse(c) for c in five]
+    wilds = [c for c in ids if c in wild]
+    if not wilds:
+        return {}
+    mode = hands.low_mode(rules) if low else hands.high_mode(rules)
+    target = int(handeval.evaluate_mode([ids], mode)[0])
+    naturals = [c for c in ids if c not in wild]
+    if not low and handeval.describe(target, mode) == "five":
+        rank = naturals[0] >> 2 if naturals else hands.ACE
+        free = [4 * rank + s for s in range(4) if 4 * rank + s not in naturals] or [4 * rank]
+        return {hands.name(w): hands.name(free[i % len(free)]) for i, w in enumerate(wilds)}
+    pool = sorted((c for c in hands.deck_of(rules) if c < 52 and c not in naturals), key=lambda c: (-(c >> 2), c))
+    combos = np.asarray(list(itertools.combinations(pool, len(wilds))), dtype=np.uint8)
+    fives = np.concatenate([np.tile(np.asarray(naturals, dtype=np.uint8), (len(combos), 1)), combos], axis=1)
+    plain = handeval.Mode(ranking=mode.ranking, four_flush=mode.four_flush, low=mode.low,
+                          ace_low_straight=mode.ace_low_straight)
+    hit = np.flatnonzero(handeval.evaluate_mode(fives, plain) == _as_plain(target, mode, plain))
+    if hit.size == 0:
+        return {}
+    return {hands.name(w): hands.name(int(c)) for w, c in zip(wilds, combos[hit[0]], strict=True)}
+
+
+def _as_plain(value: int, mode: handeval.Mode, plain: handeval.Mode) -> int:
+    """``value`` of ``mode`` in ``plain``'s numbering (the same categories bar ``five``, which has none)."""
+    if plain.plain:
+        # The no-wild kernel numbers ranks 0..12 and has no five; the wild kernel numbers them 1..13.
+        cat = mode.categories()[value >> 20]
+        idx = handeval.CATEGORIES[plain.ranking].index(cat)
+        nib = [(value >> (16 - 4 * i)) & 0xF for i in range(5)]
+        return idx << 20 | sum(max(0, n - 1) << (16 - 4 * i) for i, n in enumerate(nib) if n)
+    return value
 
 
 def state_view_cards(view: Mapping[str, Any]) -> list[int]:
