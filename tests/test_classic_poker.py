@@ -229,13 +229,13 @@ def test_wild_card_declarations_in_the_outcome() -> None:
     from games.classic_poker.rules import PRESETS
     from games.classic_poker.state import _declare
 
-    assert _declare(PRESETS["draw-bug"], "Kc Kd Jk 7h 4s".split(), False) == {"Jk": "Ac"}  # pair of kings, ace
-    assert _declare(PRESETS["draw-bug"], "5c 6d 7h 8s Jk".split(), False)["Jk"][0] == "9"  # 9-high straight
-    assert _declare(PRESETS["draw-bug"], "Ah Kh 9h 5h Jk".split(), False) == {"Jk": "Qh"}  # fill: A-K-Q-9-5
-    assert _declare(PRESETS["draw-deuces"], "Ah 3h 2h 2s 2d".split(), False) == {"2h": "5h", "2s": "4h", "2d": "2h"}
-    assert _declare(PRESETS["draw-joker"], "7c 7d 7h 7s Jk".split(), False) == {"Jk": "7c"}  # five sevens
+    assert _declare(PRESETS["draw-bug"], ["Kc", "Kd", "Jk", "7h", "4s"], False) == {"Jk": "Ac"}  # pair of kings, ace
+    assert _declare(PRESETS["draw-bug"], ["5c", "6d", "7h", "8s", "Jk"], False)["Jk"][0] == "9"  # 9-high straight
+    assert _declare(PRESETS["draw-bug"], ["Ah", "Kh", "9h", "5h", "Jk"], False) == {"Jk": "Qh"}  # fill: A-K-Q-9-5
+    assert _declare(PRESETS["draw-deuces"], ["Ah", "3h", "2h", "2s", "2d"], False) == {"2h": "5h", "2s": "4h", "2d": "2h"}
+    assert _declare(PRESETS["draw-joker"], ["7c", "7d", "7h", "7s", "Jk"], False) == {"Jk": "7c"}  # five sevens
     low = Rules(deck="53", pot="low", low_ranking="ace_to_five")
-    assert _declare(low, "As 2d 3c 4h Jk".split(), True)["Jk"][0] == "5"  # CP-5.5: 5-4-3-2-A
+    assert _declare(low, ["As", "2d", "3c", "4h", "Jk"], True)["Jk"][0] == "5"  # CP-5.5: 5-4-3-2-A
     st = _play("draw-joker", 4, 0)
     for entry in st.outcome()["showdown"].values():
         if "Jk" in entry.get("cards", []):
