@@ -232,7 +232,8 @@ def test_wild_card_declarations_in_the_outcome() -> None:
     assert _declare(PRESETS["draw-bug"], ["Kc", "Kd", "Jk", "7h", "4s"], False) == {"Jk": "Ac"}  # pair of kings, ace
     assert _declare(PRESETS["draw-bug"], ["5c", "6d", "7h", "8s", "Jk"], False)["Jk"][0] == "9"  # 9-high straight
     assert _declare(PRESETS["draw-bug"], ["Ah", "Kh", "9h", "5h", "Jk"], False) == {"Jk": "Qh"}  # fill: A-K-Q-9-5
-    assert _declare(PRESETS["draw-deuces"], ["Ah", "3h", "2h", "2s", "2d"], False) == {"2h": "5h", "2s": "4h", "2d": "2h"}
+    deuces = _declare(PRESETS["draw-deuces"], ["Ah", "3h", "2h", "2s", "2d"], False)
+    assert deuces == {"2h": "5h", "2s": "4h", "2d": "2h"}  # CP-3.2: a straight flush A-5 of hearts
     assert _declare(PRESETS["draw-joker"], ["7c", "7d", "7h", "7s", "Jk"], False) == {"Jk": "7c"}  # five sevens
     low = Rules(deck="53", pot="low", low_ranking="ace_to_five")
     assert _declare(low, ["As", "2d", "3c", "4h", "Jk"], True)["Jk"][0] == "5"  # CP-5.5: 5-4-3-2-A
