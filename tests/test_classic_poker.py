@@ -241,3 +241,25 @@ def test_wild_card_declarations_in_the_outcome() -> None:
     for entry in st.outcome()["showdown"].values():
         if "Jk" in entry.get("cards", []):
             assert "Jk" in entry["declared"]
+
+
+def test_openers_are_shown() -> None:
+    """CP-11.1: with openers=jacks the outcome names the opener and shows his openers."""
+    seen = 0
+    for seed in range(30):
+        st = _play("jackpots", 4, seed)
+        out = st.outcome()
+        if out.get("passed_out"):
+            assert "openers" not in out
+            continue
+        seen += 1
+        op = out["openers"]
+        dealt = {hands.name(c) for c in st.dealt[op["seat"]]}
+        assert set(op["cards"]) <= dealt and len(op["cards"]) >= 2
+        if len(op["cards"]) == 4 and len({c[1] for c in op["cards"]}) == 1:
+            continue  # a four-flush opener (four_flush_opens, CP-7.3)
+        ranks = [c[0] for c in op["cards"]]
+        assert all(ranks.count(r) >= 2 for r in ranks) or len(ranks) == 5
+        if len(ranks) == 2:  # one pair opens only from jacks up; two pair, three, four always
+            assert "23456789TJQKA".index(ranks[0]) >= 9
+    assert seen

@@ -73,6 +73,7 @@ class State:
         self.opener: int | None = None
         self.fold_street = [-1] * players
         self.result: dict[str, Any] | None = None
+        self.dealt: list[list[int]] = []
         self.payout: list[int] = [0] * players
         rb = bt.BettingRules(structure=bt.SpreadLimit(rules.min_bet, rules.limit), max_raises=rules.max_raises)
         self.betting = bt.new_deal(rb, players, antes=[rules.ante + c for c in self.carried])
@@ -108,6 +109,7 @@ class State:
             for _ in range(5):  # CP-7.1 / CP-11.3
                 for p in self.pos:
                     self._give(p, False)
+            self.dealt = [list(h) for h in self.cards]  # the five dealt cards (openers, CP-11.1)
             self._interval(self.pos[0], may_check=True)  # CP-7.2
         elif f == "stud5":
             for up in (False, True):  # CP-8.1
@@ -323,7 +325,26 @@ class State:
             self.result = {"showdown": {}, "winners": {"high": [winner]}, "pot": b.pot}
         else:
             self.result = self._showdown(order)
+        if self.rules.openers == "jacks" and self.opener is not None:
+            self.result["openers"] = {"seat": self.opener, "cards": self._openers_shown()}
         self.result["scores"] = [self.payout[s] - b.committed[s] for s in range(self.players)]
+
+    def _openers_shown(self) -> list[str]:
+        """CP-11.1: the opener's openers: the cards of the highest category of his dealt five (jacks or
+        better), else his four-flush; with his kept-aside discards among them as dealt."""
+        r, five = self.rules, self.dealt[self.opener or 0]
+        wild = hands.wild_ids(r)
+        cat = hands.category(r, hands.high_value(r, five))
+        if cat in ("straight", "flush", "full_house", "straight_flush", "five"):
+            shown = list(five)
+        elif cat in ("pair", "two_pair", "three", "four") and hands.high_value(r, five) >= _jacks_threshold(r):
+            ranks = [c >> 2 for c in five if c not in wild]
+            shown = [c for c in five if c in wild or ranks.count(c >> 2) >= 2]
+        else:
+            suits = [c & 3 for c in five if c not in wild]
+            top = max(range(4), key=suits.count)
+            shown = [c for c in five if c in wild or c & 3 == top][:4]
+        return [hands.name(c) for c in shown]
 
     def _showdown(self, order: list[int]) -> dict[str, Any]:
         r, b = self.rules, self.betting
