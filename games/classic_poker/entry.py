@@ -57,4 +57,5 @@ ENTRY = GameEntry(
     describe_action=describe,
     score_total=lambda state: 0,
     questions=QUESTIONS,
+    cards_in_play=lambda state: state.cards_in_play(),
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy as _copy
 import itertools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -265,6 +266,11 @@ class State:
         eligible = (set(self.discards) | set(self.folded_cards)) - self.restocked
         self.stock = [c for c in self.reshuffle_order if c in eligible]
         self.restocked |= eligible
+        for p in range(self.players):  # folded hands go into the new stock
+            if self.betting.folded[p]:
+                keep = [i for i, c in enumerate(self.cards[p]) if c not in eligible]
+                self.cards[p] = [self.cards[p][i] for i in keep]
+                self.face_up[p] = [self.face_up[p][i] for i in keep]
         if not self.stock:
             raise IllegalAction("the stock and the discards are exhausted", "CP-7.5")
 
@@ -309,6 +315,13 @@ class State:
         self.phase = "over"
         self.payout = list(self.betting.committed)
         self.result = {"passed_out": True, "winners": {}, "pot": self.betting.pot, "scores": [0] * self.players}
+
+    def cards_in_play(self) -> Counter[int]:
+        """Every card of the deal wherever it is (hands, common card, stock, discards): conserved."""
+        where = [c for h in self.cards for c in h] + ([self.common] if self.common is not None else [])
+        where += self.deck_order[self.ptr:] + (self.stock or [])
+        where += [c for c in self.discards if c not in self.restocked] + self.kept_aside
+        return Counter(where)
 
     def full_hand(self, seat: int) -> list[int]:
         """The seat's cards, with the common card of CP-8.6."""
