@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ext import _handeval
+from ext import _handeval, _wild
 from games.core.cards import DECK_LOW_RANK, card_str, deck_cards, hands_array, parse_cards
 
 __all__ = [
@@ -302,3 +302,270 @@ def sample_counts(
             parts = list(pool.map(run, range(n_chunks)))
     raw = [sum(p[i] for p in parts) for i in range(16)]
     return _named(r, raw)
+
+
+# ---------------------------------------------------------------------------------------------
+# Wild cards, five of a kind, the four-flush and low hands (docs/rules/classic-poker.md CP-2..CP-5,
+# CP-10). A separate kernel (ext/_wild.pyx) serves these modes; the no-wild high path above is
+# untouched, so every value it returned before is returned unchanged.
+
+#: Jokers: ids 52 (``Jk``) and 53 (``Jk2``) beside the 52 natural ids.
+JOKER_IDS: tuple[int, ...] = (52, 53)
+JOKER_NAMES: dict[str, int] = {"Jk": 52, "Jk2": 53}
+#: Wild modes (``rasklad stats categories --wild``): which cards are wild and how.
+WILD_MODES: tuple[str, ...] = ("none", "jokers", "bug", "deuces", "deuces+jokers")
+#: Low rankings of CP-5.2.
+LOW_RANKINGS: tuple[str, ...] = ("ace_high", "ace_either", "ace_to_five")
+#: Largest raw low value + 1: a low evaluation returns ``LOW_TOP - raw`` (higher is better).
+LOW_TOP: int = int(_wild.LOW_TOP)
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How hands are valued: a ranking plus wild cards, the four-flush, and high or low.
+
+    ``ranking`` is ``classic`` or ``short-deck`` (CP-2, CP-10). ``wild``: ``jokers`` (fully wild,
+    CP-3.2), ``bug`` (jokers are bugs, CP-3.5, with ``bug_flush`` ``fill`` or ``ace_only``),
+    ``deuces`` (the four 2s fully wild, CP-3.1), ``deuces+jokers``; ``wild_cards`` adds single
+    wild card ids (CP-3.1, e.g. one-eyed jacks). ``four_flush`` adds CP-4's category (high only).
+    ``low`` evaluates the low hand of CP-5.2 instead of the high one. ``ace_low_straight`` is
+    CP-10.2's option (the ace-low straight A-2-3-4-5 or A-6-7-8-9).
+    """
+
+    ranking: str = "classic"
+    wild: str = "none"
+    bug_flush: str = "fill"
+    four_flush: bool = False
+    low: str | None = None
+    wild_cards: tuple[int, ...] = ()
+    ace_low_straight: bool = True
+
+    def __post_init__(self) -> None:
+        if self.ranking not in ("classic", "short-deck"):
+            raise ValueError(f"wild cards, the four-flush and low hands need ranking classic or short-deck, "
+                             f"not {self.ranking!r}")
+        if self.wild not in WILD_MODES:
+            raise ValueError(f"unknown wild mode {self.wild!r}: choose one of {', '.join(WILD_MODES)}")
+        if self.bug_flush not in ("fill", "ace_only"):
+            raise ValueError(f"unknown bug_flush {self.bug_flush!r}: choose fill or ace_only")
+        if self.low is not None and self.low not in LOW_RANKINGS:
+            raise ValueError(f"unknown low ranking {self.low!r}: choose one of {', '.join(LOW_RANKINGS)}")
+        for c in self.wild_cards:
+            if not 0 <= int(c) < 52:
+                raise ValueError(f"wild card id {c} is not a natural card id 0..51")
+
+    @property
+    def plain(self) -> bool:
+        """True when the mode is a plain high ranking (served by the no-wild kernel)."""
+        return (self.wild == "none" and not self.four_flush and self.low is None and not self.wild_cards
+                and self.ace_low_straight)
+
+    def wild_ids(self) -> tuple[int, ...]:
+        """Card ids that are wild (or bugs) in this mode."""
+        ids: set[int] = {int(c) for c in self.wild_cards}
+        if self.wild in ("deuces", "deuces+jokers"):
+            ids.update(range(4))
+        if self.wild in ("jokers", "bug", "deuces+jokers"):
+            ids.update(JOKER_IDS)
+        return tuple(sorted(ids))
+
+    def categories(self) -> tuple[str, ...]:
+        """Category names of this mode, lowest first (CP-2: ``five`` on top; CP-4.2: ``four_flush``)."""
+        base = list(RANKINGS[self.ranking].categories)
+        if self.four_flush and self.low is None:
+            base.insert(base.index("pair") + 1, "four_flush")
+        return (*base, "five")
+
+
+def _mode_straights(mode: Mode, deck: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Straights as (14-bit position mask, top position) with the ace high and with the ace low.
+
+    Positions: 1..13 for 2..A with the ace high, 0 for an ace playing low (CP-5.2 ``ace_either``).
+    """
+    low = DECK_LOW_RANK[deck]
+    hi = [(sum(1 << (r + 1) for r in range(top - 4, top + 1)), top + 1) for top in range(low + 4, 13)]
+    lo = [(sum(1 << (r + 1) for r in range(top - 4, top + 1)), top + 1) for top in range(low + 4, 12)]
+    if mode.ace_low_straight:
+        # CP-1.3 / CP-10.2: the ace below the deck's lowest rank; the straight's top is low + 3.
+        rest = sum(1 << (r + 1) for r in range(low, low + 4))
+        hi.append((rest | 1 << 13, low + 4))
+        lo.append((rest | 1, low + 4))
+    return hi, lo
+
+
+_KIND = {"fill": 1, "ace_only": 2}
+_LOW = {None: 0, "ace_high": 1, "ace_either": 2, "ace_to_five": 3}
+_wild_tables: dict[tuple[Mode, int, str], Any] = {}
+
+
+def wild_tables(mode: Mode, k: int, deck: str | None = None) -> Any:
+    """The wild kernel's tables of (mode, hand size, deck), built on first use and cached."""
+    r = _ranking(mode.ranking)
+    d = _deck_for(r, deck)
+    if k not in (5, 6, 7):
+        raise ValueError(f"cards must be 5, 6 or 7, not {k}")
+    key = (mode, k, d)
+    t = _wild_tables.get(key)
+    if t is None:
+        with _tables_lock:
+            t = _wild_tables.get(key)
+            if t is None:
+                cats = mode.categories()
+                cat_map = [cats.index(c) if c in cats else -1 for c in _wild.CODES]
+                hi, lo = _mode_straights(mode, d)
+                kind = _KIND[mode.bug_flush] if mode.wild == "bug" else 0
+                t = _wild.WildTables(k, list(range(DECK_LOW_RANK[d], 13)), list(mode.wild_ids()), cat_map, hi, lo,
+                                     kind, _LOW[mode.low], mode.four_flush)
+                _wild_tables[key] = t
+    return t
+
+
+def parse_hand(text: str | Sequence[str]) -> list[int]:
+    """Card ids of a hand written with names, jokers included (``"As Jk 7h"`` -> [51, 52, 23])."""
+    parts = text.replace(",", " ").split() if isinstance(text, str) else [str(p) for p in text]
+    return [JOKER_NAMES[p] if p in JOKER_NAMES else parse_cards([p])[0] for p in parts]
+
+
+def name_of(cid: int) -> str:
+    """Name of a card id, jokers included."""
+    return {v: k for k, v in JOKER_NAMES.items()}.get(int(cid)) or card_str(int(cid))
+
+
+def _as_wild_array(cards: Any) -> npt.NDArray[np.uint8]:
+    if isinstance(cards, str):
+        return np.asarray([parse_hand(cards)], dtype=np.uint8)
+    if isinstance(cards, Sequence) and len(cards) > 0 and isinstance(cards[0], str):
+        if " " in cards[0] or "," in cards[0]:
+            return np.asarray([parse_hand(h) for h in cards], dtype=np.uint8)
+        return np.asarray([parse_hand(list(cards))], dtype=np.uint8)
+    return _as_array(cards)
+
+
+def _explain_wild(arr: npt.NDArray[np.uint8], i: int, mode: Mode, deck: str) -> str:
+    row = [int(c) for c in arr[i]]
+    low = DECK_LOW_RANK[deck]
+    wild = set(mode.wild_ids())
+    seen: set[int] = set()
+    for c in row:
+        if c >= 54:
+            return f"unknown card id {c} in hand {i}: ids are 0..51, jokers 52 and 53"
+        if c >= 52 and c not in wild:
+            return f"joker {name_of(c)} in hand {i} is not in play with wild mode {mode.wild!r}"
+        if c < 52 and (c >> 2) < low:
+            return f"card {card_str(c)} in hand {i} is not in the {deck}-card deck"
+        if c in seen:
+            return f"duplicate card {name_of(c)} in hand {i}"
+        seen.add(c)
+    return f"invalid hand {i}"  # pragma: no cover - the kernel only rejects the cases above
+
+
+def evaluate_mode(cards: Any, mode: Mode, deck: str | None = None) -> npt.NDArray[np.int32]:
+    """Evaluate a batch of hands under ``mode``: higher is better, equal values are exactly the ties.
+
+    Like ``evaluate`` (an ``(n, k)`` array, k = 5..7, best five count), with jokers as ids 52/53
+    (``Jk``, ``Jk2`` in strings). A plain mode goes to ``evaluate`` unchanged. With ``mode.low``
+    the value is the low hand's (higher = better low); ``describe`` names its category.
+    """
+    if mode.plain:
+        return evaluate(cards, mode.ranking, deck)
+    d = _deck_for(_ranking(mode.ranking), deck)
+    arr = _as_wild_array(cards)
+    out = np.empty(arr.shape[0], dtype=np.int32)
+    if arr.shape[0] == 0:
+        return out
+    bad = wild_tables(mode, arr.shape[1], d).evaluate_into(arr, out)
+    if bad >= 0:
+        raise ValueError(_explain_wild(arr, bad, mode, d))
+    return out
+
+
+def _pos_name(p: int) -> str:
+    return "A" if p in (0, 13) else "23456789TJQKA"[p - 1]
+
+
+def describe(value: int, mode: Mode) -> str:
+    """Category name of a value of ``evaluate_mode``; low hands name no-pair hands by their top
+    card (``8-high``), as CP-13 counts them."""
+    cats = mode.categories()
+    if mode.low is None:
+        return cats[value >> 20] if not mode.plain else CATEGORIES[mode.ranking][value >> 20]
+    raw = LOW_TOP - int(value)
+    name = cats[raw >> 20]
+    return f"{_pos_name((raw >> 16) & 0xF)}-high" if name == "high" else name
+
+
+def named_raw(mode: Mode, raw: list[int], deck: str) -> dict[str, int]:
+    """Counts by name from the kernel's 256 counters of (category << 4 | first position)."""
+    cats = mode.categories()
+    out: dict[str, int] = {}
+    if mode.low is None:
+        for i, name in enumerate(cats):
+            out[name] = sum(raw[(i << 4) | p] for p in range(16))
+        return out
+    for i, name in enumerate(cats):
+        if name == "high":
+            for p in range(14):
+                if raw[(i << 4) | p]:
+                    out[f"{_pos_name(p)}-high"] = out.get(f"{_pos_name(p)}-high", 0) + raw[(i << 4) | p]
+        elif name != "four_flush":
+            out[name] = sum(raw[(i << 4) | p] for p in range(16))
+    # Best low first: no-pair hands by their top card, lowest first, then the categories upwards.
+    order = {f"{_pos_name(p)}-high": p for p in range(14)}
+    highs = sorted((k for k in out if k in order), key=lambda k: (order[k] if k != "A-high" or
+                                                                  mode.low == "ace_high" else -1))
+    return {**{k: out[k] for k in highs}, **{k: v for k, v in out.items() if k not in order}}
+
+
+def mode_deck(mode: Mode, deck: str | None, jokers: int) -> npt.NDArray[np.uint8]:
+    """The live deck of a mode: the ranking's deck (or ``deck``) plus ``jokers`` jokers."""
+    d = _deck_for(_ranking(mode.ranking), deck)
+    if not 0 <= jokers <= 2:
+        raise ValueError(f"jokers must be 0, 1 or 2, not {jokers}")
+    if jokers and mode.wild not in ("jokers", "bug", "deuces+jokers"):
+        raise ValueError(f"{jokers} joker(s) need wild mode jokers, bug or deuces+jokers, not {mode.wild!r}")
+    return np.asarray(deck_cards(d) + list(JOKER_IDS[:jokers]), dtype=np.uint8)
+
+
+def category_counts_mode(mode: Mode, cards: int = 5, deck: str | None = None, jokers: int = 0,
+                         workers: int = 1) -> dict[str, int]:
+    """Exact category counts of every k-card hand of the mode's deck plus ``jokers`` jokers."""
+    d = _deck_for(_ranking(mode.ranking), deck)
+    live = mode_deck(mode, d, jokers)
+    _check_cards(cards, len(live))
+    t = wild_tables(mode, cards, d)
+    workers = max(1, int(workers))
+    if workers == 1:
+        raw = t.count_all(live, 1, 0)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(lambda w: t.count_all(live, workers, w), range(workers)))
+        raw = [sum(p[i] for p in parts) for i in range(256)]
+    return named_raw(mode, raw, d)
+
+
+def sample_counts_mode(mode: Mode, cards: int, samples: int, seed: int, deck: str | None = None,
+                       jokers: int = 0, workers: int = 1) -> dict[str, int]:
+    """Seeded Monte Carlo counts under ``mode`` (chunks seeded as ``sample_counts``)."""
+    d = _deck_for(_ranking(mode.ranking), deck)
+    live = mode_deck(mode, d, jokers)
+    _check_cards(cards, len(live))
+    if samples < 0:
+        raise ValueError(f"samples must be >= 0, not {samples}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, not {seed}")
+    t = wild_tables(mode, cards, d)
+    n_chunks = -(-samples // SAMPLE_CHUNK)
+
+    def run(j: int) -> list[int]:
+        s0, s1 = np.random.SeedSequence(seed, spawn_key=(j,)).generate_state(2, np.uint64)
+        n = min(SAMPLE_CHUNK, samples - j * SAMPLE_CHUNK)
+        return list(t.sample_chunk(live, n, int(s0), int(s1)))
+
+    workers = max(1, int(workers))
+    if workers == 1 or n_chunks <= 1:
+        parts = [run(j) for j in range(n_chunks)]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(run, range(n_chunks)))
+    raw = [sum(p[i] for p in parts) for i in range(256)]
+    return named_raw(mode, raw, d)

@@ -54,6 +54,36 @@ CardsOpt = Annotated[int, typer.Option("--cards", "-k", help="cards per hand (5,
 DeckOpt = Annotated[str | None, typer.Option("--deck", help="evaluate on a smaller deck (52, 36, 32)")]
 
 
+def _mode_counts(ranking: str, cards: int, exact: bool, samples: int | None, seed: int | None, dead: str,
+                 deck: str | None, workers: int, jokers: int, wild: str, low: str | None,
+                 bug_flush: str, four_flush: bool) -> tuple[dict[str, int], str]:
+    """Counts under a wild / four-flush / low mode (docs/rules/classic-poker.md CP-3..CP-5)."""
+    if ranking not in ("classic", "short-deck"):
+        _bad(f"--jokers, --wild, --low and --four-flush need --ranking classic or short-deck, not {ranking!r}")
+    if dead:
+        _bad("--dead is not supported with --jokers, --wild, --low or --four-flush")
+    if exact and samples is not None:
+        _bad("--exact and --samples exclude each other")
+    if samples is not None and seed is None:
+        _bad("--samples needs --seed: every random choice flows from an explicit seed")
+    if samples is None and seed is not None:
+        _bad("--seed goes with --samples")
+    if samples is not None and samples <= 0:
+        _bad(f"--samples must be > 0, not {samples}")
+    if workers < 1:
+        _bad(f"--workers must be >= 1, not {workers}")
+    try:
+        mode = handeval.Mode(ranking=ranking, wild=wild, low=low, bug_flush=bug_flush, four_flush=four_flush)
+        if samples is not None:
+            assert seed is not None
+            return handeval.sample_counts_mode(mode, cards, samples, seed, deck=deck, jokers=jokers,
+                                               workers=workers), "sample"
+        return handeval.category_counts_mode(mode, cards, deck=deck, jokers=jokers, workers=workers), "exact"
+    except ValueError as e:
+        _bad(str(e))
+    raise AssertionError("unreachable")
+
+
 @stats_app.command("categories")
 def categories(
     ranking: RankingOpt = "classic",
@@ -65,18 +95,33 @@ def categories(
     deck: DeckOpt = None,
     workers: Annotated[int, typer.Option("--workers", help="threads")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False,
+    jokers: Annotated[int, typer.Option("--jokers", help="jokers added to the deck (0, 1 or 2)")] = 0,
+    wild: Annotated[str, typer.Option("--wild", help="none, jokers, bug, deuces or deuces+jokers")] = "none",
+    low: Annotated[str | None, typer.Option("--low", help="count low hands: ace_high, ace_either or ace_to_five")]
+    = None,
+    bug_flush: Annotated[str, typer.Option("--bug-flush", help="the bug in a flush: fill or ace_only")] = "fill",
+    four_flush: Annotated[bool, typer.Option("--four-flush", help="count the four-flush category (CP-4)")] = False,
 ) -> None:
     """Frequency of every category: count, probability and 1-in-N."""
-    counts, method = _counts(ranking, cards, exact, samples, seed, dead, deck, workers)
+    moded = jokers != 0 or wild != "none" or low is not None or four_flush or bug_flush != "fill"
+    if moded:
+        counts, method = _mode_counts(ranking, cards, exact, samples, seed, dead, deck, workers, jokers, wild, low,
+                                      bug_flush, four_flush)
+    else:
+        counts, method = _counts(ranking, cards, exact, samples, seed, dead, deck, workers)
     total = sum(counts.values())
     if as_json:
         out: dict[str, Any] = {"ranking": ranking, "cards": cards, "deck": deck or handeval.RANKINGS[ranking].deck,
                                "dead": dead.split(), "method": method, "total": total, "counts": counts}
+        if moded:
+            out.update({"jokers": jokers, "wild": wild, "low": low, "bug_flush": bug_flush, "four_flush": four_flush})
         if method == "sample":
             out["seed"] = seed
         typer.echo(json.dumps(out))
         return
     title = (f"{ranking}: {cards}-card hands from {deck or handeval.RANKINGS[ranking].deck} cards"
+             + (f" + {jokers} joker(s)" if jokers else "") + (f", wild {wild}" if wild != "none" else "")
+             + (f", low {low}" if low else "")
              + (f" minus {dead}" if dead else "") + (f", {total:,} samples (seed {seed})" if method == "sample"
                                                      else f", all {total:,} hands"))
     table = Table(title=title)
@@ -86,7 +131,7 @@ def categories(
     if method == "sample":
         table.add_column("± 95%", justify="right")
     table.add_column("1 in", justify="right")
-    for name in reversed(list(counts)):
+    for name in (list(counts) if low else reversed(list(counts))):
         n = counts[name]
         p = n / total if total else 0.0
         row = [name, f"{n:,}", f"{p:.6f}"]

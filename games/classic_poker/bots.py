@@ -1,0 +1,231 @@
+"""Classic-poker bots, registered as ``classic-poker/<name>``.
+
+- ``random``: a uniformly random legal action, but never a fold when checking is free.
+- ``rules``: hand-strength thresholds by street and position; standard discards in draw.
+- ``equity``: Monte Carlo equity of its hand against random hands of the unfolded opponents
+  (the batch evaluator, wild cards included), compared with the pot odds (``samples`` a parameter).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ext import handeval
+from games.classic_poker import hands
+from games.classic_poker.rules import Rules
+from games.classic_poker.state import Action
+from games.core import betting as bt
+from games.core.records import rules_from_dict
+from games.core.registry import BotInfo, bot_factory
+
+_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
+
+
+def _bets(legal: Sequence[Action]) -> dict[str, Action]:
+    out: dict[str, Action] = {}
+    for a in legal:
+        if a.bet is None:
+            continue
+        k = a.bet.act.value
+        if k == "raise":
+            out.setdefault("raise_min", a)
+            out["raise_max"] = a
+        else:
+            out[k] = a
+    return out
+
+
+class RandomBot:
+    """A uniformly random legal action, except that it never folds when it may check (issue 17)."""
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        """One legal action, uniformly, fold left out when a check is legal."""
+        acts = list(legal_actions)
+        if any(a.bet is not None and a.bet.act is bt.Act.CHECK for a in acts):
+            acts = [a for a in acts if a.bet is None or a.bet.act is not bt.Act.FOLD]
+        return acts[int(rng.integers(len(acts)))]
+
+
+def _rules_of(view: Mapping[str, Any]) -> Rules:
+    return rules_from_dict(Rules, view["rules"])
+
+
+def standard_discard(rules: Rules, hand: Sequence[int], legal: Sequence[Action]) -> Action:
+    """Standard discards (CP-7.4): keep pairs or better, four to a flush or straight, else the best card.
+
+    In a low pot: throw pairs and cards above 8. The result is the legal draw closest to the plan.
+    """
+    wild = hands.wild_ids(rules)
+    ranks = Counter(c >> 2 for c in hand if c not in wild)
+    if rules.pot == "low":
+        seen: set[int] = set()
+        keep = []
+        for c in sorted(hand, key=lambda c: (c >> 2) if (c >> 2) != hands.ACE else -1):
+            r = c >> 2
+            if c in wild or (r not in seen and (r <= 6 or r == hands.ACE)):
+                keep.append(c)
+                seen.add(r)
+    else:
+        made = hands.high_value(rules, hand)
+        if handeval.describe(made, hands.high_mode(rules)) in ("straight", "flush", "full_house", "four",
+                                                               "straight_flush", "five"):
+            keep = list(hand)
+        else:
+            keep = [c for c in hand if c in wild or ranks[c >> 2] >= 2]
+            if len(keep) - sum(c in wild for c in keep) == 0:
+                suits = Counter(c & 3 for c in hand if c not in wild)
+                s, n = suits.most_common(1)[0] if suits else (0, 0)
+                if n + len(wild & set(hand)) >= 4:
+                    keep = [c for c in hand if c in wild or c & 3 == s]
+                else:
+                    best = max((c for c in hand if c not in wild), key=lambda c: c >> 2, default=None)
+                    keep = [c for c in hand if c in wild] + ([best] if best is not None else [])
+    want = tuple(c for c in hand if c not in keep)
+    draws = [a for a in legal if a.discard is not None]
+    exact = [a for a in draws if set(a.discard or ()) == set(want)]
+    if exact:
+        return exact[0]
+    # Over the draw limit: discard as many of the planned cards as allowed, lowest first.
+    planned = sorted(want, key=lambda c: c >> 2)
+    best_a = max(draws, key=lambda a: (len(set(a.discard or ()) & set(planned)), -len(a.discard or ())))
+    return best_a
+
+
+class RulesBot:
+    """Thresholds on the made hand by street and position (CP-6.4 actions, CP-7.4 draws)."""
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        """Raise strong hands, call fair ones, check or fold the rest."""
+        rules = _rules_of(view)
+        hand = [hands.parse(c) for c in view["hand"]]
+        if legal_actions and legal_actions[0].discard is not None:
+            return standard_discard(rules, hand, legal_actions)
+        strength = _strength(rules, hand + ([hands.parse(view["common"])] if view["common"] else []))
+        late = view["seat"] == view["dealer"] or view["to_call"] == 0
+        b = _bets(legal_actions)
+        if strength >= 2 and ("raise_max" in b):
+            return b["raise_max"]
+        if strength >= 1 or (late and strength >= 0.5):
+            return b.get("call") or b.get("check") or b.get("raise_min") or b["fold"]
+        return b.get("check") or b.get("fold") or next(iter(b.values()))
+
+
+def _strength(rules: Rules, cards: list[int]) -> float:
+    """0 weak, 0.5 marginal, 1 fair, 2 strong: the made hand (or the low) by category."""
+    if len(cards) >= 5:
+        if rules.pot == "low":
+            v = hands.low_value(rules, cards) or 0
+            name = handeval.describe(v, hands.low_mode(rules))
+            return {"5-high": 2, "6-high": 2, "7-high": 2, "8-high": 1, "9-high": 0.5, "A-high": 2}.get(name, 0)
+        name = handeval.describe(hands.high_value(rules, cards), hands.high_mode(rules))
+        order = hands.high_mode(rules).categories()
+        i = order.index(name)
+        if i >= order.index("two_pair"):
+            return 2
+        if name == "pair":
+            return 1 if _pair_rank(rules, cards) >= 9 else 0.5
+        return 0.5 if name == "four_flush" else 0
+    key = hands.showing_key(rules, cards[:4], rules.pot == "low")
+    if rules.pot == "low":
+        return 1 if key[0] == 0 and -key[1][0] <= 6 else 0.5 if key[0] == 0 else 0
+    return 2 if key[0] >= 3 else 1 if key[0] >= 1 else 0.5 if max(c >> 2 for c in cards) >= 10 else 0
+
+
+def _pair_rank(rules: Rules, cards: list[int]) -> int:
+    wild = hands.wild_ids(rules)
+    counts = Counter(c >> 2 for c in cards if c not in wild)
+    pairs = [r for r, n in counts.items() if n >= 2]
+    return max(pairs) if pairs else hands.ACE
+
+
+EQUITY_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {"samples": {"type": "integer", "minimum": 10, "maximum": 100000, "default": 300,
+                               "description": "Monte Carlo deals of the unseen cards per decision"}},
+}
+
+
+class EquityBot:
+    """Monte Carlo equity against random hands of the unfolded opponents, compared with the pot odds."""
+
+    def __init__(self, samples: int = 300) -> None:
+        self.samples = int(samples)
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        """Draw like ``rules``; bet with equity above the pot odds, raise with a clear edge."""
+        rules = _rules_of(view)
+        hand = [hands.parse(c) for c in view["hand"]]
+        if legal_actions and legal_actions[0].discard is not None:
+            return standard_discard(rules, hand, legal_actions)
+        eq = equity(rules, view, hand, self.samples, rng)
+        b = _bets(legal_actions)
+        opponents = sum(view["in"]) - 1
+        fair = 1.0 / (opponents + 1)
+        call = view["to_call"]
+        odds = call / (view["pot"] + call) if call else 0.0
+        if eq > fair * 1.4 and "raise_max" in b:
+            return b["raise_max"]
+        if eq >= odds and ("call" in b or "check" in b):
+            return b.get("call") or b["check"]
+        if "check" in b:
+            return b["check"]
+        if "fold" in b:
+            return b["fold"]
+        return next(iter(b.values()))
+
+
+def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int, rng: np.random.Generator) -> float:
+    """The share of the pot the hand wins against random completions (ties shared), by the batch evaluator."""
+    form = rules.form
+    final = 5 if form in ("draw", "stud5") else 7
+    seen = set(hand)
+    common = hands.parse(view["common"]) if view["common"] else None
+    if common is not None:
+        seen.add(common)
+    opp_up: dict[int, list[int]] = {}
+    for p, up in view["up"].items():
+        cards = [hands.parse(c) for c in up]
+        seen.update(cards)
+        if view["in"][int(p)] and int(p) != view["seat"]:
+            opp_up[int(p)] = cards
+    unseen = np.asarray([c for c in hands.deck_of(rules) if c not in seen], dtype=np.uint8)
+    mine_n = len(hand) + (1 if common is not None else 0)
+    need_me = max(0, final - mine_n)
+    opps = list(opp_up)
+    if not opps:
+        return 1.0
+    need = [final - len(opp_up[p]) - (1 if common is not None else 0) for p in opps]
+    total = need_me + sum(need)
+    if total > len(unseen):
+        return 1.0 / (len(opps) + 1)
+    idx = np.argsort(rng.random((samples, len(unseen))), axis=1)[:, :total]
+    draws = unseen[idx]
+    base = np.asarray(hand + ([common] if common is not None else []), dtype=np.uint8)
+    mine = np.concatenate([np.tile(base, (samples, 1)), draws[:, :need_me]], axis=1)
+    low = rules.pot == "low"
+    mode = hands.low_mode(rules) if low else hands.high_mode(rules)
+    my_v = handeval.evaluate_mode(mine, mode)
+    best = np.full(samples, -1, dtype=np.int64)
+    at = need_me
+    for p, k in zip(opps, need, strict=True):
+        ob = np.asarray(opp_up[p] + ([common] if common is not None else []), dtype=np.uint8)
+        theirs = np.concatenate([np.tile(ob, (samples, 1)), draws[:, at:at + k]], axis=1)
+        at += k
+        best = np.maximum(best, handeval.evaluate_mode(theirs, mode))
+    win = (my_v > best).astype(float) + 0.5 * (my_v == best)
+    return float(win.mean())
+
+
+BOTS: tuple[BotInfo, ...] = (
+    BotInfo("classic-poker/random", bot_factory("classic-poker/random", RandomBot, _EMPTY), _EMPTY,
+            "a uniformly random legal action; never folds when checking is free", lambda params: 120.0),
+    BotInfo("classic-poker/rules", bot_factory("classic-poker/rules", RulesBot, _EMPTY), _EMPTY,
+            "hand-strength thresholds by street and position; standard discards", lambda params: 100.0),
+    BotInfo("classic-poker/equity", bot_factory("classic-poker/equity", EquityBot, EQUITY_SCHEMA), EQUITY_SCHEMA,
+            "Monte Carlo equity against the unfolded opponents' random hands vs the pot odds",
+            lambda params: 30.0),
+)

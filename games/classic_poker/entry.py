@@ -1,0 +1,61 @@
+"""Classic poker's ``GameEntry`` (docs/rules/classic-poker.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from games.classic_poker import record, tables
+from games.classic_poker.questions import QUESTIONS
+from games.classic_poker.rules import NAME, PRESETS, VERSION, Rules
+from games.classic_poker.state import Action, State
+from games.core.entry import GameEntry
+
+
+def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
+    return State.deal(rules, players, dealer, rng)
+
+
+def _seats(rules: Rules) -> tuple[int, int]:
+    return rules.seats()  # CP-1.1
+
+
+def describe(state: State, action: Action) -> str:
+    """One line for ``rasklad replay --steps``."""
+    if action.discard is not None:
+        return f"seat {state.to_act()}, the draw (CP-7.4): {action}"
+    return f"seat {state.to_act()}, interval {state.street + 1}: {action}"
+
+
+def _bots() -> Sequence[Any]:
+    from games.classic_poker.bots import BOTS
+
+    return BOTS
+
+
+ENTRY = GameEntry(
+    name=NAME,
+    title="Classic Poker",
+    description="Покер as the sources play it: five-card draw, five- and seven-card stud, high, low or "
+                "high-low, jokers, the bug and wild cards, limit betting, and 36-card poker (2-10 players).",
+    rule_prefix="CP",
+    rules_doc="docs/rules/classic-poker.md",
+    version=VERSION,
+    record_rule="CP-11",
+    rules_class=Rules,
+    presets=PRESETS,
+    seats=_seats,
+    deal=_deal,
+    from_record=record.from_record,
+    encode_action=record.encode_action,
+    decode_action=record.decode_action,
+    tables=tables.TABLES,
+    bots=_bots,
+    ranking="classic",
+    describe_action=describe,
+    score_total=lambda state: 0,
+    questions=QUESTIONS,
+    cards_in_play=lambda state: state.cards_in_play(),
+)

@@ -1,0 +1,512 @@
+"""The readable classic-poker engine (docs/rules/classic-poker.md): it is the spec.
+
+One deal of five-card draw (CP-7), five-card stud (CP-8.1) or seven-card stud (CP-8.2), high, low or
+high-low (CP-5), with antes and limit betting through ``games.core.betting`` (CP-6). The whole deck
+order (and in draw the reshuffle order) is drawn up front (CP-11.2) and read from the top (CP-1.8).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import itertools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ext import handeval
+from games.classic_poker import hands
+from games.classic_poker.rules import NAME, VERSION, Rules
+from games.core import betting as bt
+from games.core.entry import _rules_dict
+from games.core.protocol import IllegalAction
+from games.core.records import envelope
+
+#: Betting reasons of ``games.core.betting.IllegalBet`` -> the rule broken.
+BET_RULES = {"amount": "CP-6.4", "cap": "CP-6.6", "check": "CP-6.4", "call": "CP-6.4", "over": "CP-6.8"}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A betting action (``bet``) or a draw (``discard``: the cards thrown; ``shown``: the ace kept
+    to draw four under ``max_draw=3_or_4_with_ace``, CP-7.4)."""
+
+    bet: bt.BetAction | None = None
+    discard: tuple[int, ...] | None = None
+    shown: int | None = None
+
+    def __str__(self) -> str:
+        if self.bet is not None:
+            return str(self.bet)
+        return "draw " + (" ".join(hands.name(c) for c in self.discard or ()) or "none (stands pat)")
+
+
+class State:
+    """One deal in progress. Build it with :meth:`deal` (random) or the constructor (a stub)."""
+
+    def __init__(self, rules: Rules, players: int, dealer: int, deck_order: Sequence[int],
+                 reshuffle_order: Sequence[int] = (), carried: Sequence[int] | None = None) -> None:
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.deck_order = list(deck_order)
+        self.reshuffle_order = list(reshuffle_order)
+        self.carried = list(carried) if carried is not None else [0] * players
+        #: CP-11.3: positions, clockwise from the dealer's left, the dealer last.
+        self.pos = [(dealer + 1 + i) % players for i in range(players)]
+        self.cards: list[list[int]] = [[] for _ in range(players)]
+        self.face_up: list[list[bool]] = [[] for _ in range(players)]
+        self.common: int | None = None
+        self.ptr = 0
+        self.stock: list[int] | None = None  # the new stock of CP-7.5, once built
+        self.discards: list[int] = []
+        self.kept_aside: list[int] = []
+        self.restocked: set[int] = set()
+        self.folded_cards: list[int] = []
+        self.drawn: dict[int, int] = {}
+        self.shown_aces: dict[int, int] = {}
+        self.history: list[dict[str, Any]] = []
+        self.street = 0
+        self.phase = "bet"
+        self.draw_queue: list[int] = []
+        self.opener: int | None = None
+        self.fold_street = [-1] * players
+        self.result: dict[str, Any] | None = None
+        self.dealt: list[list[int]] = []
+        self.payout: list[int] = [0] * players
+        rb = bt.BettingRules(structure=bt.SpreadLimit(rules.min_bet, rules.limit), max_raises=rules.max_raises)
+        self.betting = bt.new_deal(rb, players, antes=[rules.ante + c for c in self.carried])
+        self._start()
+
+    # ------------------------------------------------------------------ dealing
+    @classmethod
+    def deal(cls, rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
+        """CP-1.6 / CP-11.2: a fresh deal; the deck order (and the reshuffle order in draw) drawn up front."""
+        deck = hands.deck_of(rules)
+        order = [deck[i] for i in rng.permutation(len(deck))]
+        re = [deck[i] for i in rng.permutation(len(deck))] if rules.form == "draw" else []
+        return cls(rules, players, dealer, order, re)
+
+    def _next_card(self) -> int:
+        if self.stock is not None:
+            return self.stock.pop(0)
+        c = self.deck_order[self.ptr]
+        self.ptr += 1
+        return c
+
+    def _give(self, seat: int, up: bool) -> None:
+        self.cards[seat].append(self._next_card())
+        self.face_up[seat].append(up)
+
+    def _in(self) -> list[int]:
+        """Players still in, in turn order (CP-11.3)."""
+        return [p for p in self.pos if not self.betting.folded[p]]
+
+    def _start(self) -> None:
+        f = self.rules.form
+        if f == "draw":
+            for _ in range(5):  # CP-7.1 / CP-11.3
+                for p in self.pos:
+                    self._give(p, False)
+            self.dealt = [list(h) for h in self.cards]  # the five dealt cards (openers, CP-11.1)
+            self._interval(self.pos[0], may_check=True)  # CP-7.2
+        elif f == "stud5":
+            for up in (False, True):  # CP-8.1
+                for p in self.pos:
+                    self._give(p, up)
+            self._interval(self._best_showing(), may_check=False)  # CP-8.4
+        else:
+            for up in (False, False, True):  # CP-8.2
+                for p in self.pos:
+                    self._give(p, up)
+            self._interval(self._best_showing(), may_check=False)
+
+    def _interval(self, first: int, may_check: bool) -> None:
+        self.phase = "bet"
+        self.betting = bt.start_interval(self.betting, first, street=self.street, may_check=may_check)
+
+    def _best_showing(self) -> int:
+        """CP-8.3: the player still in whose up cards make the best showing hand (ties: first in turn)."""
+        low = self.rules.pot == "low"
+        best, who = None, self._in()[0]
+        for p in self._in():
+            up = [c for c, u in zip(self.cards[p], self.face_up[p], strict=True) if u][:4]
+            if len(self.cards[p]) == 7:  # after the seventh card: the four up cards (CP-8.3)
+                up = [c for c, u in zip(self.cards[p], self.face_up[p], strict=True) if u]
+            k = hands.showing_key(self.rules, up, low)
+            if best is None or k > best:
+                best, who = k, p
+        return who
+
+    # ------------------------------------------------------------------ the protocol
+    def to_act(self) -> int:
+        """The seat to act, -1 when the deal is over."""
+        if self.phase == "over":
+            return -1
+        if self.phase == "draw":
+            return self.draw_queue[0]
+        return self.betting.to_act
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def _may_open(self, seat: int) -> bool:
+        """CP-7.3: a pair of jacks or better, or a four-flush with ``four_flush_opens``."""
+        v = hands.high_value(self.rules, self.cards[seat])
+        if v >= _jacks_threshold(self.rules):
+            return True
+        if self.rules.four_flush_opens == "on":
+            wild = hands.wild_ids(self.rules)
+            nat = [c & 3 for c in self.cards[seat] if c not in wild]
+            w = len(self.cards[seat]) - len(nat)
+            return max((nat.count(s) for s in range(4)), default=0) + w >= 4
+        return False
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act (empty once over)."""
+        if self.phase == "over":
+            return []
+        if self.phase == "draw":
+            return self._draw_options(self.draw_queue[0])
+        opts = bt.legal_actions(self.betting)
+        out = [Action(bet=a) for a in opts]
+        if self._unopened() and not self._may_open(self.betting.to_act):
+            out = [a for a in out if a.bet is not None and a.bet.act is not bt.Act.RAISE]
+        return out
+
+    def _unopened(self) -> bool:
+        return self.rules.openers == "jacks" and self.street == 0 and self.betting.current_bet == 0
+
+    def _draw_options(self, seat: int) -> list[Action]:
+        """CP-7.4: every discard of 0..max_draw cards (four only keeping a shown ace)."""
+        hand = self.cards[seat]
+        md = self.rules.max_draw
+        top = 5 if md == 5 else 3
+        out = [Action(discard=tuple(d)) for k in range(top + 1) for d in itertools.combinations(hand, k)]
+        if md == "3_or_4_with_ace":
+            for keep in hand:
+                if keep >> 2 == hands.ACE and keep < 52:
+                    out.append(Action(discard=tuple(c for c in hand if c != keep), shown=keep))
+        return out
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action of the seat to act; ``IllegalAction`` naming the CP rule otherwise."""
+        if self.phase == "over":
+            raise IllegalAction("the deal is over", "CP-6.8")
+        if not isinstance(action, Action):
+            raise IllegalAction(f"{action!r} is not a classic-poker action", "CP-11.2")
+        seat = self.to_act()
+        if self.phase == "draw":
+            self._apply_draw(seat, action)
+        else:
+            self._apply_bet(seat, action)
+
+    def _apply_bet(self, seat: int, action: Action) -> None:
+        if action.bet is None:
+            raise IllegalAction(f"seat {seat} must bet, call, check or fold now, not draw", "CP-6.3")
+        if self._unopened() and action.bet.act is bt.Act.RAISE and not self._may_open(seat):
+            raise IllegalAction(f"seat {seat} may not open without jacks or better", "CP-7.3")
+        try:
+            self.betting = bt.apply(self.betting, action.bet)
+        except bt.IllegalBet as e:
+            rule = BET_RULES[e.reason]
+            if e.reason == "check" and not self.betting.may_check:
+                rule = "CP-8.4"
+            raise IllegalAction(str(e), rule) from None
+        if action.bet.act is bt.Act.RAISE and self.opener is None and self.street == 0:
+            self.opener = seat
+        if action.bet.act is bt.Act.FOLD:
+            self.fold_street[seat] = self.street
+            self.folded_cards.extend(self.cards[seat])
+        self.history.append({"seat": seat, "act": action.bet.act.value,
+                             **({"amount": action.bet.amount} if action.bet.act is bt.Act.RAISE else {})})
+        self._advance()
+
+    def _apply_draw(self, seat: int, action: Action) -> None:
+        if action.discard is None:
+            raise IllegalAction(f"seat {seat} must draw now (CP-7.4), not bet", "CP-7.4")
+        if action not in self._draw_options(seat):
+            held = set(self.cards[seat])
+            if any(c not in held for c in action.discard) or len(set(action.discard)) != len(action.discard):
+                raise IllegalAction(f"seat {seat} can only discard cards he holds", "CP-7.4")
+            raise IllegalAction(f"a discard of {len(action.discard)} cards is over the limit "
+                                f"max_draw={self.rules.max_draw}", "CP-7.4")
+        self.draw_queue.pop(0)
+        for c in action.discard:
+            i = self.cards[seat].index(c)
+            del self.cards[seat][i]
+            del self.face_up[seat][i]
+        for _ in action.discard:
+            if (self.stock is None and self.ptr >= len(self.deck_order)) or self.stock == []:
+                self._rebuild_stock()
+            self._give(seat, False)
+        if self.rules.openers == "jacks" and seat == self.opener:
+            self.kept_aside.extend(action.discard)  # CP-7.3: kept aside, never reshuffled
+        else:
+            self.discards.extend(action.discard)
+        self.drawn[seat] = len(action.discard)
+        if action.shown is not None:
+            self.shown_aces[seat] = action.shown
+        entry: dict[str, Any] = {"seat": seat, "act": "draw", "discard": [hands.name(c) for c in action.discard]}
+        if action.shown is not None:
+            entry["shown"] = hands.name(action.shown)
+        self.history.append(entry)
+        if not self.draw_queue:
+            self.street = 1
+            first = self.opener if (self.rules.openers == "jacks" and self.opener is not None
+                                    and not self.betting.folded[self.opener]) else self.pos[0]
+            self._interval(first, may_check=True)  # CP-7.6
+
+    def _rebuild_stock(self) -> None:
+        """CP-7.5: the discards so far and the folded hands, in ``reshuffle_order``."""
+        # [ruling] a new stock can run out too (six players drawing five on 36 cards): it is then
+        # rebuilt the same way from the eligible cards not yet restocked.
+        eligible = (set(self.discards) | set(self.folded_cards)) - self.restocked
+        self.stock = [c for c in self.reshuffle_order if c in eligible]
+        self.restocked |= eligible
+        for p in range(self.players):  # folded hands go into the new stock
+            if self.betting.folded[p]:
+                keep = [i for i, c in enumerate(self.cards[p]) if c not in eligible]
+                self.cards[p] = [self.cards[p][i] for i in keep]
+                self.face_up[p] = [self.face_up[p][i] for i in keep]
+        if not self.stock:
+            raise IllegalAction("the stock and the discards are exhausted", "CP-7.5")
+
+    def _advance(self) -> None:
+        if len(self._in()) == 1:
+            self._finish(showdown=False)
+            return
+        if self.betting.to_act >= 0:
+            return
+        f = self.rules.form
+        if f == "draw":
+            if self.street == 0:
+                if self.rules.openers == "jacks" and self.opener is None:
+                    self._pass_out()
+                    return
+                self.phase = "draw"
+                self.draw_queue = self._in()
+                return
+            self._finish(showdown=True)
+            return
+        last = 4 if f == "stud5" else 6  # cards dealt before the last interval
+        dealt = len(self.cards[self._in()[0]]) + (1 if self.common is not None else 0)
+        if (f == "stud5" and dealt >= 5) or (f == "stud7" and dealt >= 7):
+            self._finish(showdown=True)
+            return
+        self.street += 1
+        if f == "stud7" and dealt == last:
+            remaining = len(self.deck_order) - self.ptr
+            if remaining < len(self._in()):
+                self.common = self._next_card()  # CP-8.6
+            else:
+                for p in self._in():
+                    self._give(p, False)
+        else:
+            for p in self._in():
+                self._give(p, True)
+        self._interval(self._best_showing(), may_check=True)
+
+    # ------------------------------------------------------------------ the end
+    def _pass_out(self) -> None:
+        """CP-7.3: nobody opened: the deal scores 0 for every seat."""
+        self.phase = "over"
+        self.payout = list(self.betting.committed)
+        self.result = {"passed_out": True, "winners": {}, "pot": self.betting.pot, "scores": [0] * self.players}
+
+    def cards_in_play(self) -> Counter[int]:
+        """Every card of the deal wherever it is (hands, common card, stock, discards): conserved."""
+        where = [c for h in self.cards for c in h] + ([self.common] if self.common is not None else [])
+        where += self.deck_order[self.ptr:] + (self.stock or [])
+        where += [c for c in self.discards if c not in self.restocked] + self.kept_aside
+        return Counter(where)
+
+    def full_hand(self, seat: int) -> list[int]:
+        """The seat's cards, with the common card of CP-8.6."""
+        return self.cards[seat] + ([self.common] if self.common is not None else [])
+
+    def _finish(self, showdown: bool) -> None:
+        self.phase = "over"
+        b = self.betting
+        order = bt.odd_chip_order(self.dealer, self.players)
+        if not showdown:
+            winner = self._in()[0]
+            self.payout = [0] * self.players
+            self.payout[winner] = b.pot
+            self.result = {"showdown": {}, "winners": {"high": [winner]}, "pot": b.pot}
+        else:
+            self.result = self._showdown(order)
+        if self.rules.openers == "jacks" and self.opener is not None:
+            self.result["openers"] = {"seat": self.opener, "cards": self._openers_shown()}
+        self.result["scores"] = [self.payout[s] - b.committed[s] for s in range(self.players)]
+
+    def _openers_shown(self) -> list[str]:
+        """CP-11.1: the opener's openers: the cards of the highest category of his dealt five (jacks or
+        better), else his four-flush; with his kept-aside discards among them as dealt."""
+        r, five = self.rules, self.dealt[self.opener or 0]
+        wild = hands.wild_ids(r)
+        cat = hands.category(r, hands.high_value(r, five))
+        if cat in ("straight", "flush", "full_house", "straight_flush", "five"):
+            shown = list(five)
+        elif cat in ("pair", "two_pair", "three", "four") and hands.high_value(r, five) >= _jacks_threshold(r):
+            ranks = [c >> 2 for c in five if c not in wild]
+            shown = [c for c in five if c in wild or ranks.count(c >> 2) >= 2]
+        else:
+            suits = [c & 3 for c in five if c not in wild]
+            top = max(range(4), key=suits.count)
+            shown = [c for c in five if c in wild or c & 3 == top][:4]
+        return [hands.name(c) for c in shown]
+
+    def _showdown(self, order: list[int]) -> dict[str, Any]:
+        r, b = self.rules, self.betting
+        live = self._in()
+        hi: list[int | None] = [None] * self.players
+        lo: list[int | None] = [None] * self.players
+        shown: dict[str, Any] = {}
+        for s in live:
+            cards = self.full_hand(s)
+            entry: dict[str, Any] = {}
+            if r.pot in ("high", "high_low"):
+                hi[s] = hands.high_value(r, cards)
+                entry["category"] = hands.category(r, hi[s])  # type: ignore[arg-type]
+                entry["cards"] = _best_five(r, cards, low=False)
+                decl = _declare(r, entry["cards"], low=False)
+                if decl:
+                    entry["declared"] = decl
+            if r.pot in ("low", "high_low"):
+                lv = hands.low_value(r, cards)
+                lo[s] = lv
+                if r.pot == "low" and lv is None:  # a qualifier only applies to a split pot (CP-5.4)
+                    lo[s] = int(handeval.evaluate_mode([cards], hands.low_mode(r))[0])
+                value = lo[s]
+                entry["low"] = hands.category(r, value, low=True) if value is not None else None
+                entry["low_cards"] = _best_five(r, cards, low=True)
+                decl = _declare(r, entry["low_cards"], low=True)
+                if decl:
+                    entry["low_declared"] = decl
+            shown[str(s)] = entry
+        folded = list(b.folded)
+        if r.pot == "low":
+            self.payout = bt.settle(b.committed, folded, lo, order)
+            best = max(v for s in live if (v := lo[s]) is not None)
+            winners = {"low": [s for s in live if lo[s] == best]}
+        else:
+            self.payout = bt.settle(b.committed, folded, hi, order, lo if r.pot == "high_low" else None)
+            best = max(v for s in live if (v := hi[s]) is not None)
+            winners = {"high": [s for s in live if hi[s] == best]}
+            if r.pot == "high_low":
+                q = [lo[s] for s in live if lo[s] is not None]
+                winners["low"] = [s for s in live if q and lo[s] == max(v for v in q if v is not None)]
+        return {"showdown": shown, "winners": winners, "pot": b.pot}
+
+    def scores(self) -> list[int]:
+        """Chips won minus chips put in (CP-6.1); zeros before the end."""
+        if self.result is None:
+            return [0] * self.players
+        return list(self.result["scores"])
+
+    def outcome(self) -> dict[str, Any]:
+        """The record's outcome (CP-11.2); only once over."""
+        if self.result is None:
+            raise IllegalAction("the deal is not over", "CP-6.8")
+        return _copy.deepcopy(self.result)
+
+    # ------------------------------------------------------------------ views and records
+    def view(self, seat: int) -> dict[str, Any]:
+        """CP-11.1: what ``seat`` may know now."""
+        up = {p: [hands.name(c) for c, u in zip(self.cards[p], self.face_up[p], strict=True) if u]
+              for p in range(self.players)}
+        v: dict[str, Any] = {
+            "seat": seat, "players": self.players, "dealer": self.dealer, "form": self.rules.form,
+            "rules": _rules_dict(self.rules), "carried": list(self.carried),
+            "hand": [hands.name(c) for c in self.cards[seat]],
+            "up": up, "common": hands.name(self.common) if self.common is not None else None,
+            "in": [not f for f in self.betting.folded], "pot": self.betting.pot,
+            "committed": list(self.betting.committed), "to_call": max(0, self.betting.current_bet - (
+                self.betting.bets[seat] if self.betting.bets else 0)),
+            "street": self.street, "phase": self.phase, "actions": _copy.deepcopy(self.history),
+            "drawn": dict(self.drawn), "shown_aces": {p: hands.name(c) for p, c in self.shown_aces.items()},
+        }
+        if self.result is not None:
+            v["showdown"] = _copy.deepcopy(self.result.get("showdown", {}))
+        return v
+
+    def copy(self) -> State:
+        return _copy.deepcopy(self)
+
+    def stub(self) -> dict[str, Any]:
+        """CP-11.2: the deal's chance stub."""
+        d: dict[str, Any] = {"deck_order": [hands.name(c) for c in self.deck_order]}
+        if self.rules.form == "draw":
+            d["reshuffle_order"] = [hands.name(c) for c in self.reshuffle_order]
+        d["carried"] = list(self.carried)
+        return d
+
+    def record(self) -> dict[str, Any]:
+        return envelope(NAME, VERSION, _rules_dict(self.rules), self.players, self.dealer, self.stub(),
+                        _copy.deepcopy(self.history), self.outcome() if self.result is not None else None)
+
+
+def _jacks_threshold(rules: Rules) -> int:
+    """The value of the lowest pair of jacks (CP-7.3) under the rules' evaluator."""
+    wild = hands.wild_ids(rules)
+    low = [r for r in range(4 if rules.short else 0, 9) if all(4 * r + s not in wild for s in range(4))][:3]
+    cards = [4 * 9 + 0, 4 * 9 + 1, 4 * low[0] + 2, 4 * low[1] + 3, 4 * low[2] + 0]
+    return hands.high_value(rules, cards)
+
+
+def _best_five(rules: Rules, cards: list[int], low: bool) -> list[str]:
+    """The five of ``cards`` that make the hand's value (wild cards as held; CP-8.5)."""
+    mode = hands.low_mode(rules) if low else hands.high_mode(rules)
+    if len(cards) == 5:
+        return [hands.name(c) for c in cards]
+    subs = [list(s) for s in itertools.combinations(cards, 5)]
+    vals = handeval.evaluate_mode(subs, mode)
+    return [hands.name(c) for c in subs[int(np.argmax(vals))]]
+
+
+def _declare(rules: Rules, five: list[str], low: bool) -> dict[str, str]:
+    """CP-3.3 / CP-11.2: what each wild card of the five stands for (wild card name -> card name).
+
+    The first assignment, aces first, of distinct cards the five does not hold (CP-3.2 b) whose
+    natural five has the hand's value; five of a kind (the CP-3.2 exception) repeats the rank.
+    """
+    wild = hands.wild_ids(rules)
+    ids = [hands.parse(c) for c in five]
+    wilds = [c for c in ids if c in wild]
+    if not wilds:
+        return {}
+    mode = hands.low_mode(rules) if low else hands.high_mode(rules)
+    target = int(handeval.evaluate_mode([ids], mode)[0])
+    naturals = [c for c in ids if c not in wild]
+    if not low and handeval.describe(target, mode) == "five":
+        rank = naturals[0] >> 2 if naturals else hands.ACE
+        free = [4 * rank + s for s in range(4) if 4 * rank + s not in naturals] or [4 * rank]
+        return {hands.name(w): hands.name(free[i % len(free)]) for i, w in enumerate(wilds)}
+    pool = sorted((c for c in hands.deck_of(rules) if c < 52 and c not in naturals), key=lambda c: (-(c >> 2), c))
+    combos = np.asarray(list(itertools.combinations(pool, len(wilds))), dtype=np.uint8)
+    fives = np.concatenate([np.tile(np.asarray(naturals, dtype=np.uint8), (len(combos), 1)), combos], axis=1)
+    plain = handeval.Mode(ranking=mode.ranking, four_flush=mode.four_flush, low=mode.low,
+                          ace_low_straight=mode.ace_low_straight)
+    hit = np.flatnonzero(handeval.evaluate_mode(fives, plain) == _as_plain(target, mode, plain))
+    if hit.size == 0:
+        return {}
+    return {hands.name(w): hands.name(int(c)) for w, c in zip(wilds, combos[hit[0]], strict=True)}
+
+
+def _as_plain(value: int, mode: handeval.Mode, plain: handeval.Mode) -> int:
+    """``value`` of ``mode`` in ``plain``'s numbering (the same categories bar ``five``, which has none)."""
+    if plain.plain:
+        # The no-wild kernel numbers ranks 0..12 and has no five; the wild kernel numbers them 1..13.
+        cat = mode.categories()[value >> 20]
+        idx = handeval.CATEGORIES[plain.ranking].index(cat)
+        nib = [(value >> (16 - 4 * i)) & 0xF for i in range(5)]
+        return idx << 20 | sum(max(0, n - 1) << (16 - 4 * i) for i, n in enumerate(nib) if n)
+    return value
+
+
+def state_view_cards(view: Mapping[str, Any]) -> list[int]:
+    """The ids of a view's own cards."""
+    return [hands.parse(c) for c in view["hand"]]
