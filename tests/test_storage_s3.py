@@ -284,3 +284,44 @@ def test_a_writer_killed_mid_put_leaves_no_half_file(moto: MotoServer, tmp_path:
     write_shards(jd, 0, {"deals": t, "seats": t})
     assert pq.read_table(pa.BufferReader(shard_path(jd, "deals", 0).read_bytes())).equals(t)
     assert committed_shards(jd, ["deals", "seats"]) == {0}
+
+
+def test_service_run_with_the_store_matches_the_local_root(moto: MotoServer, local_run: Any, tmp_path: Path) -> None:
+    """API and two workers with only the object store between them: same files, same rows."""
+    from service_harness import Service, redis_db
+
+    bucket = moto.bucket()
+    with redis_db() as db:
+        svc = Service(tmp_path, db, extra_env=s3_env(moto.endpoint, bucket))
+        try:
+            svc.start_api()
+            svc.start_worker("w1", 1)
+            svc.start_worker("w2", 1)
+            key = svc.create_key("alice")
+            with svc.client(key) as http:
+                r = http.post("/v1/jobs", json=SPEC)
+                assert r.status_code in (200, 201, 202), r.text
+                job = svc.wait_job(http, r.json()["id"])
+                assert job["state"] == "succeeded", job
+                health = http.get("/healthz").json()
+                assert health["checks"]["data_root"] == "ok", health
+                got = http.get(f"/v1/jobs/{job['id']}/tables/seats", params={"format": "parquet"})
+                assert got.status_code == 200, got.text
+                html = http.get(f"/v1/jobs/{job['id']}/report.html")
+                assert html.status_code == 200 and html.text.startswith("<!DOCTYPE html>")
+                report = http.get(f"/v1/jobs/{job['id']}/report").json()
+        finally:
+            svc.stop()
+    jd = job_dir(data_root(s3_settings(moto.endpoint, bucket, tmp_path)), job["id"])
+    for table in ("deals", "seats"):
+        for k in range(SHARDS):
+            assert shard_path(jd, table, k).read_bytes() == shard_path(local_run.job_dir, table, k).read_bytes()
+    assert html.content == (jd / "report.html").read_bytes()  # streamed from the store
+    downloaded = pq.read_table(pa.BufferReader(got.content))
+    assert downloaded.num_rows == ROWS
+    order = [("deal", "ascending"), ("rotation", "ascending"), ("seat", "ascending")]
+    # Same rows, same values (the download's schema drops the NOT NULL flags of the keys).
+    assert downloaded.sort_by(order).to_pydict() == read_table(local_run.job_dir, "seats").to_pydict()
+    local_report = json.loads((local_run.job_dir / "report.json").read_bytes())
+    assert report["leaderboard"] == local_report["leaderboard"]
+    assert not (tmp_path / "data" / "jobs").exists()  # nothing of the job on the local disk
