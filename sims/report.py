@@ -25,7 +25,14 @@ import pyarrow.parquet as pq
 from games.core import registry
 from games.core.entry import Column
 from sims import stats
-from storage.objectstore import Location, ObjectPath, create_once, parquet_dataset, write_atomic
+from storage.objectstore import (
+    Location,
+    ObjectPath,
+    create_once,
+    parquet_dataset,
+    read_parquet_files,
+    write_atomic,
+)
 from storage.parquet import job_tables_on_disk, shard_files
 
 __all__ = [
@@ -71,6 +78,10 @@ def read_job_table(job_dir: Location, table: str, columns: tuple[str, ...] | Non
     files = list(shard_files(job_dir, table).values())
     if not files:
         return None
+    if isinstance(job_dir, ObjectPath):  # whole files, fetched in parallel (storage.objectstore)
+        schema = parquet_dataset(files[:1]).schema
+        cols = None if columns is None else [c for c in columns if c in schema.names]
+        return pa.concat_tables(read_parquet_files(files, cols)) if files else None
     dataset = parquet_dataset(files)
     cols = None if columns is None else [c for c in columns if c in dataset.schema.names]
     return dataset.to_table(columns=cols)

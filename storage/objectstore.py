@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 import obstore
+import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
@@ -47,7 +48,8 @@ if TYPE_CHECKING:
     from sims.settings import Settings
 
 __all__ = ["SCHEMES", "Location", "ObjectPath", "ObjectRoot", "StoreConfig", "create_once", "data_root",
-           "is_object_url", "open_root", "parquet_dataset", "parquet_rows", "read_stream", "write_atomic"]
+           "fetch_all", "is_object_url", "open_root", "parquet_dataset", "parquet_rows", "read_parquet_files",
+           "read_stream", "write_atomic"]
 
 SCHEMES = ("s3://",)
 """URL schemes accepted as an object-store data root."""
@@ -386,15 +388,52 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def parquet_dataset(paths: list[Location]) -> ds.Dataset:
-    """A lazy ``pyarrow.dataset`` over Parquet files that are all local or all in one object store."""
+def parquet_dataset(paths: list[Location], sizes: dict[str, int] | None = None) -> ds.Dataset:
+    """A lazy ``pyarrow.dataset`` over Parquet files that are all local or all in one object store.
+
+    On an object store the fragments are made with their sizes (from ``sizes``, keyed by object
+    key, else one listing of their folders) and the schema from the first file, so opening the
+    dataset costs no HEAD request per file; scans then fetch footers and column chunks
+    concurrently (pyarrow's I/O thread pool).
+    """
     objects = [p for p in paths if isinstance(p, ObjectPath)]
     if not objects:
         return ds.dataset([str(p) for p in paths], format="parquet")
     if len(objects) != len(paths) or len({p.root.url for p in objects}) != 1:
         raise ValueError("parquet_dataset: files must be all local or all in one object store")
     root = objects[0].root
-    return ds.dataset([root.arrow_path(p.key) for p in objects], format="parquet", filesystem=root.arrow_fs)
+    if sizes is None:
+        sizes = {}
+        for folder in sorted({p.parent.key for p in objects}):
+            sizes.update(root.list_objects(folder))
+    fmt = ds.ParquetFileFormat()
+    fragments = [fmt.make_fragment(root.arrow_path(p.key), root.arrow_fs, file_size=sizes.get(p.key))
+                 for p in objects]
+    schema = fragments[0].physical_schema
+    return ds.FileSystemDataset(fragments, schema, fmt, root.arrow_fs)
+
+
+def fetch_all(paths: list[ObjectPath], threads: int = 16) -> list[bytes]:
+    """The bytes of every object in ``paths`` (in order), fetched ``threads`` at a time.
+
+    For readers that need whole files anyway (the report, exports): one GET per file, many in
+    flight, instead of a footer read and then column reads one file after another.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    if not paths:
+        return []
+    with ThreadPoolExecutor(min(threads, len(paths))) as pool:
+        return list(pool.map(lambda p: p.read_bytes(), paths))
+
+
+def read_parquet_files(paths: list[Location], columns: list[str] | None = None) -> list[pa.Table]:
+    """Each Parquet file of ``paths`` as a table (only ``columns``); object files fetched in parallel."""
+    if paths and all(isinstance(p, ObjectPath) for p in paths):
+        blobs = fetch_all([p for p in paths if isinstance(p, ObjectPath)])
+        return [pq.read_table(pa.BufferReader(b), columns=columns) for b in blobs]
+    return [pq.read_table(p, columns=columns) if isinstance(p, Path) else
+            pq.read_table(pa.BufferReader(p.read_bytes()), columns=columns) for p in paths]
 
 
 def parquet_rows(path: Location) -> int:

@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from storage.layout import SHARD_GLOB, parse_shard_name, shard_name, shard_path, temp_shard_path, validate_table
-from storage.objectstore import Location, ObjectPath
+from storage.objectstore import Location, ObjectPath, read_parquet_files
 
 COMMITS = "_commits"
 """Folder of the commit markers of an object-store job (never a table name: tables start with a letter)."""
@@ -273,14 +273,8 @@ def read_table(job_dir: Location, table: str, shards: Iterable[int] | None = Non
         files = {k: files[k] for k in wanted}
     if not files:
         raise FileNotFoundError(f"{job_dir}: table {table!r} has no shard files")
-    parts = [_read_file(p) for p in files.values()]
+    parts = read_parquet_files(list(files.values()))
     return pa.concat_tables(parts, promote_options="permissive")
-
-
-def _read_file(path: Location) -> pa.Table:
-    if isinstance(path, ObjectPath):
-        return pq.read_table(path.root.arrow_path(path.key), filesystem=path.root.arrow_fs)
-    return pq.read_table(path)
 
 
 def _export_table(job_dir: Location, tables: list[str], table: str | None) -> pa.Table:
