@@ -63,10 +63,11 @@ def _context() -> tuple[Settings, JobStore, Tracker]:
 
 def _spec(settings: Settings, job: Job) -> dict[str, Any]:
     path = job_dir(data_root(settings), job.id) / "spec.json"
-    if path.exists():
+    try:  # one GET on an object store (no HEAD first)
         data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        return data
-    return job.spec
+    except FileNotFoundError:
+        return job.spec
+    return data
 
 
 def _fail(store: JobStore, job_id: str, reason: str) -> None:
