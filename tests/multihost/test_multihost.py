@@ -13,23 +13,16 @@ without CAP_SYS_ADMIN) or a server binary is missing.
 
 from __future__ import annotations
 
-import contextlib
-import glob
-import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from multihost.netns import Hosts, why_not
-from s3_harness import MOTO, have_moto
+from multihost.cluster import PORTS, cluster, env_for, start_worker, tail_logs, why_skip
 from service_harness import ROOT, wait_for
 
 from sims.embedded import run_job
@@ -47,98 +40,16 @@ SPEC: dict[str, Any] = {
 }
 SHARDS = 200
 ROWS = 400 * 3 * 3  # deals x rotations (duplicate seating: one per seat) x seats
-PG_BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
-PORTS = {"pg": 5433, "redis": 6379, "s3": 9000, "api": 8000}
-
-
-def _why_skip() -> str | None:
-    if (reason := why_not()) is not None:
-        return reason
-    for what, ok in (("redis-server", shutil.which("redis-server")), ("moto_server", have_moto()),
-                     ("PostgreSQL's initdb/postgres", PG_BIN), ("runuser", shutil.which("runuser"))):
-        if not ok:
-            return f"{what} is not installed"
-    return None
-
-
-_SKIP = _why_skip()
+_SKIP = why_skip()
 pytestmark = [pytest.mark.skipif(_SKIP is not None, reason=_SKIP or ""), pytest.mark.timeout(300)]
-
-
-def _env(hub: str, **extra: str) -> dict[str, str]:
-    """A rasklad process's environment: every service at ``hub``, the data root in the bucket."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("RASKLAD_", "AWS_"))}
-    return {**base, "PYTHONUNBUFFERED": "1",
-            "RASKLAD_DATA": "s3://rasklad-multihost/data",
-            "RASKLAD_S3_ENDPOINT": f"http://{hub}:{PORTS['s3']}", "RASKLAD_S3_REGION": "us-east-1",
-            "RASKLAD_S3_ACCESS_KEY": "test", "RASKLAD_S3_SECRET_KEY": "test",
-            "RASKLAD_S3_TIMEOUT_S": "3", "RASKLAD_S3_RETRIES": "12",
-            "RASKLAD_DB": f"postgresql+psycopg://postgres@{hub}:{PORTS['pg']}/postgres",
-            "RASKLAD_BROKER": f"redis://{hub}:{PORTS['redis']}/0",
-            # Shards take milliseconds here; these keep a cut link (6 s) short of the soft time
-            # limit (4 x 3 s; hard 5 x 3 s) and bring back a killed worker's shard after 18 s.
-            "RASKLAD_SHARD_SECONDS": "3", "RASKLAD_VISIBILITY_TIMEOUT": "18", "RASKLAD_RESTORE_INTERVAL": "1",
-            "RASKLAD_RECONCILE_SECONDS": "2", **extra}
-
-
-@contextlib.contextmanager
-def _cluster(logs: Path) -> Iterator[tuple[Hosts, dict[str, Any]]]:
-    hosts = Hosts("hub", ["w1", "w2"])
-    pgdata = Path(tempfile.mkdtemp(prefix="rasklad-multihost-pg-"))
-    try:
-        shutil.chown(pgdata, "postgres", "postgres")
-        sock = pgdata / "sock"
-        sock.mkdir()
-        shutil.chown(sock, "postgres", "postgres")
-        subprocess.run(["runuser", "-u", "postgres", "--", f"{PG_BIN[-1]}/initdb", "-D", str(pgdata / "db"),
-                        "-A", "trust", "-U", "postgres", "--no-sync"], check=True, capture_output=True)
-        with open(pgdata / "db" / "pg_hba.conf", "a") as fh:  # the worker hosts' veth addresses
-            fh.write("host all all 10.0.0.0/8 trust\n")
-        env = _env("127.0.0.1")
-        hosts.spawn("hub", [f"{PG_BIN[-1]}/postgres", "-D", str(pgdata / "db"), "-p", str(PORTS["pg"]),
-                            "-k", str(sock), "-c", "listen_addresses=*", "-c", "fsync=off"],
-                    env, logs / "postgres.log", user="postgres")
-        hosts.spawn("hub", ["redis-server", "--port", str(PORTS["redis"]), "--bind", "0.0.0.0",
-                            "--protected-mode", "no", "--save", "", "--appendonly", "no"], env, logs / "redis.log")
-        hosts.spawn("hub", [str(MOTO), "-H", "0.0.0.0", "-p", str(PORTS["s3"])], env, logs / "moto.log")
-        hub = hosts.hub_address("test")
-        wait_for(lambda: httpx.get(f"http://{hub}:{PORTS['s3']}/", timeout=2).status_code < 500, 60, "moto")
-        assert httpx.put(f"http://{hub}:{PORTS['s3']}/rasklad-multihost", timeout=10).status_code == 200
-
-        def pg_up() -> bool:
-            import psycopg
-
-            with psycopg.connect(f"host={hub} port={PORTS['pg']} user=postgres dbname=postgres", connect_timeout=2):
-                return True
-
-        wait_for(pg_up, 60, "PostgreSQL")
-        hosts.spawn("hub", [sys.executable, "-m", "rasklad", "serve", "--host", "0.0.0.0", "--port",
-                            str(PORTS["api"])], env, logs / "api.log", cwd=ROOT)
-        wait_for(lambda: httpx.get(f"http://{hub}:{PORTS['api']}/healthz", timeout=3).status_code == 200, 90, "API")
-        workers = {name: _start_worker(hosts, name, logs) for name in ("w1", "w2")}
-        yield hosts, workers
-    finally:
-        hosts.close()
-        shutil.rmtree(pgdata, ignore_errors=True)
-        assert hosts.namespaces_left() == []
-
-
-def _start_worker(hosts: Hosts, name: str, logs: Path) -> subprocess.Popen[bytes]:
-    env = _env(hosts.hub_address(name))
-    return hosts.spawn(name, [sys.executable, "-m", "rasklad", "worker", "-c", "1", "-n", f"{name}@%h"],
-                       env, logs / f"worker-{name}.log", cwd=ROOT)
-
-
-def _logs(logs: Path) -> str:
-    return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}" for p in sorted(logs.glob("*.log")))
 
 
 def test_two_worker_hosts_cut_link_and_sigkill(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     logs.mkdir()
-    with _cluster(logs) as (hosts, workers):
+    with cluster(logs) as (hosts, workers):
         hub = hosts.hub_address("test")
-        key_env = _env(hub)
+        key_env = env_for(hub)
         out = subprocess.run([sys.executable, "-m", "rasklad", "keys", "create", "--name", "alice"], cwd=ROOT,
                              env=key_env, capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
@@ -167,14 +78,14 @@ def test_two_worker_hosts_cut_link_and_sigkill(tmp_path: Path) -> None:
             assert http.get(f"/v1/jobs/{job_id}").json()["state"] == "running"
             hosts.kill(workers["w2"], signal.SIGKILL)  # the other host's worker dies mid-job
             time.sleep(2)
-            workers["w2"] = _start_worker(hosts, "w2", logs)
+            workers["w2"] = start_worker(hosts, "w2", logs)
             wait_for(lambda: http.get(f"/v1/jobs/{job_id}").json()["state"] in ("succeeded", "failed"), 180,
                      "the job to finish", 0.5)
             job = http.get(f"/v1/jobs/{job_id}").json()
             print(f"job done after {time.monotonic() - t0:.1f} s", file=sys.stderr)
         except AssertionError as e:
-            raise AssertionError(f"{e}\n{_logs(logs)}") from None
-        assert job["state"] == "succeeded", f"{job}\n{_logs(logs)}"
+            raise AssertionError(f"{e}\n{tail_logs(logs)}") from None
+        assert job["state"] == "succeeded", f"{job}\n{tail_logs(logs)}"
         assert job["shards_done"] == job["shards_total"] == SHARDS
         remote = Settings(data=Path("s3://rasklad-multihost/data"), s3_endpoint=f"http://{hub}:{PORTS['s3']}",
                           s3_region="us-east-1", s3_access_key="test", s3_secret_key="test")
