@@ -310,6 +310,8 @@ def test_service_run_with_the_store_matches_the_local_root(moto: MotoServer, loc
                 html = http.get(f"/v1/jobs/{job['id']}/report.html")
                 assert html.status_code == 200 and html.text.startswith("<!DOCTYPE html>")
                 report = http.get(f"/v1/jobs/{job['id']}/report").json()
+                q = http.post("/v1/query", json={"sql": "SELECT count(*) AS n FROM seats", "jobs": [job["id"]]})
+                assert q.status_code == 200 and q.json()["rows"] == [[ROWS]], q.text
         finally:
             svc.stop()
     jd = job_dir(data_root(s3_settings(moto.endpoint, bucket, tmp_path)), job["id"])
@@ -325,3 +327,28 @@ def test_service_run_with_the_store_matches_the_local_root(moto: MotoServer, loc
     local_report = json.loads((local_run.job_dir / "report.json").read_bytes())
     assert report["leaderboard"] == local_report["leaderboard"]
     assert not (tmp_path / "data" / "jobs").exists()  # nothing of the job on the local disk
+
+
+def test_cli_run_query_and_export_with_an_s3_data_root(moto: MotoServer, local_run: Any, tmp_path: Path) -> None:
+    """``--data s3://bucket/prefix`` through the CLI (typer makes it a Path: the URL must survive)."""
+    bucket = moto.bucket()
+    env = {**os.environ, **s3_env(moto.endpoint, bucket), "RASKLAD_DB": f"sqlite:///{tmp_path / 'cli.sqlite'}"}
+    env.pop("RASKLAD_DATA")
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "rasklad", *args, "--data", f"s3://{bucket}/data"], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=300)
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(SPEC))
+    out = cli("run", str(spec))
+    assert out.returncode == 0, out.stderr
+    assert f"s3://{bucket}/data/jobs/{local_run.job_id}/report.html" in out.stdout
+    out = cli("export", local_run.job_id, "-o", str(tmp_path / "all.parquet"))
+    assert out.returncode == 0, out.stderr
+    exported = pq.read_table(tmp_path / "all.parquet")
+    assert exported.num_rows == ROWS
+    assert exported.column("score").to_pylist() == read_table(local_run.job_dir, "seats").column("score").to_pylist()
+    out = cli("query", local_run.job_id[:8], "SELECT count(*) AS n FROM seats")
+    assert out.returncode == 0 and str(ROWS) in out.stdout, out.stdout + out.stderr
+    assert not (ROOT / "s3:").exists() and not (tmp_path / "s3:").exists()  # never a local "s3:" folder
