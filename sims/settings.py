@@ -148,7 +148,7 @@ class Settings(BaseSettings):
     @property
     def data_is_remote(self) -> bool:
         """Whether the data root is an object-store URL (``s3://bucket/prefix``)."""
-        from storage.objectstore import is_object_url
+        from storage.layout import is_object_url  # light: no client is imported for this
 
         return is_object_url(self.data)
 

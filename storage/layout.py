@@ -27,8 +27,11 @@ if TYPE_CHECKING:
     from storage.objectstore import Location
 
 __all__ = [
+    "SCHEMES",
     "SHARD_GLOB",
+    "is_object_url",
     "job_dir",
+    "object_url",
     "parse_shard_name",
     "shard_name",
     "shard_path",
@@ -45,6 +48,25 @@ _SHARD_RE = re.compile(r"shard-(\d{6,})\.parquet")
 # DuckDB view names: keep both to a safe alphabet.
 _JOB_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 _TABLE_RE = re.compile(r"[a-z][a-z0-9_]{0,62}")
+
+
+SCHEMES = ("s3://",)
+"""URL schemes accepted as an object-store data root."""
+
+def is_object_url(data: str | Path) -> bool:
+    """Whether ``data`` names an object-store root (``s3://bucket/prefix``).
+
+    A ``Path`` built from such a URL has lost one slash (``s3:/bucket``): both spellings count.
+    """
+    text = str(data)
+    return text.startswith(SCHEMES) or (isinstance(data, Path) and len(data.parts) > 1 and data.parts[0] == "s3:")
+
+
+def object_url(data: str | Path) -> str:
+    """``data`` as a canonical ``s3://bucket/prefix`` URL (no trailing slash)."""
+    if isinstance(data, Path):
+        return "s3://" + "/".join(data.parts[1:])
+    return "s3://" + str(data)[len("s3://"):].strip("/")
 
 
 def validate_job_id(job_id: str) -> str:

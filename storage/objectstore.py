@@ -42,6 +42,8 @@ import pyarrow.parquet as pq
 from obstore.exceptions import AlreadyExistsError, GenericError, NotFoundError, PreconditionError
 from obstore.store import S3Store
 
+from storage.layout import SCHEMES, is_object_url, object_url
+
 if TYPE_CHECKING:
     from obstore.store import ClientConfig, RetryConfig, S3Config
 
@@ -51,26 +53,7 @@ __all__ = ["SCHEMES", "Location", "ObjectPath", "ObjectRoot", "StoreConfig", "cr
            "fetch_all", "is_object_url", "open_root", "parquet_dataset", "parquet_rows", "read_parquet_files",
            "read_stream", "write_atomic"]
 
-SCHEMES = ("s3://",)
-"""URL schemes accepted as an object-store data root."""
-
 _STREAM_CHUNK = 1 << 20
-
-
-def is_object_url(data: str | Path) -> bool:
-    """Whether ``data`` names an object-store root (``s3://bucket/prefix``).
-
-    A ``Path`` built from such a URL has lost one slash (``s3:/bucket``): both spellings count.
-    """
-    text = str(data)
-    return text.startswith(SCHEMES) or (isinstance(data, Path) and len(data.parts) > 1 and data.parts[0] == "s3:")
-
-
-def object_url(data: str | Path) -> str:
-    """``data`` as a canonical ``s3://bucket/prefix`` URL (no trailing slash)."""
-    if isinstance(data, Path):
-        return "s3://" + "/".join(data.parts[1:])
-    return "s3://" + str(data)[len("s3://"):].strip("/")
 
 
 @dataclass(frozen=True)
