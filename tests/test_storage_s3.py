@@ -352,3 +352,18 @@ def test_cli_run_query_and_export_with_an_s3_data_root(moto: MotoServer, local_r
     out = cli("query", local_run.job_id[:8], "SELECT count(*) AS n FROM seats")
     assert out.returncode == 0 and str(ROWS) in out.stdout, out.stdout + out.stderr
     assert not (ROOT / "s3:").exists() and not (tmp_path / "s3:").exists()  # never a local "s3:" folder
+
+
+def test_a_query_reads_no_file_metadata_one_request_at_a_time(moto: MotoServer, tmp_path: Path) -> None:
+    """Query datasets know their files' sizes from the listing: no HEAD request per shard file."""
+    bucket = moto.bucket()
+    res = run_job(parse_spec(SPEC), settings=s3_settings(moto.endpoint, bucket, tmp_path))
+    proxy = FaultProxy(moto.port)
+    try:
+        jd = job_dir(data_root(s3_settings(proxy.endpoint, bucket, tmp_path)), res.job_id)
+        got = run_query("SELECT sum(score) AS s, count(*) AS n FROM seats", {res.job_id: jd}).to_pylist()
+    finally:
+        proxy.close()
+    assert got[0]["n"] == ROWS
+    assert proxy.count("HEAD", ".parquet") == 0
+    assert proxy.count("GET", "seats/shard-") >= SHARDS  # the data itself: ranged GETs of every file
