@@ -367,3 +367,15 @@ def test_a_query_reads_no_file_metadata_one_request_at_a_time(moto: MotoServer, 
     assert got[0]["n"] == ROWS
     assert proxy.count("HEAD", ".parquet") == 0
     assert proxy.count("GET", "seats/shard-") >= SHARDS  # the data itself: ranged GETs of every file
+
+
+def test_a_deal_stats_job_on_the_store_reports_as_on_the_local_root(moto: MotoServer, tmp_path: Path) -> None:
+    import yaml
+
+    spec = parse_spec(yaml.safe_load((ROOT / "examples" / "dice-poker-reach.yaml").read_text()))
+    remote = run_job(spec, settings=s3_settings(moto.endpoint, moto.bucket(), tmp_path))
+    local = run_job(spec, settings=Settings(data=tmp_path / "data", db=f"sqlite:///{tmp_path / 'l.sqlite'}"))
+    assert remote.state == local.state == "succeeded"
+    assert job_tables_on_disk(remote.job_dir) == job_tables_on_disk(local.job_dir)
+    assert json.loads((remote.job_dir / "report.json").read_bytes()) == json.loads(
+        (local.job_dir / "report.json").read_bytes())
