@@ -59,7 +59,7 @@ def is_object_url(data: str | Path) -> bool:
     A ``Path`` built from such a URL has lost one slash (``s3:/bucket``): both spellings count.
     """
     text = str(data)
-    return text.startswith(SCHEMES) or (isinstance(data, Path) and len(data.parts) > 1 and data.parts[0] == "s3:")
+    return text.startswith(SCHEMES) or (isinstance(data, Path) and bool(data.parts) and data.parts[0] == "s3:")
 
 
 def object_url(data: str | Path) -> str:

@@ -84,6 +84,8 @@ def test_data_root_url_survives_path_and_names_the_bucket(tmp_path: Path) -> Non
     assert s.db_url.startswith("sqlite:///") and "s3:" not in s.db_url
     with pytest.raises(ValueError, match="names no bucket"):
         open_root("s3://", s.store_config())
+    with pytest.raises(ValueError, match="names no bucket"):  # typer's --data makes it Path("s3:")
+        data_root(s.with_data(Path("s3://")))
 
 
 def test_embedded_run_is_byte_identical_to_the_local_root(moto: MotoServer, local_run: Any, tmp_path: Path) -> None:
