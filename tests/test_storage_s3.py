@@ -381,3 +381,44 @@ def test_a_deal_stats_job_on_the_store_reports_as_on_the_local_root(moto: MotoSe
     assert job_tables_on_disk(remote.job_dir) == job_tables_on_disk(local.job_dir)
     assert json.loads((remote.job_dir / "report.json").read_bytes()) == json.loads(
         (local.job_dir / "report.json").read_bytes())
+
+
+def test_a_celery_worker_killed_mid_put_leaves_no_half_file_and_the_job_completes(
+        moto: MotoServer, local_run: Any, tmp_path: Path) -> None:
+    from service_harness import Service, redis_db
+
+    bucket = moto.bucket()
+    release = threading.Event()
+
+    def policy(method: str, path: str, n: int) -> Fault | None:
+        if method == "PUT" and path.endswith("seats/shard-000003.parquet") and n == 0:
+            return Fault(body_bytes=2_000, hold=release)
+        return None
+
+    proxy = FaultProxy(moto.port, policy)
+    with redis_db() as db:
+        svc = Service(tmp_path, db, extra_env=s3_env(proxy.endpoint, bucket))
+        try:
+            svc.start_api()
+            svc.start_worker("w1", 1)
+            key = svc.create_key("alice")
+            with svc.client(key) as http:
+                job_id = http.post("/v1/jobs", json=SPEC).json()["id"]
+                wait_for(proxy.held.is_set, 120, "shard 3's seats PUT to be half sent")
+                svc.kill_worker("w1")  # SIGKILL to the whole worker, mid-PUT
+                release.set()
+                wait_for(lambda: proxy.injected, 10, "the cut")
+                prefix = f"data/jobs/{job_id}/"
+                keys = moto.keys(bucket, prefix)
+                assert f"{prefix}seats/shard-000003.parquet" not in keys  # no half file
+                assert f"{prefix}_commits/shard-000003.json" not in keys
+                svc.start_worker("w2", 1)  # the unacknowledged shard is redelivered to it
+                job = svc.wait_job(http, job_id)
+        finally:
+            svc.stop()
+            proxy.close()
+    assert job["state"] == "succeeded" and job["shards_done"] == SHARDS, job
+    jd = job_dir(data_root(s3_settings(moto.endpoint, bucket, tmp_path)), job_id)
+    for table in ("deals", "seats"):
+        for k in range(SHARDS):
+            assert shard_path(jd, table, k).read_bytes() == shard_path(local_run.job_dir, table, k).read_bytes()
