@@ -195,7 +195,7 @@ def _items(p: Plan, k: int) -> int:
 
 def _finalize(job_dir: Location, spec: dict[str, Any]) -> tuple[dict[str, Any] | None,
                                                                 tuple[Location, Location] | None,
-                                                            str | None]:
+                                                                str | None]:
     """Write the report (the stats engineer's ``sims.report``); tolerate its absence."""
     try:
         from sims.report import build_report, write_report

@@ -25,6 +25,11 @@ when their files are in ``allowed_paths`` (or ``allowed_directories``); ``allowe
 matches on directory boundaries (DuckDB appends the ``/`` itself, ``/d/jobs/a`` does not admit
 ``/d/jobs/ab``) and ``..`` in a path is refused.
 
+A job in an object store (``s3://``; ``storage.objectstore``) has no files DuckDB may open: its
+shard files are registered on the connection as lazy ``pyarrow`` datasets (under names that are
+not views, so layer 2 refuses them) and the views select from those; ``allowed_paths`` stays empty
+for them, so a query can open no file and no URL (DuckDB's ``httpfs`` is never loaded).
+
 DuckDB has no statement timeout: a watchdog thread calls ``con.interrupt()`` after ``timeout_s``
 (it covers execution and fetching). At most ``max_rows`` rows are returned; when the result had
 more, the table is cut and its schema metadata says so (``is_truncated``).
