@@ -102,7 +102,8 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     """
     settings = settings if settings is not None else get_settings()
     registry.configure(settings.game_module_names, settings.bot_module_names)
-    Path(settings.data).mkdir(parents=True, exist_ok=True)
+    if not settings.data_is_remote:
+        Path(settings.data).mkdir(parents=True, exist_ok=True)
     celery = make_app(broker, settings=settings)
     broker_url = str(celery.conf.broker_url)
     store = JobStore(settings.db_url)

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from storage.jobstore import JobStore
 from storage.layout import shard_path
-from storage.parquet import committed_shards, write_shards
+from storage.objectstore import Location, ObjectPath, parquet_rows
+from storage.parquet import committed_shards, read_marker, write_shards
 
 __all__ = ["commit_shard", "file_checksum", "record_committed_on_disk"]
 
 
-def file_checksum(paths: list[Path]) -> str:
+def file_checksum(paths: list[Location]) -> str:
     """Checksum of a shard: sha256 over the sha256 of each of its table files (in table order)."""
     h = hashlib.sha256()
     for p in paths:
@@ -36,7 +35,7 @@ def _combine(checksums: list[str]) -> str:
     return h.hexdigest()
 
 
-def commit_shard(store: JobStore, job_dir: Path, job_id: str, k: int, tables: tuple[str, ...],
+def commit_shard(store: JobStore, job_dir: Location, job_id: str, k: int, tables: tuple[str, ...],
                  data: Mapping[str, pa.Table]) -> tuple[bool, int, str]:
     """Write shard ``k``'s tables and record it; returns (newly recorded, rows, checksum).
 
@@ -49,7 +48,7 @@ def commit_shard(store: JobStore, job_dir: Path, job_id: str, k: int, tables: tu
     return store.record_shard(job_id, k, rows, checksum), rows, checksum
 
 
-def record_committed_on_disk(store: JobStore, job_dir: Path, job_id: str, tables: tuple[str, ...],
+def record_committed_on_disk(store: JobStore, job_dir: Location, job_id: str, tables: tuple[str, ...],
                              shards_total: int) -> set[int]:
     """Record shards whose files are all present (a run killed between commit and record).
 
@@ -58,17 +57,18 @@ def record_committed_on_disk(store: JobStore, job_dir: Path, job_id: str, tables
     done = set(committed_shards(job_dir, tables)) & set(range(shards_total))
     recorded = store.recorded_shards(job_id)
     for k in sorted(done - set(recorded)):
+        if isinstance(job_dir, ObjectPath):  # the commit marker has rows and checksums: no download
+            marker = read_marker(job_dir, k)["tables"]
+            store.record_shard(job_id, k, int(marker[tables[0]]["rows"]),
+                               _combine([str(marker[t]["sha256"]) for t in tables]))
+            continue
         paths = [shard_path(job_dir, t, k) for t in tables]
-        store.record_shard(job_id, k, _rows(paths[0]), _combine([_sha(p) for p in paths]))
+        store.record_shard(job_id, k, parquet_rows(paths[0]), _combine([_sha(p) for p in paths]))
     return done
 
 
-def _sha(p: Path) -> str:
+def _sha(p: Location) -> str:
     return hashlib.sha256(p.read_bytes()).hexdigest()
-
-
-def _rows(path: Path) -> int:
-    return int(pq.ParquetFile(path).metadata.num_rows)
 
 
 def spec_tables(spec: Any) -> tuple[str, ...]:

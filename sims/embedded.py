@@ -17,7 +17,6 @@ import contextlib
 import hashlib
 import json
 import multiprocessing
-import os
 import secrets
 import signal
 import threading
@@ -33,6 +32,7 @@ from sims import dealstats
 from sims.plan import Plan, plan
 from sims.settings import Settings, get_settings
 from sims.spec import JobSpec, TournamentSpec, parse_spec
+from storage.objectstore import Location
 
 __all__ = ["Progress", "RunResult", "job_tables", "open_store", "run_job", "settings_for", "write_spec"]
 
@@ -66,7 +66,7 @@ class RunResult:
     """Outcome of ``run_job``."""
 
     job_id: str
-    job_dir: Path
+    job_dir: Location
     state: str
     shards_done: int
     shards_total: int
@@ -75,7 +75,7 @@ class RunResult:
     seconds: float
     items_run: int
     report: dict[str, Any] | None = None
-    report_paths: tuple[Path, Path] | None = None
+    report_paths: tuple[Location, Location] | None = None
     report_error: str | None = None
 
 
@@ -91,25 +91,21 @@ def open_store(settings: Settings) -> Any:
     """The job store of ``settings`` (the data root is created if needed)."""
     from storage.jobstore import JobStore
 
-    Path(settings.data).mkdir(parents=True, exist_ok=True)
+    if not settings.data_is_remote:
+        Path(settings.data).mkdir(parents=True, exist_ok=True)
     return JobStore(settings.db_url)
 
 
-def write_spec(job_dir: Path, spec: dict[str, Any]) -> Path:
-    """Store the canonical spec as ``spec.json`` (temporary name, fsync, rename)."""
-    job_dir.mkdir(parents=True, exist_ok=True)
+def write_spec(job_dir: Location, spec: dict[str, Any]) -> Location:
+    """Store the canonical spec as ``spec.json`` (temporary name, fsync, rename; or one PUT)."""
+    from storage.objectstore import write_atomic
+
     path = job_dir / "spec.json"
-    tmp = job_dir / f".spec.json.tmp-{os.getpid()}-{secrets.token_hex(4)}"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(spec, fh, indent=2, sort_keys=True)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_atomic(path, (json.dumps(spec, indent=2, sort_keys=True) + "\n").encode("utf-8"))
     return path
 
 
-def _file_checksum(paths: list[Path]) -> str:
+def _file_checksum(paths: list[Location]) -> str:
     """Checksum of a shard: sha256 over the sha256 of each of its table files (in table order)."""
     h = hashlib.sha256()
     for p in paths:
@@ -197,8 +193,9 @@ def _items(p: Plan, k: int) -> int:
     return p.shards[k].count if p.kind == "tournament" or p.spec.get("method") == "sample" else 0
 
 
-def _finalize(job_dir: Path, spec: dict[str, Any]) -> tuple[dict[str, Any] | None, tuple[Path, Path] | None,
-                                                            str | None]:
+def _finalize(job_dir: Location, spec: dict[str, Any]) -> tuple[dict[str, Any] | None,
+                                                                tuple[Location, Location] | None,
+                                                                str | None]:
     """Write the report (the stats engineer's ``sims.report``); tolerate its absence."""
     try:
         from sims.report import build_report, write_report
@@ -206,7 +203,7 @@ def _finalize(job_dir: Path, spec: dict[str, Any]) -> tuple[dict[str, Any] | Non
         return None, None, f"no report: sims.report is not available ({e})"
     report = build_report(job_dir, spec)
     paths = write_report(job_dir, report)
-    return report, (Path(paths[0]), Path(paths[1])), None
+    return report, (paths[0], paths[1]), None
 
 
 def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | None = None, workers: int = 1,
@@ -223,12 +220,13 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
     """
     from storage.layout import job_dir as layout_job_dir
     from storage.layout import shard_path
+    from storage.objectstore import data_root
     from storage.parquet import committed_shards, write_shards
 
     t_start = time.monotonic()
     settings = settings_for(data, settings)
     p = plan(spec, nonce if nonce is not None else (secrets.token_hex(8) if new else ""), settings=settings)
-    jd = layout_job_dir(Path(settings.data), p.job_id)
+    jd = layout_job_dir(data_root(settings), p.job_id)
     if not (jd / "spec.json").exists():
         write_spec(jd, p.spec)
     tables = job_tables(spec)
@@ -280,13 +278,13 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
     return result
 
 
-def _rows(path: Path) -> int:
-    import pyarrow.parquet as pq
+def _rows(path: Location) -> int:
+    from storage.objectstore import parquet_rows
 
-    return int(pq.ParquetFile(path).metadata.num_rows)
+    return parquet_rows(path)
 
 
-def _info_checksum(infos: Any, tables: tuple[str, ...], jd: Path, k: int) -> str:
+def _info_checksum(infos: Any, tables: tuple[str, ...], jd: Location, k: int) -> str:
     """Checksum of a freshly written shard, from what ``write_shards`` returned (or the files)."""
     checks: list[str] = []
     if isinstance(infos, dict):

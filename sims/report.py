@@ -15,18 +15,25 @@ from __future__ import annotations
 import html
 import json
 import math
-import os
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from games.core import registry
 from games.core.entry import Column
 from sims import stats
+from storage.objectstore import (
+    Location,
+    ObjectPath,
+    create_once,
+    parquet_dataset,
+    read_parquet_files,
+    write_atomic,
+)
+from storage.parquet import job_tables_on_disk, shard_files
 
 __all__ = [
     "REPORT_FORMAT",
@@ -66,12 +73,16 @@ def _columns_json(cols: tuple[Column, ...]) -> list[dict[str, Any]]:
     return [{"name": c.name, "type": c.type, "role": c.role, "doc": c.doc} for c in cols if c.role != "label"]
 
 
-def read_job_table(job_dir: Path, table: str, columns: tuple[str, ...] | None = None) -> pa.Table | None:
+def read_job_table(job_dir: Location, table: str, columns: tuple[str, ...] | None = None) -> pa.Table | None:
     """Every committed shard of ``table`` as one table (only the ``columns`` that exist), or None."""
-    files = sorted((job_dir / table).glob(SHARD_GLOB))
+    files = list(shard_files(job_dir, table).values())
     if not files:
         return None
-    dataset = ds.dataset([str(f) for f in files], format="parquet")
+    if isinstance(job_dir, ObjectPath):  # whole files, fetched in parallel (storage.objectstore)
+        schema = parquet_dataset(files[:1]).schema
+        cols = None if columns is None else [c for c in columns if c in schema.names]
+        return pa.concat_tables(read_parquet_files(files, cols)) if files else None
+    dataset = parquet_dataset(files)
     cols = None if columns is None else [c for c in columns if c in dataset.schema.names]
     return dataset.to_table(columns=cols)
 
@@ -126,9 +137,9 @@ def _merge_counts(counts: pa.Table) -> pa.Table:
     )
 
 
-def build_report(job_dir: Path, spec: dict[str, Any]) -> dict[str, Any]:
+def build_report(job_dir: Location, spec: dict[str, Any]) -> dict[str, Any]:
     """The report of a finished job: the spec plus every statistic of its tables (deterministic)."""
-    job_dir = Path(job_dir)
+    job_dir = job_dir if isinstance(job_dir, ObjectPath) else Path(job_dir)
     kind = spec.get("kind", "tournament")
     report: dict[str, Any] = {"format": REPORT_FORMAT, "job_id": job_dir.name, "kind": kind, "spec": spec}
     if kind == "tournament":
@@ -149,25 +160,15 @@ def build_report(job_dir: Path, spec: dict[str, Any]) -> dict[str, Any]:
     samples = spec.get("samples")
     method = str(spec.get("method", "exact"))
     tables: dict[str, Any] = {}
-    for sub in sorted(p for p in job_dir.iterdir() if p.is_dir()):
-        if sub.name in TOURNAMENT_TABLES:
+    for name in job_tables_on_disk(job_dir):
+        if name in TOURNAMENT_TABLES:
             continue
-        t = read_job_table(job_dir, sub.name)
+        t = read_job_table(job_dir, name)
         if t is not None:
-            merged = _merge_counts(t) if len(list(sub.glob(SHARD_GLOB))) > 1 else t
-            tables[sub.name] = stats.counts_report(merged, method, int(samples) if samples else None)
+            merged = _merge_counts(t) if len(shard_files(job_dir, name)) > 1 else t
+            tables[name] = stats.counts_report(merged, method, int(samples) if samples else None)
     report["tables"] = tables
     return report
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write to a temporary sibling, fsync, rename: a reader sees the old file or the new one."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
 
 
 def _summary_table(report: dict[str, Any]) -> pa.Table | None:
@@ -181,18 +182,27 @@ def _summary_table(report: dict[str, Any]) -> pa.Table | None:
     return None
 
 
-def write_report(job_dir: Path, report: dict[str, Any]) -> tuple[Path, Path]:
-    """Write ``report.json``, ``report.html`` (and ``summary.parquet``) into the job directory."""
-    job_dir = Path(job_dir)
+def write_report(job_dir: Location, report: dict[str, Any]) -> tuple[Location, Location]:
+    """Write ``summary.parquet``, ``report.html`` and ``report.json`` into the job directory.
+
+    Each file is written atomically (locally: temporary name and rename; object store: one PUT).
+    On an object store ``report.json`` goes last and is created once (``If-None-Match: *``):
+    it is the finaliser's marker, so of two finalisers racing exactly one writes it and the
+    other leaves the winner's (the same bytes: a report is a pure function of the shards).
+    """
+    job_dir = job_dir if isinstance(job_dir, ObjectPath) else Path(job_dir)
     json_path, html_path = job_dir / "report.json", job_dir / "report.html"
     text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False, default=str)
-    _atomic_write(json_path, text.encode())
-    _atomic_write(html_path, render_html(report).encode())
     summary = _summary_table(report)
     if summary is not None:
-        tmp = job_dir / f".summary.parquet.tmp-{os.getpid()}"
-        pq.write_table(summary, tmp, compression="zstd")
-        os.replace(tmp, job_dir / "summary.parquet")
+        sink = pa.BufferOutputStream()
+        pq.write_table(summary, sink, compression="zstd")
+        write_atomic(job_dir / "summary.parquet", sink.getvalue().to_pybytes())
+    write_atomic(html_path, render_html(report).encode())
+    if isinstance(json_path, ObjectPath):
+        create_once(json_path, text.encode())
+    else:
+        write_atomic(json_path, text.encode())
     return json_path, html_path
 
 

@@ -24,12 +24,16 @@ unset so that a copy with another data root (``with_data``) moves the default da
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from storage.objectstore import StoreConfig
 
 __all__ = ["DEFAULT_BROKER", "DEFAULT_URL", "ENV_PREFIX", "GROUPS", "Settings", "describe", "get_settings",
            "markdown", "redact"]
@@ -70,10 +74,21 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", frozen=False, env_ignore_empty=True)
 
     # --- store: data and job store (embedded runs, the API and the workers must agree) ---------
-    data: Path = _f("store", Path("data"), "data root: every job's directory and, by default, jobs.sqlite",
-                    shown_default="./data")
+    data: Path = _f("store", Path("data"), "data root: a local folder (with, by default, jobs.sqlite) or an "
+                    "object-store URL `s3://bucket/prefix` (docs/storage.md)", shown_default="./data")
     db: str | None = _f("store", None, "job store URL (any SQLAlchemy URL, e.g. postgresql+psycopg://...)",
-                        shown_default="sqlite:///<data>/jobs.sqlite", secret=True)
+                        shown_default="sqlite:///<data>/jobs.sqlite (./jobs.sqlite for an s3:// root)", secret=True)
+    # The object store (an s3:// data root). Unset fields fall back to the usual AWS variables.
+    s3_endpoint: str | None = _f("store", None, "S3 endpoint URL (MinIO, moto...; http:// allowed)",
+                                 shown_default="$AWS_ENDPOINT_URL, else AWS")
+    s3_region: str | None = _f("store", None, "S3 region", shown_default="$AWS_REGION, else us-east-1")
+    s3_access_key: str | None = _f("store", None, "S3 access key id", shown_default="$AWS_ACCESS_KEY_ID",
+                                   secret=True)
+    s3_secret_key: str | None = _f("store", None, "S3 secret access key", shown_default="$AWS_SECRET_ACCESS_KEY",
+                                   secret=True)
+    s3_retries: int = _f("store", 10, "retries of a failed object-store request (5xx, timeouts), with "
+                         "exponential backoff", ge=0)
+    s3_timeout_s: float = _f("store", 30.0, "timeout of one object-store request (seconds)", gt=0)
 
     # --- limits: of any job, checked when it is planned (per-key limits of the API come on top) --
     max_deals_per_job: int = _f("limits", 10_000_000, "largest job (deals or samples) a spec may ask for", gt=0)
@@ -126,7 +141,29 @@ class Settings(BaseSettings):
         """The effective job store URL: ``db``, else ``sqlite:///<data>/jobs.sqlite``."""
         if self.db:
             return self.db
+        if self.data_is_remote:  # no SQLite on an object store: a file in the working directory
+            return f"sqlite:///{Path('jobs.sqlite').resolve()}"
         return f"sqlite:///{self.data / 'jobs.sqlite'}"
+
+    @property
+    def data_is_remote(self) -> bool:
+        """Whether the data root is an object-store URL (``s3://bucket/prefix``)."""
+        from storage.layout import is_object_url  # light: no client is imported for this
+
+        return is_object_url(self.data)
+
+    def store_config(self) -> StoreConfig:
+        """How to reach the object store: the ``s3_*`` fields, else the usual AWS variables."""
+        from storage.objectstore import StoreConfig
+
+        env = os.environ
+        return StoreConfig(
+            endpoint=self.s3_endpoint or env.get("AWS_ENDPOINT_URL_S3") or env.get("AWS_ENDPOINT_URL") or None,
+            region=self.s3_region or env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
+            access_key=self.s3_access_key or env.get("AWS_ACCESS_KEY_ID") or None,
+            secret_key=self.s3_secret_key or env.get("AWS_SECRET_ACCESS_KEY") or None,
+            session_token=env.get("AWS_SESSION_TOKEN") or None,
+            retries=self.s3_retries, timeout_s=self.s3_timeout_s)
 
     @property
     def bot_module_names(self) -> list[str]:
@@ -174,7 +211,7 @@ def redact(name: str, value: Any) -> Any:
     """``value`` of field ``name`` fit to print: the API key hidden, the password of a URL replaced by ***."""
     if value is None or not _extra(name).get("secret"):
         return value
-    if name == "key":
+    if name in ("key", "s3_access_key", "s3_secret_key"):
         return "***"
     return _PASSWORD.sub(r"\1:***@", str(value))
 

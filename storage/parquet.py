@@ -9,6 +9,14 @@ A shard ``k`` is *committed* when the files of **all** its tables exist (there i
 marker file): ``write_shards`` writes the tables one after another, so a writer killed between
 two tables leaves a shard that is simply not committed yet, and the re-run rewrites every table
 of it (identical bytes, since a shard is a pure function of the spec and ``k``).
+
+On an object store (``storage.objectstore``) there is no rename: each table file is one
+PutObject (whole or absent; a re-run overwrites it with identical bytes), and then the shard's
+**commit marker** ``_commits/shard-000042.json`` (rows and sha256 of every table file) is created
+with ``If-None-Match: *``. Exactly one of two racing attempts creates it; the other reads it and
+checks that its own files have the same checksums (a shard is a pure function of (spec, k), so a
+difference is a bug, reported as :class:`ShardConflict`). A shard counts as committed on an object
+store when its marker exists: one listing of ``_commits/`` answers for every table.
 """
 
 from __future__ import annotations
@@ -26,11 +34,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from storage.layout import SHARD_GLOB, parse_shard_name, shard_path, temp_shard_path, validate_table
+from storage.layout import SHARD_GLOB, parse_shard_name, shard_name, shard_path, temp_shard_path, validate_table
+from storage.objectstore import Location, ObjectPath, read_parquet_files
+
+COMMITS = "_commits"
+"""Folder of the commit markers of an object-store job (never a table name: tables start with a letter)."""
 
 __all__ = [
+    "COMMITS",
     "COMPRESSION",
     "ROW_GROUP_ROWS",
+    "ShardConflict",
     "ShardInfo",
     "committed_shards",
     "export_job",
@@ -56,7 +70,11 @@ class ShardInfo:
 
     rows: int
     checksum: str
-    path: Path
+    path: Location
+
+
+class ShardConflict(RuntimeError):
+    """Two attempts at one shard produced different files (the commit marker names the first)."""
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -74,18 +92,24 @@ def _encode(data: pa.Table) -> pa.Buffer:
     return sink.getvalue()
 
 
-def write_shard(job_dir: Path, table: str, k: int, data: pa.Table) -> ShardInfo:
+def write_shard(job_dir: Location, table: str, k: int, data: pa.Table) -> ShardInfo:
     """Commit ``data`` as shard ``k`` of ``table``: temporary file, fsync, rename, fsync dir.
+
+    On an object store: one PutObject of the encoded file (see the module doc).
 
     The file is encoded in memory first, so the checksum is of exactly the bytes written and the
     temporary file exists only for the time of one write. On any error the temporary file is
     removed and the previous committed file (if any) is left as it was.
     """
     final = shard_path(job_dir, table, k)
-    final.parent.mkdir(parents=True, exist_ok=True)
     buf = _encode(data)
     view = memoryview(buf)
     checksum = hashlib.sha256(view).hexdigest()
+    if isinstance(final, ObjectPath):
+        final.write_bytes(view)
+        return ShardInfo(rows=data.num_rows, checksum=checksum, path=final)
+    assert isinstance(job_dir, Path)
+    final.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_shard_path(job_dir, table, k)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
@@ -106,8 +130,9 @@ def write_shard(job_dir: Path, table: str, k: int, data: pa.Table) -> ShardInfo:
     return ShardInfo(rows=data.num_rows, checksum=checksum, path=final)
 
 
-def write_shards(job_dir: Path, k: int, tables: Mapping[str, pa.Table]) -> dict[str, ShardInfo]:
-    """Commit every table of shard ``k``; the shard counts as committed once the last file is renamed.
+def write_shards(job_dir: Location, k: int, tables: Mapping[str, pa.Table]) -> dict[str, ShardInfo]:
+    """Commit every table of shard ``k``; the shard counts as committed once the last file is renamed
+    (locally) or its commit marker exists (object store; module doc).
 
     Tables are written in name order so that every run writes them in the same order.
     """
@@ -115,34 +140,79 @@ def write_shards(job_dir: Path, k: int, tables: Mapping[str, pa.Table]) -> dict[
         raise ValueError(f"shard {k}: no tables to write")
     for name in tables:
         validate_table(name)
-    return {name: write_shard(job_dir, name, k, tables[name]) for name in sorted(tables)}
+    infos = {name: write_shard(job_dir, name, k, tables[name]) for name in sorted(tables)}
+    if isinstance(job_dir, ObjectPath):
+        commit_marker(job_dir, k, infos)
+    return infos
 
 
-def shard_files(job_dir: Path, table: str) -> dict[int, Path]:
+def marker_path(job_dir: ObjectPath, k: int) -> ObjectPath:
+    """The commit marker of shard ``k`` of an object-store job."""
+    return job_dir / COMMITS / shard_name(k).replace(".parquet", ".json")
+
+
+def commit_marker(job_dir: ObjectPath, k: int, infos: Mapping[str, ShardInfo]) -> bool:
+    """Create shard ``k``'s commit marker once; True if this attempt created it.
+
+    A racing attempt that finds the marker there checks it names the same files (checksums);
+    a difference raises :class:`ShardConflict`.
+    """
+    from storage.objectstore import create_once
+
+    body = {"shard": k, "tables": {t: {"rows": i.rows, "sha256": i.checksum} for t, i in sorted(infos.items())}}
+    data = json.dumps(body, sort_keys=True).encode()
+    path = marker_path(job_dir, k)
+    if create_once(path, data):
+        return True
+    existing = json.loads(path.read_bytes())
+    if existing != body:
+        raise ShardConflict(f"{path}: shard {k} was committed with other files ({existing['tables']}) than this "
+                            f"attempt wrote ({body['tables']}): a shard must be a pure function of (spec, k)")
+    return False
+
+
+def read_marker(job_dir: ObjectPath, k: int) -> dict[str, Any]:
+    """The commit marker of shard ``k`` (``{"shard", "tables": {name: {rows, sha256}}}``)."""
+    data: dict[str, Any] = json.loads(marker_path(job_dir, k).read_bytes())
+    return data
+
+
+def shard_files(job_dir: Location, table: str) -> dict[int, Location]:
     """The committed files of ``table`` by shard index (temporary files never count)."""
-    directory = Path(job_dir) / validate_table(table)
-    out: dict[int, Path] = {}
-    if not directory.is_dir():
+    if isinstance(job_dir, ObjectPath):
+        directory = job_dir / validate_table(table)
+        found = {parse_shard_name(p.name): p for p in directory.glob(SHARD_GLOB)}
+        return {k: p for k, p in sorted(found.items(), key=lambda kv: kv[0] or 0) if k is not None}
+    local = Path(job_dir) / validate_table(table)
+    out: dict[int, Location] = {}
+    if not local.is_dir():
         return out
-    for p in directory.glob(SHARD_GLOB):
+    for p in local.glob(SHARD_GLOB):
         k = parse_shard_name(p.name)
         if k is not None and p.is_file():
             out[k] = p
     return dict(sorted(out.items()))
 
 
-def committed_shards(job_dir: Path, tables: Iterable[str]) -> set[int]:
-    """Shards whose files exist for every one of ``tables`` (an empty ``tables`` gives no shards)."""
+def committed_shards(job_dir: Location, tables: Iterable[str]) -> set[int]:
+    """Shards whose files exist for every one of ``tables`` (an empty ``tables`` gives no shards).
+
+    On an object store: the shards whose commit marker exists (written after every table file).
+    """
     names = list(tables)
     if not names:
         return set()
+    if isinstance(job_dir, ObjectPath):
+        markers = (job_dir / COMMITS).glob("shard-*.json")
+        found = (parse_shard_name(p.name.replace(".json", ".parquet")) for p in markers)
+        return {k for k in found if k is not None}
     done = set(shard_files(job_dir, names[0]))
     for name in names[1:]:
         done &= set(shard_files(job_dir, name))
     return done
 
 
-def remove_temp_files(job_dir: Path, older_than_s: float = 3600.0) -> list[Path]:
+def remove_temp_files(job_dir: Location, older_than_s: float = 3600.0) -> list[Path]:
     """Delete temporary shard files older than ``older_than_s`` seconds (left by killed writers).
 
     The age guard keeps a live writer's file (on this or another machine sharing the directory)
@@ -151,6 +221,8 @@ def remove_temp_files(job_dir: Path, older_than_s: float = 3600.0) -> list[Path]
     """
     import time
 
+    if isinstance(job_dir, ObjectPath):
+        return []  # a PUT leaves nothing behind when it fails
     root = Path(job_dir)
     removed: list[Path] = []
     if not root.is_dir():
@@ -164,8 +236,11 @@ def remove_temp_files(job_dir: Path, older_than_s: float = 3600.0) -> list[Path]
     return removed
 
 
-def job_tables_on_disk(job_dir: Path) -> list[str]:
+def job_tables_on_disk(job_dir: Location) -> list[str]:
     """Names of the tables that have at least one committed shard file in ``job_dir`` (sorted)."""
+    if isinstance(job_dir, ObjectPath):
+        return sorted(d.name for d in job_dir.iterdir()
+                      if _is_table_name(d.name) and shard_files(job_dir, d.name))
     root = Path(job_dir)
     if not root.is_dir():
         return []
@@ -184,7 +259,7 @@ def _is_table_name(name: str) -> bool:
     return True
 
 
-def read_table(job_dir: Path, table: str, shards: Iterable[int] | None = None) -> pa.Table:
+def read_table(job_dir: Location, table: str, shards: Iterable[int] | None = None) -> pa.Table:
     """Every committed shard file of ``table`` (or only ``shards``), concatenated in shard order.
 
     Raises FileNotFoundError when the table has no shard file (or one of ``shards`` is missing).
@@ -198,11 +273,11 @@ def read_table(job_dir: Path, table: str, shards: Iterable[int] | None = None) -
         files = {k: files[k] for k in wanted}
     if not files:
         raise FileNotFoundError(f"{job_dir}: table {table!r} has no shard files")
-    parts = [pq.read_table(p) for p in files.values()]
+    parts = read_parquet_files(list(files.values()))
     return pa.concat_tables(parts, promote_options="permissive")
 
 
-def _export_table(job_dir: Path, tables: list[str], table: str | None) -> pa.Table:
+def _export_table(job_dir: Location, tables: list[str], table: str | None) -> pa.Table:
     """The one table ``export_job`` writes (see there)."""
     if table is not None:
         return read_table(job_dir, table)
@@ -257,7 +332,7 @@ def _join_deals(seats: pa.Table, deals: pa.Table) -> pa.Table:
     return out
 
 
-def export_job(job_dir: Path, out_file: Path, table: str | None = None) -> ShardInfo:
+def export_job(job_dir: Location, out_file: Path, table: str | None = None) -> ShardInfo:
     """Write a job's data as one Parquet file (zstd), atomically; returns rows, checksum and path.
 
     What the file holds:
@@ -275,7 +350,7 @@ def export_job(job_dir: Path, out_file: Path, table: str | None = None) -> Shard
     (``rasklad.spec``) together with ``rasklad.job_id``. Raises FileNotFoundError when the job
     has no data.
     """
-    jd = Path(job_dir)
+    jd = job_dir if isinstance(job_dir, ObjectPath) else Path(job_dir)
     tables = job_tables_on_disk(jd)
     if not tables:
         raise FileNotFoundError(f"{jd}: the job has no committed shard files")

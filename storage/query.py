@@ -25,6 +25,11 @@ when their files are in ``allowed_paths`` (or ``allowed_directories``); ``allowe
 matches on directory boundaries (DuckDB appends the ``/`` itself, ``/d/jobs/a`` does not admit
 ``/d/jobs/ab``) and ``..`` in a path is refused.
 
+A job in an object store (``s3://``; ``storage.objectstore``) has no files DuckDB may open: its
+shard files are registered on the connection as lazy ``pyarrow`` datasets (under names that are
+not views, so layer 2 refuses them) and the views select from those; ``allowed_paths`` stays empty
+for them, so a query can open no file and no URL (DuckDB's ``httpfs`` is never loaded).
+
 DuckDB has no statement timeout: a watchdog thread calls ``con.interrupt()`` after ``timeout_s``
 (it covers execution and fetching). At most ``max_rows`` rows are returned; when the result had
 more, the table is cut and its schema metadata says so (``is_truncated``).
@@ -43,6 +48,7 @@ import duckdb
 import pyarrow as pa
 
 from storage.layout import validate_job_id
+from storage.objectstore import Location, ObjectPath, parquet_dataset
 from storage.parquet import committed_shards, job_tables_on_disk, shard_files
 
 __all__ = ["TRUNCATED_KEY", "QueryError", "is_truncated", "job_views", "run_query", "sandbox_connection",
@@ -73,19 +79,19 @@ def _ident(s: str) -> str:
     return '"' + s.replace('"', '""') + '"'
 
 
-def job_views(jobs: Mapping[str, Path]) -> dict[str, dict[str, list[Path]]]:
+def job_views(jobs: Mapping[str, Location]) -> dict[str, dict[str, list[Location]]]:
     """Table → job id → the committed shard files of that table (absolute), for the given jobs.
 
     Only shards committed for every table of the job are included (a shard whose writer died
     between two tables is left out of all views). Raises QueryError for a missing job directory.
     """
-    out: dict[str, dict[str, list[Path]]] = {}
+    out: dict[str, dict[str, list[Location]]] = {}
     for job_id, directory in jobs.items():
         try:
             validate_job_id(job_id)
         except ValueError as e:
             raise QueryError(str(e)) from None
-        jd = Path(directory).resolve()
+        jd = directory if isinstance(directory, ObjectPath) else Path(directory).resolve()
         if not jd.is_dir():
             raise QueryError(f"job {job_id}: no data directory {jd}")
         tables = job_tables_on_disk(jd)
@@ -98,16 +104,24 @@ def job_views(jobs: Mapping[str, Path]) -> dict[str, dict[str, list[Path]]]:
     return out
 
 
-def _view_sql(table: str, per_job: dict[str, list[Path]], with_job_id: bool) -> str:
+def _view_sql(table: str, per_job: dict[str, list[Location]], with_job_id: bool) -> str:
     parts = []
-    for job_id, paths in per_job.items():
-        files = "[" + ", ".join(_literal(str(p)) for p in paths) + "]"
+    for i, (job_id, paths) in enumerate(per_job.items()):
+        if isinstance(paths[0], ObjectPath):
+            source = _ident(_arrow_name(table, i))  # registered by sandbox_connection
+        else:
+            source = "read_parquet([" + ", ".join(_literal(str(p)) for p in paths) + "])"
         prefix = f"{_literal(job_id)} AS job_id, " if with_job_id else ""
-        parts.append(f"SELECT {prefix}* FROM read_parquet({files})")
+        parts.append(f"SELECT {prefix}* FROM {source}")
     return f"CREATE VIEW {_ident(table)} AS " + " UNION ALL BY NAME ".join(parts)
 
 
-def sandbox_connection(views: dict[str, dict[str, list[Path]]], with_job_id: bool, memory_limit: str,
+def _arrow_name(table: str, i: int) -> str:
+    # Not a view name: layer 2 refuses any table reference that is not a view or a CTE.
+    return f"__rasklad_{table}_{i}"
+
+
+def sandbox_connection(views: dict[str, dict[str, list[Location]]], with_job_id: bool, memory_limit: str,
                        threads: int) -> duckdb.DuckDBPyConnection:
     """The locked-down connection with the views of ``job_views`` created (module doc, layer 3).
 
@@ -125,10 +139,17 @@ def sandbox_connection(views: dict[str, dict[str, list[Path]]], with_job_id: boo
     except duckdb.Error as e:
         raise QueryError(f"bad query settings: {e}") from None
     try:
-        allowed = [str(p) for per_job in views.values() for paths in per_job.values() for p in paths]
+        allowed = [str(p) for per_job in views.values() for paths in per_job.values() for p in paths
+                   if not isinstance(p, ObjectPath)]
         con.execute("SET python_enable_replacements = false")
         con.execute("SET allowed_paths = [" + ", ".join(_literal(p) for p in allowed) + "]")
         for table, per_job in views.items():
+            for i, paths in enumerate(per_job.values()):
+                if isinstance(paths[0], ObjectPath):
+                    # Object store: DuckDB's httpfs cannot be installed offline for this DuckDB,
+                    # so the server reads through pyarrow (a lazy dataset, scanned by DuckDB's
+                    # Arrow scan); the connection itself gets no file or network access at all.
+                    con.register(_arrow_name(table, i), parquet_dataset(paths))
             con.execute(_view_sql(table, per_job, with_job_id))
         con.execute("SET enable_external_access = false")
         con.execute("SET lock_configuration = true")
@@ -271,7 +292,7 @@ def current_memory_limit(con: duckdb.DuckDBPyConnection) -> str:
     return str(rows[0][0]) if rows else "?"
 
 
-def run_query(sql: str, jobs: Mapping[str, Path], *, memory_limit: str = "1GB", timeout_s: float = 30.0,
+def run_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1GB", timeout_s: float = 30.0,
               max_rows: int = 100_000, threads: int = 2) -> pa.Table:
     """Run one read-only SELECT over the jobs' views; returns at most ``max_rows`` rows.
 
@@ -296,7 +317,7 @@ def run_query(sql: str, jobs: Mapping[str, Path], *, memory_limit: str = "1GB", 
         con.close()
 
 
-def stream_query(sql: str, jobs: Mapping[str, Path], *, memory_limit: str = "1GB", timeout_s: float = 600.0,
+def stream_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1GB", timeout_s: float = 600.0,
                  threads: int = 2, batch_rows: int = 65_536) -> Iterator[pa.RecordBatch]:
     """Like ``run_query`` but yields record batches as DuckDB produces them, with no row limit.
 

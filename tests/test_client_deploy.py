@@ -42,7 +42,8 @@ def default(value: str) -> str:
 
 
 def test_services(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"api", "worker", "redis", "flower"}
+    assert set(compose["services"]) == {"api", "worker", "redis", "flower",  # profile single (+ both)
+                                        "api-scale", "worker-scale", "minio", "minio-init", "postgres"}  # scale
 
 
 def test_api_and_workers_share_image_data_and_broker(compose: dict[str, Any]) -> None:
@@ -58,7 +59,7 @@ def test_api_and_workers_share_image_data_and_broker(compose: dict[str, Any]) ->
         assert svc["depends_on"]["redis"]["condition"] == "service_healthy"
     assert api["command"][:2] == ["rasklad", "serve"] and "0.0.0.0" in api["command"]
     assert worker["command"][:2] == ["rasklad", "worker"]
-    assert set(compose["volumes"]) == {"rasklad-data", "redis-data"}
+    assert set(compose["volumes"]) == {"rasklad-data", "redis-data", "minio-data", "postgres-data"}
 
 
 def test_workers_scale(compose: dict[str, Any]) -> None:
@@ -86,7 +87,7 @@ def test_flower_requires_basic_auth(compose: dict[str, Any]) -> None:
 
 
 def test_published_on_loopback_by_default(compose: dict[str, Any]) -> None:
-    for name in ("api", "redis", "flower"):
+    for name in ("api", "redis", "flower", "api-scale", "minio", "postgres"):
         (port,) = compose["services"][name]["ports"]
         host = port.split("}:")[0] + "}"
         assert default(host) == "127.0.0.1", (name, port)

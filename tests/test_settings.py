@@ -25,9 +25,12 @@ CONTRACT = {
     "RASKLAD_WORKER_MAX_MEMORY_KB": 2_000_000, "RASKLAD_MAX_DELIVERIES": 3,
     "RASKLAD_BOT_MODULES": "", "RASKLAD_GAME_MODULES": "",
     "RASKLAD_URL": "http://127.0.0.1:8000", "RASKLAD_KEY": None,
+    "RASKLAD_S3_ENDPOINT": None, "RASKLAD_S3_REGION": None, "RASKLAD_S3_ACCESS_KEY": None,
+    "RASKLAD_S3_SECRET_KEY": None, "RASKLAD_S3_RETRIES": 10, "RASKLAD_S3_TIMEOUT_S": 30.0,
 }
 #: Read by docker compose only (documented in docs/settings.md and deploy/README.md), not by rasklad.
-COMPOSE_ONLY = {"RASKLAD_IMAGE", "RASKLAD_API_PUBLISH", "RASKLAD_API_PORT", "RASKLAD_WORKER_CONCURRENCY"}
+COMPOSE_ONLY = {"RASKLAD_IMAGE", "RASKLAD_API_PUBLISH", "RASKLAD_API_PORT", "RASKLAD_WORKER_CONCURRENCY",
+                "RASKLAD_DATA_URL", "RASKLAD_BUCKET"}
 
 
 @pytest.fixture
@@ -49,7 +52,8 @@ def test_every_field_is_read_from_its_variable(clean_env: pytest.MonkeyPatch) ->
               "max_body_bytes": "1000", "reconcile_seconds": "0", "broker": "redis://h:1/2", "shard_seconds": "9",
               "visibility_timeout": "99", "restore_interval": "2", "worker_max_memory_kb": "1234",
               "max_deliveries": "1", "bot_modules": "a, b,", "game_modules": "g", "url": "http://u",
-              "key": "rk_x"}
+              "key": "rk_x", "s3_endpoint": "http://s3:9000", "s3_region": "eu-1", "s3_access_key": "ak",
+              "s3_secret_key": "sk", "s3_retries": "4", "s3_timeout_s": "2.5"}
     assert set(values) == set(Settings.model_fields)
     for name, v in values.items():
         clean_env.setenv(Settings.env_name(name), v)

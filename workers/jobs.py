@@ -11,7 +11,6 @@ import contextlib
 import logging
 import secrets
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from celery import Celery
@@ -23,6 +22,7 @@ from sims.settings import Settings
 from sims.spec import JobSpec
 from storage.jobstore import InvalidTransition, Job, JobStore
 from storage.layout import job_dir
+from storage.objectstore import data_root
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.jobs")
@@ -56,7 +56,7 @@ def prepare(ctl: Control, spec: JobSpec) -> Plan:
 
 def start(ctl: Control, p: Plan, owner: str) -> Job:
     """Store the planned job of ``owner`` (spec file first) and queue every shard."""
-    jd = job_dir(Path(ctl.settings.data), p.job_id)
+    jd = job_dir(data_root(ctl.settings), p.job_id)
     write_spec(jd, p.spec)
     job = ctl.store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total, owner=owner)
     enqueue(ctl, p.job_id, list(range(p.shards_total)))
@@ -119,7 +119,7 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
     """Shards re-enqueued for ``job``; None when it is complete and was sent to finalize."""
     from sims.spec import parse_spec
 
-    jd = job_dir(Path(ctl.settings.data), job.id)
+    jd = job_dir(data_root(ctl.settings), job.id)
     tables = spec_tables(parse_spec(job.spec))
     done = record_committed_on_disk(ctl.store, jd, job.id, tables, job.shards_total)
     done |= set(ctl.store.recorded_shards(job.id))

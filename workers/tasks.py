@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from celery.exceptions import Ignore, SoftTimeLimitExceeded
+from obstore.exceptions import BaseError as ObjectStoreError
 from redis.exceptions import RedisError
 from sqlalchemy.exc import OperationalError
 
@@ -33,6 +34,7 @@ from sims.run import ShardCancelled
 from sims.settings import Settings
 from storage.jobstore import InvalidTransition, Job, JobStore
 from storage.layout import job_dir
+from storage.objectstore import data_root
 from workers.celery_app import app
 from workers.celery_app import settings as worker_settings
 from workers.tracking import Tracker
@@ -40,8 +42,9 @@ from workers.tracking import Tracker
 log = logging.getLogger("rasklad.workers")
 
 TERMINAL = ("succeeded", "failed", "cancelled")
-#: Errors worth a retry: the store, the broker or the file system hiccuped.
-TRANSIENT = (OperationalError, RedisError, ConnectionError, TimeoutError, OSError)
+#: Errors worth a retry: the store, the broker, the file system or the object store hiccuped
+#: (obstore's errors are OSErrors or its GenericError once its own retries are spent).
+TRANSIENT = (OperationalError, RedisError, ConnectionError, TimeoutError, OSError, ObjectStoreError)
 
 
 def max_deliveries(settings: Settings | None = None) -> int:
@@ -53,16 +56,18 @@ def max_deliveries(settings: Settings | None = None) -> int:
 def _context() -> tuple[Settings, JobStore, Tracker]:
     """The worker's settings (those its Celery app was built from), job store and tracker."""
     settings = worker_settings
-    Path(settings.data).mkdir(parents=True, exist_ok=True)
+    if not settings.data_is_remote:
+        Path(settings.data).mkdir(parents=True, exist_ok=True)
     return settings, JobStore(settings.db_url), Tracker(app.conf.broker_url)
 
 
 def _spec(settings: Settings, job: Job) -> dict[str, Any]:
-    path = job_dir(Path(settings.data), job.id) / "spec.json"
-    if path.exists():
+    path = job_dir(data_root(settings), job.id) / "spec.json"
+    try:  # one GET on an object store (no HEAD first)
         data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        return data
-    return job.spec
+    except FileNotFoundError:
+        return job.spec
+    return data
 
 
 def _fail(store: JobStore, job_id: str, reason: str) -> None:
@@ -114,7 +119,7 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
 
         spec = parse_spec(spec_data)
         tables = spec_tables(spec)
-        jd = job_dir(Path(settings.data), job_id)
+        jd = job_dir(data_root(settings), job_id)
         if k in store.recorded_shards(job_id):
             finished_normally = True
             _after_commit(store, tracker, job_id, k)
@@ -195,7 +200,7 @@ def finalize(self: Any, job_id: str) -> str:
 
         spec_data = _spec(settings, job)
         spec = parse_spec(spec_data)
-        jd = job_dir(Path(settings.data), job_id)
+        jd = job_dir(data_root(settings), job_id)
         done = record_committed_on_disk(store, jd, job_id, spec_tables(spec), job.shards_total)
         if len(done) < job.shards_total:
             return f"not complete: {len(done)}/{job.shards_total} shards"

@@ -7,20 +7,20 @@ import io
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Annotated, Any
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.routes.jobs import ERRORS, own_job
 from api.schemas import REPORT_EXAMPLE, ErrorOut, QueryIn, QueryOut, example
 from storage.layout import job_dir
+from storage.objectstore import Location, data_root, read_stream
 from storage.parquet import job_tables_on_disk
 from storage.query import QueryError, is_truncated, json_number, run_query, stream_query
 
@@ -31,11 +31,11 @@ FORMATS = {"parquet": PARQUET, "csv": "text/csv", "jsonl": "application/x-ndjson
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 
-def _job_dir(svc: Services, job_id: str) -> Path:
-    return job_dir(Path(svc.settings.data), job_id)
+def _job_dir(svc: Services, job_id: str) -> Location:
+    return job_dir(data_root(svc.settings), job_id)
 
 
-def _succeeded(svc: Services, key: Any, job_id: str) -> Path:
+def _succeeded(svc: Services, key: Any, job_id: str) -> Location:
     job = own_job(svc, key, job_id)
     if job.state != "succeeded":
         raise ApiError(409, f"job {job_id} is {job.state}: its report exists once it has succeeded", "job_id")
@@ -57,13 +57,13 @@ def report(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
 @router.get("/jobs/{job_id}/report.html", responses={
     **ERRORS, 409: {"model": ErrorOut, "description": "not succeeded"},
     200: example("<!doctype html><html>...<svg>...</svg>...</html>", "text/html", "the report page")},
-            response_class=FileResponse, summary="The job's report as a self-contained HTML page")
-def report_html(job_id: str, svc: ServicesDep, key: KeyDep) -> FileResponse:
-    """The same report as a page (inline SVG charts, no external resources)."""
+            response_class=StreamingResponse, summary="The job's report as a self-contained HTML page")
+def report_html(job_id: str, svc: ServicesDep, key: KeyDep) -> StreamingResponse:
+    """The same report as a page (inline SVG charts, no external resources), streamed from the store."""
     path = _succeeded(svc, key, job_id) / "report.html"
-    if not path.exists():
+    if not path.is_file():
         raise ApiError(409, f"job {job_id} has no report yet", "job_id")
-    return FileResponse(path, media_type="text/html; charset=utf-8")
+    return StreamingResponse(read_stream(path), media_type="text/html; charset=utf-8")
 
 
 def _encode(batches: Iterator[pa.RecordBatch], fmt: str) -> Iterator[bytes]:

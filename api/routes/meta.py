@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter
@@ -16,6 +16,7 @@ from api.deps import ServicesDep
 from api.errors import ApiError
 from api.schemas import BOTS_EXAMPLE, GAME_EXAMPLE, GAMES_EXAMPLE, HEALTH_EXAMPLE, METRICS_EXAMPLE, ErrorOut, example
 from storage.jobstore import STATES
+from storage.objectstore import Location, ObjectPath, data_root
 
 router = APIRouter(tags=["service"])
 
@@ -44,7 +45,12 @@ def bots() -> dict[str, Any]:
     return {"bots": catalog.bots()}
 
 
-def _check_data_root(root: Path) -> None:
+def _check_data_root(root: Location) -> None:
+    if isinstance(root, ObjectPath):  # a PUT and a DELETE of a probe object
+        probe = root / f".healthz-{os.getpid()}"
+        probe.write_bytes(b"ok")
+        probe.unlink()
+        return
     root.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=root, prefix=".healthz-"):
         pass
@@ -68,7 +74,7 @@ async def healthz(svc: ServicesDep) -> JSONResponse:
 
     await check("broker", svc.tracker.r.ping)
     await check("store", lambda: svc.store.list_jobs(limit=1))
-    await check("data_root", lambda: _check_data_root(Path(svc.settings.data)))
+    await check("data_root", lambda: _check_data_root(data_root(svc.settings)))
     ok = all(v == "ok" for v in checks.values())
     return JSONResponse({"status": "ok" if ok else "degraded", "checks": checks}, status_code=200 if ok else 503)
 

@@ -17,6 +17,7 @@ import typer
 
 if TYPE_CHECKING:
     from sims.settings import Settings
+    from storage.objectstore import Location
 
 DataOpt = Annotated[Path | None, typer.Option("--data", help="data root (default: RASKLAD_DATA or ./data)")]
 
@@ -33,12 +34,19 @@ def _settings(data: Path | None) -> Settings:
     return get_settings().with_data(data)
 
 
-def _job_dirs(settings: Any) -> list[Path]:
-    root = Path(settings.data) / "jobs"
-    return sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+def _job_dirs(settings: Any) -> list[Location]:
+    from storage.objectstore import ObjectPath, data_root
+
+    root = data_root(settings) / "jobs"
+    if isinstance(root, ObjectPath):  # one listing: the job prefixes
+        return sorted(root.iterdir(), key=str)
+    local: list[Location] = []
+    if root.is_dir():
+        local.extend(sorted(p for p in root.iterdir() if p.is_dir()))
+    return local
 
 
-def _resolve(job: str, settings: Any) -> Path:
+def _resolve(job: str, settings: Any) -> Location:
     """The directory of job ``job`` (an id or a unique prefix of one); exit 2 otherwise."""
     dirs = _job_dirs(settings)
     exact = [d for d in dirs if d.name == job]
@@ -50,7 +58,7 @@ def _resolve(job: str, settings: Any) -> Path:
     return match[0]
 
 
-def _read_spec(job_dir: Path) -> dict[str, Any]:
+def _read_spec(job_dir: Location) -> dict[str, Any]:
     return dict(json.loads((job_dir / "spec.json").read_text(encoding="utf-8")))
 
 
@@ -225,7 +233,7 @@ def report(
             _bad(err)
     typer.echo(str(html))
     if open_:
-        webbrowser.open(html.resolve().as_uri())
+        webbrowser.open(html.resolve().as_uri() if isinstance(html, Path) else str(html))
 
 
 def query(
@@ -337,7 +345,7 @@ def export(
     typer.echo(str(output))
 
 
-def _stored_record(jd: Path, deal: int, rotation: int) -> str | None:
+def _stored_record(jd: Location, deal: int, rotation: int) -> str | None:
     """The record stored for (deal, rotation) in a ``record: full`` job, None when the job keeps none."""
     from sims.report import read_job_table
 

@@ -24,7 +24,8 @@ def _keystore() -> KeyStore:
     from storage.jobstore import JobStore
 
     s = get_settings()
-    s.data.mkdir(parents=True, exist_ok=True)
+    if not s.data_is_remote:
+        s.data.mkdir(parents=True, exist_ok=True)
     return KeyStore(JobStore(s.db_url).engine)
 
 
