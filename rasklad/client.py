@@ -260,16 +260,29 @@ class JobList:
         return len(self.jobs)
 
 
-class QueryResult(NamedTuple):
-    """The answer of ``POST /v1/query``: column names, rows, and whether the row limit cut it."""
-
+class _Rows(NamedTuple):
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool
-    #: The jobs the query ran over.
-    jobs: tuple[str, ...] = ()
-    #: Jobs whose data is incomplete: ``{"job", "state", "shards_done", "shards_total"}`` each.
-    partial: tuple[dict[str, Any], ...] = ()
+
+
+class QueryResult(_Rows):
+    """The answer of ``POST /v1/query``: column names, rows, and whether the row limit cut it.
+
+    It unpacks as ``columns, rows, truncated``; besides, ``jobs`` are the jobs the query ran
+    over and ``partial`` those of them whose data is incomplete (``{"job", "state",
+    "shards_done", "shards_total"}`` each).
+    """
+
+    jobs: tuple[str, ...]
+    partial: tuple[dict[str, Any], ...]
+
+    def __new__(cls, columns: list[str], rows: list[list[Any]], truncated: bool, jobs: tuple[str, ...] = (),
+                partial: tuple[dict[str, Any], ...] = ()) -> QueryResult:
+        self = super().__new__(cls, columns, rows, truncated)
+        self.jobs = jobs
+        self.partial = partial
+        return self
 
 
 # --------------------------------------------------------------------------- SSE

@@ -334,10 +334,10 @@ def write_rows(columns: list[str], rows: list[list[Any]], fmt: str, out: TextIO)
 
 def _say_scope(jobs: tuple[str, ...] | list[str], partial: Any, explicit: bool) -> None:
     """Tell (on stderr) which jobs a query spanned and which of them are incomplete."""
-    if len(jobs) == 1:
-        hint = "" if explicit else " (your latest job; --jobs all for every job, --jobs ID for another)"
-        typer.echo(f"query over job {jobs[0]}{hint}", err=True)
-    elif jobs:
+    if len(jobs) == 1 and not explicit:
+        typer.echo(f"query over job {jobs[0]} (your latest; --jobs all for every job, --jobs ID for another)",
+                   err=True)
+    elif len(jobs) > 1:
         typer.echo(f"query over {len(jobs)} jobs (column job_id tells them apart)", err=True)
     for p in partial:
         typer.echo(f"note: partial data: job {p['job']} is {p['state']}, {p['shards_done']}/{p['shards_total']} "
