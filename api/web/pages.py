@@ -114,9 +114,10 @@ def deals_page(user: str) -> str:
 · or a record file <input id="v-file" type="file" accept=".json,application/json"></form>
 <pre id="v-error" class="error" hidden></pre>
 <section id="viewer" hidden><h2 id="v-title"></h2><p id="v-header" class="note"></p>
-<p class="steps"><button id="v-first" type="button">⏮</button><button id="v-prev" type="button">◀</button>
+<p class="steps"><button id="v-first" type="button" title="first">|◀</button>
+<button id="v-prev" type="button">◀</button>
 <input id="v-step" type="range" min="0" value="0"><button id="v-next" type="button">▶</button>
-<button id="v-last" type="button">⏭</button> <span id="v-count"></span></p>
+<button id="v-last" type="button" title="last">▶|</button> <span id="v-count"></span></p>
 <p id="v-text" class="steptext" aria-live="polite"></p>
 <div id="v-action"></div><div id="v-piles"></div><p id="v-scores" class="note"></p></section>""", user)
 

@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -306,3 +307,38 @@ def test_order_poker_frames_follow_every_swap(svc: Service, alice: str) -> None:
             assert len(body["frames"]) == len(rec["actions"]) + 1
             swaps += sum(a["type"] == "swap" for a in rec["actions"])
         assert swaps > 0  # the check did follow cards moving
+
+
+def test_interim_leaderboard_of_a_cancelled_job(page: Any, svc: Service, alice: str, shots: Path) -> None:
+    """A job stopped part-way shows the leaderboard so far, marked with its shard count, and can resume."""
+    spec = {"kind": "tournament", "game": "order-poker", "players": 3, "deals": 3000, "shard_deals": 30,
+            "seed": 31, "bots": ["order-poker/heuristic", "order-poker/random", "order-poker/random"]}
+    with svc.client(alice) as http:
+        job = http.post("/v1/jobs", json=spec).json()
+        svc.wait_job(http, job["id"], states=("running",))
+        from service_harness import wait_for
+
+        wait_for(lambda: http.get(f"/v1/jobs/{job['id']}").json()["shards_done"] >= 2, 120, "two shards")
+        stopped = http.post(f"/v1/jobs/{job['id']}/cancel").json()
+        # A shard running at the cancel may still commit: read the count once it has settled.
+        done, before = -1, -2
+        while done != before:
+            before = done
+            time.sleep(1.5)
+            done = http.get(f"/v1/jobs/{job['id']}").json()["shards_done"]
+        assert stopped["state"] == "cancelled" and 2 <= done < 100
+        interim = http.get(f"/web/api/jobs/{job['id']}/interim").json()
+    rows = interim["rows"]
+    assert {r["bot"] for r in rows} == BOTS
+    # Duplicate seating: every bot sits once in each of the 3 rotations of every committed deal.
+    assert all(r["deals"] == 3 * 30 * done for r in rows)
+    assert all(r["lo"] < r["mean"] < r["hi"] for r in rows)
+    assert [r["mean"] for r in rows] == sorted((r["mean"] for r in rows), reverse=True)
+    sign_in(page, svc, alice)
+    page.goto(f"{svc.url}/jobs/{job['id']}")
+    page.wait_for_selector("#interim:not([hidden])")
+    assert page.inner_text("#interim-shards") == f"({done} of 100 shards)"
+    assert page.locator("#interim-table tbody tr").count() == 3
+    assert page.is_visible("#resume") and not page.is_visible("#cancel")
+    assert page.inner_text("#progress-text").startswith(f"cancelled: {done}/100 shards")
+    page.screenshot(path=str(shots / "job-interim.png"))
