@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,12 @@ def test_help_shows_flags_without_a_type_and_explains_concurrency_zero() -> None
     assert "0 (the default) starts one per CPU core" in w
     r = rasklad("run", "--help", env=env).stdout
     assert "default: all cores" in r and "'-' reads standard input" in r
+
+
+def test_progress_is_plain_lines_without_a_terminal(tmp_path: Path) -> None:
+    p = rasklad("run", "-", "--data", str(tmp_path / "d"), stdin=TOURNEY)
+    assert p.returncode == 0, p.stderr
+    assert "\x1b[" not in p.stderr  # no bar's escape codes in a log
+    lines = p.stderr.strip().splitlines()
+    assert lines[-1].startswith("4/4 shards")
+    assert all(re.fullmatch(r"[1-4]/4 shards(, [\d,]+ deals/s)?", ln) for ln in lines), lines
