@@ -20,9 +20,9 @@ MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "o
 
 CASES = [
     (RANDOM, 600, "6c980285e56a1633cd8c4888cf80941cfebafccdd02d629e76ee8dce99974176",
-     "9db9865446047e8f8a449510729740c39bbb6066e417655e9d51fc14fdf6e707"),
+     "b3b7c6148c9fd909e6aadc4214e1b4b8e68e5babc9fa7da1176ebf12c0764c5e"),
     (MIXED, 30, "c522b778bc3b414cb7aaaeb6e9795b1a6a003039897b6820266bf34b465a5d90",
-     "480d8c83ebc134bfb2fa4c473ec2712d88685466cacf778537d7ad5635bd046a"),
+     "093824262e64d97398de166bd40cde376f0e56ddc3785b0174b79351c8690c42"),
 ]
 
 
