@@ -156,8 +156,35 @@ def build_report(job_dir: Path, spec: dict[str, Any]) -> dict[str, Any]:
         if t is not None:
             merged = _merge_counts(t) if len(list(sub.glob(SHARD_GLOB))) > 1 else t
             tables[sub.name] = stats.counts_report(merged, method, int(samples) if samples else None)
+    _order_by_rank(tables)
     report["tables"] = tables
     return report
+
+
+def _order_by_rank(tables: dict[str, Any]) -> None:
+    """Put the rows of every table in the ranking's order of its categories.
+
+    A table with a ``rank`` column (``counts``) tells the rank of each category name; merging
+    shards keeps the rows in order of first appearance, which follows the shards, not the
+    ranking, so the other tables (``biddable``: robot x order; ``orders``) are sorted by the
+    ranks of their category columns (columns holding other values keep their order).
+    """
+    ranks: dict[str, int] = {}
+    for t in tables.values():
+        if "rank" not in t["columns"]:
+            continue
+        for r in t["rows"]:
+            for c, v in r.items():
+                if c != "rank" and isinstance(v, str) and isinstance(r.get("rank"), int):
+                    ranks.setdefault(v, r["rank"])
+    if not ranks:
+        return
+    for t in tables.values():
+        if "rank" in t["columns"] or not t["rows"]:
+            continue
+        cols = [c for c in t["columns"] if all(isinstance(r.get(c), str) and r[c] in ranks for r in t["rows"])]
+        if cols:
+            t["rows"].sort(key=lambda r: tuple(ranks[r[c]] for c in cols))
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

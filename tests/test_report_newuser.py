@@ -92,3 +92,17 @@ def test_tournament_shares_are_percentages(tmp_path: Path) -> None:
     cells = re.findall(r"<td>([^<]*%[^<]*)</td>", deals)
     assert cells and all(re.fullmatch(r"\d+\.\d% \[\d+\.\d%, \d+\.\d%\]", c) for c in cells), cells
     assert not re.search(r"<td>[+-]0\.\d{4}</td>", deals)  # no "+0.2580" shares any more
+
+
+def test_rows_follow_the_ranking_after_merging_shards(tmp_path: Path) -> None:
+    """Several shards: the robot x order rows come in the ranking's order, not the shards' order."""
+    spec = parse_spec({"kind": "deal-stats", "game": "order-poker", "question": "robot-combination",
+                       "method": "sample", "samples": 4000, "shard_samples": 500, "seed": 12})
+    res = run_job(spec, data=tmp_path, workers=1)
+    assert res.report is not None
+    tables = res.report["tables"]
+    rank = {r["robot_combination"]: r["rank"] for r in tables["counts"]["rows"]}
+    assert len(list((tmp_path / "jobs" / res.job_id / "biddable").glob("shard-*.parquet"))) == 8
+    for name, cols in (("biddable", ("robot_combination", "order")), ("orders", ("order",))):
+        keys = [tuple(rank[r[c]] for c in cols) for r in tables[name]["rows"]]
+        assert keys == sorted(keys), name
