@@ -634,7 +634,11 @@ def _share_cell(share: float | None, se: float | None, deals: int) -> str:
 
 def _shares_html(title: str, rows: list[dict[str, Any]], deals: int) -> str:
     body = [[_e(r["value"]), _e(r["rows"]), _share_cell(r["share"], r.get("se"), deals)] for r in rows]
-    return f"<h3>{_e(title)}</h3>" + _table(["value", "rows", "share [95% Wilson interval]"], body)
+    out = f"<h3>{_e(title)}</h3>" + _table(["value", "rows", "share [95% Wilson interval]"], body)
+    if 1 < len(rows) <= 40:  # the column as a chart: each value's share on a 0..100% axis
+        items = [(str(r["value"]), r["share"], *share_interval(r["share"], r.get("se"), deals)) for r in rows]
+        out += svg_intervals(items, f"shares of {title}", domain=(0.0, 1.0))
+    return out
 
 
 def _counts_html(name: str, t: dict[str, Any]) -> str:

@@ -20,9 +20,9 @@ MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "o
 
 CASES = [
     (RANDOM, 600, "6c980285e56a1633cd8c4888cf80941cfebafccdd02d629e76ee8dce99974176",
-     "b3b7c6148c9fd909e6aadc4214e1b4b8e68e5babc9fa7da1176ebf12c0764c5e"),
+     "9fc028587871a456cd565896546f108b1efc4f3293b38273db026d91c77c638f"),
     (MIXED, 30, "c522b778bc3b414cb7aaaeb6e9795b1a6a003039897b6820266bf34b465a5d90",
-     "093824262e64d97398de166bd40cde376f0e56ddc3785b0174b79351c8690c42"),
+     "98f5ae8da6b28dc4748adfb0cfe463dcbc9ce17787a3e4decdbf4ded8c65d585"),
 ]
 
 

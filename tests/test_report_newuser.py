@@ -106,3 +106,16 @@ def test_rows_follow_the_ranking_after_merging_shards(tmp_path: Path) -> None:
     for name, cols in (("biddable", ("robot_combination", "order")), ("orders", ("order",))):
         keys = [tuple(rank[r[c]] for c in cols) for r in tables[name]["rows"]]
         assert keys == sorted(keys), name
+
+
+def test_deal_category_columns_are_charted(tmp_path: Path) -> None:
+    spec = parse_spec({"kind": "tournament", "game": "order-poker", "players": 3, "deals": 30, "seed": 2,
+                       "bots": ["order-poker/heuristic", "order-poker/random", "order-poker/random"]})
+    res = run_job(spec, data=tmp_path, workers=1)
+    assert res.report is not None
+    deals = render_html(res.report).split("<h2>Deals</h2>", 1)[1].split("<h2>", 1)[0]
+    multi = {col: rows for col, rows in res.report["deals_summary"]["shares"].items() if len(rows) > 1}
+    assert multi
+    for col, rows in multi.items():
+        svg = deals.split(f"<title>shares of {col}", 1)[1].split("</svg>", 1)[0]
+        assert svg.count("<circle ") == len(rows)  # one dot per value
