@@ -177,3 +177,13 @@ def test_progress_is_plain_lines_without_a_terminal(tmp_path: Path) -> None:
     lines = p.stderr.strip().splitlines()
     assert lines[-1].startswith("4/4 shards")
     assert all(re.fullmatch(r"[1-4]/4 shards(, [\d,]+ deals/s)?", ln) for ln in lines), lines
+
+
+def test_default_data_root_is_shown_absolute(tmp_path: Path) -> None:
+    """RASKLAD_DATA unset: ./data of the working directory, named absolutely in messages."""
+    p = rasklad("run", "-", "-q", stdin=TOURNEY, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    report = next(ln for ln in p.stdout.splitlines() if ln.startswith("report: "))
+    assert report.startswith(f"report: {tmp_path / 'data' / 'jobs'}/")
+    q = rasklad("show", "j-nothing", cwd=tmp_path)
+    assert q.returncode == 2 and f"under {tmp_path / 'data'} " in q.stderr

@@ -32,12 +32,14 @@ def _settings(data: Path | None) -> Settings:
     from sims.settings import get_settings
 
     s = get_settings().with_data(data)
-    return s.with_data(Path(s.data).resolve()) if data is not None else s
+    if "://" in str(s.data):  # an object-storage URL is absolute already
+        return s
+    return s.with_data(Path(s.data).resolve())
 
 
-def _root(settings: Any) -> Path:
-    """The data root as an absolute path (for messages)."""
-    return Path(settings.data).resolve()
+def _root(settings: Any) -> Path | str:
+    """The data root as an absolute path (for messages); an object-storage URL as it is."""
+    return settings.data if "://" in str(settings.data) else Path(settings.data).resolve()
 
 
 def default_workers() -> int:
