@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 #: Bumped when app.js or app.css change, so browsers never run a stale script against new pages.
-ASSET_VERSION = "1"
+ASSET_VERSION = "2"
 
 NAV = (("/", "Jobs"), ("/submit", "Submit"), ("/deals", "Deals"), ("/sql", "SQL"), ("/docs", "API docs"))
 
@@ -102,7 +102,9 @@ def submit_page(user: str) -> str:
 <textarea id="spec" rows="18" spellcheck="false" aria-describedby="check"></textarea>
 <div id="check" class="check" aria-live="polite"></div>
 <p><button id="submit" type="button">Submit</button></p>
-<ul id="submit-errors" class="error" hidden></ul>""", user)
+<ul id="submit-errors" class="error" hidden></ul>
+<details id="catalog"><summary>Games and bots (from the registry)</summary><div id="catalog-body"></div></details>""",
+                  user)
 
 
 def deals_page(user: str) -> str:

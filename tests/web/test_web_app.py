@@ -5,7 +5,7 @@ are the issue's: sign in, submit a spec, watch it finish, read the leaderboard, 
 run a query, download a table, a wrong key, a bad spec. HTTP-level checks cover what a browser
 does not show (cookie flags, the CSRF header, offline docs, the viewer's frames).
 
-Set ``RASKLAD_WEB_SCREENSHOTS=docs/web`` to write a screenshot of each page there (the README
+Set ``WEB_SCREENSHOTS=docs/web`` to write a screenshot of each page there (the README
 shows them); otherwise they go to the test's temporary folder.
 """
 
@@ -54,7 +54,7 @@ def alice(svc: Service) -> str:
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = os.environ.get("RASKLAD_WEB_SCREENSHOTS")
+    target = os.environ.get("WEB_SCREENSHOTS")
     out = (ROOT / target) if target else tmp_path_factory.mktemp("shots")
     out.mkdir(parents=True, exist_ok=True)
     return out
@@ -128,6 +128,14 @@ def test_submit_watch_leaderboard_deal_query_download(page: Any, svc: Service, a
     for problem in api.json()["detail"]:
         assert problem["message"] in check
     page.screenshot(path=str(shots / "submit-invalid.png"))
+    # The registry's games and bots with their parameters are listed beside the editor.
+    page.click("#catalog summary")
+    heuristic = page.locator("#catalog li[data-bot='order-poker/heuristic']")
+    assert heuristic.is_visible() and page.locator("#catalog .game[data-game='quintet']").count() == 1
+    with httpx.Client(base_url=svc.url) as http:
+        params = next(b for b in http.get("/v1/bots").json()["bots"] if b["name"] == "order-poker/heuristic")
+    for name in params["params_schema"]["properties"]:
+        assert name in heuristic.inner_text()
     page.click("#submit")
     page.wait_for_selector("#submit-errors:not([hidden])")
     assert api.json()["detail"][0]["message"] in page.inner_text("#submit-errors")

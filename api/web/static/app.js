@@ -225,6 +225,16 @@ function submitPage() {
     examples = r.examples;
     $("#example").append(...examples.map((x, i) => el("option", { value: String(i), text: x.title })));
   });
+  Promise.all([api("GET", "/v1/games"), api("GET", "/v1/bots")]).then(([g, b]) => {
+    const param = ([name, sch]) => el("li", {}, el("code", { text: name }),
+      ` ${[].concat(sch.type || sch.enum || "").join("|")}` + ("default" in sch ? `, default ${JSON.stringify(sch.default)}` : "") +
+      (sch.description ? ` — ${sch.description}` : ""));
+    $("#catalog-body").replaceChildren(...g.games.map((game) => el("div", { class: "game", "data-game": game.name },
+      el("h3", {}, el("code", { text: game.name }), ` ${game.title || ""}`),
+      el("ul", {}, ...b.bots.filter((x) => x.name.startsWith(game.name + "/")).map((x) =>
+        el("li", { "data-bot": x.name }, el("code", { text: x.name }), ` ${x.description || ""}`,
+          el("ul", {}, ...Object.entries((x.params_schema || {}).properties || {}).map(param))))))));
+  });
   $("#example").addEventListener("change", () => {
     const x = examples[Number($("#example").value)];
     if (!x) return;
