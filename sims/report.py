@@ -348,13 +348,16 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
 
 
 def svg_intervals(items: list[tuple[str, float | None, float | None, float | None]], title: str,
-                  domain: tuple[float, float] | None = None) -> str:
+                  domain: tuple[float, float] | None = None, include_zero: bool = False) -> str:
     """Dot-and-whisker plot: one row per (label, estimate, ci_low, ci_high), shared horizontal axis.
 
     ``domain`` fixes the axis (probabilities: 0..1, so a plot never starts at 0.48 and makes a
-    small difference look large); by default it spans the values with a margin.
+    small difference look large); by default it spans the values with a margin, and 0 too with
+    ``include_zero`` (a forest plot of differences always shows its zero line).
     """
     pts = [v for _, m, lo, hi in items for v in (m, lo, hi) if v is not None]
+    if include_zero and pts:
+        pts.append(0.0)
     if not pts:
         return ""
     if domain is not None:
@@ -378,7 +381,7 @@ def svg_intervals(items: list[tuple[str, float | None, float | None, float | Non
             f'<line x1="{x(t):.1f}" y1="{top - 6}" x2="{x(t):.1f}" y2="{height - 24}" stroke="#eee"/>'
             f'<text x="{x(t):.1f}" y="{height - 8}" font-size="11" text-anchor="middle">{t:.4g}</text>'
         )
-    if lo_all < 0 < hi_all:
+    if lo_all < 0 < hi_all or (include_zero and lo_all <= 0 <= hi_all):
         parts.append(
             f'<line x1="{x(0):.1f}" y1="{top - 6}" x2="{x(0):.1f}" y2="{height - 24}" stroke="#999" '
             'stroke-dasharray="4 3"/>'
@@ -511,6 +514,10 @@ def _leaderboard_html(board: dict[str, Any]) -> str:
                 left=2,
                 classes=cls,
             ),
+            # The forest plot: every difference with its paired interval against the zero line.
+            svg_intervals([(f"{p['a']} − {p['b']}", p["paired"]["mean"], p["paired"]["ci_low"],
+                            p["paired"]["ci_high"]) for p in pairs], "paired differences (A − B) with 95% CI",
+                          include_zero=True),
         ]
         h2h = board["head_to_head"]
         mrows, mcls = [], []

@@ -20,9 +20,9 @@ MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "o
 
 CASES = [
     (RANDOM, 600, "6c980285e56a1633cd8c4888cf80941cfebafccdd02d629e76ee8dce99974176",
-     "9fc028587871a456cd565896546f108b1efc4f3293b38273db026d91c77c638f"),
+     "a2f45a85bba6b31aaa71fc094dc14439e02b2be403ab65d15ed95145935056ad"),
     (MIXED, 30, "c522b778bc3b414cb7aaaeb6e9795b1a6a003039897b6820266bf34b465a5d90",
-     "98f5ae8da6b28dc4748adfb0cfe463dcbc9ce17787a3e4decdbf4ded8c65d585"),
+     "5fccf8a89f3e673508961bd3b8dcacb9a074421e73f1b97ebaecee587a4fdfda"),
 ]
 
 

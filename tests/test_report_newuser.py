@@ -119,3 +119,15 @@ def test_deal_category_columns_are_charted(tmp_path: Path) -> None:
     for col, rows in multi.items():
         svg = deals.split(f"<title>shares of {col}", 1)[1].split("</svg>", 1)[0]
         assert svg.count("<circle ") == len(rows)  # one dot per value
+
+
+def test_paired_differences_have_a_forest_plot_with_the_zero_line(tmp_path: Path) -> None:
+    spec = parse_spec({"kind": "tournament", "game": "order-poker", "players": 3, "deals": 30, "seed": 2,
+                       "bots": ["order-poker/heuristic", "order-poker/random", "order-poker/random"]})
+    res = run_job(spec, data=tmp_path, workers=1)
+    assert res.report is not None
+    section = render_html(res.report).split("<h2>Paired differences</h2>", 1)[1].split("<h2>", 1)[0]
+    svg = section.split("<title>paired differences (A − B) with 95% CI</title>", 1)[1].split("</svg>", 1)[0]
+    pairs = res.report["leaderboard"]["pairs"]
+    assert svg.count("<circle ") == len(pairs)
+    assert 'stroke-dasharray="4 3"' in svg  # the zero line, even when every difference is above 0
