@@ -350,3 +350,19 @@ def test_interim_leaderboard_of_a_cancelled_job(page: Any, svc: Service, alice: 
     assert page.is_visible("#resume") and not page.is_visible("#cancel")
     assert page.inner_text("#progress-text").startswith(f"cancelled: {done}/100 shards")
     page.screenshot(path=str(shots / "job-interim.png"))
+
+
+def test_jobs_list_updates_live(page: Any, svc: Service, alice: str) -> None:
+    """A job submitted elsewhere appears in an open jobs list and reaches its end there, no reload."""
+    sign_in(page, svc, alice)
+    page.wait_for_selector("#live:has-text('live')")
+    navigations: list[str] = []
+    page.on("framenavigated", lambda f: navigations.append(f.url))
+    with svc.client(alice) as http:
+        job = http.post("/v1/jobs", content=SPEC_YAML.replace("seed: 9", "seed: 10"),
+                        headers={"Content-Type": "application/yaml"}).json()
+    row = page.locator(f"tr[data-job='{job['id']}']")
+    row.wait_for(timeout=30_000)
+    page.wait_for_selector(f"tr[data-job='{job['id']}'][data-state=succeeded]", timeout=120_000)
+    assert "4/4" in row.inner_text() and "web smoke test" in row.inner_text()
+    assert navigations == []  # the page was never reloaded
