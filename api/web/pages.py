@@ -80,7 +80,8 @@ def job_page(user: str, job_id: str) -> str:
 <p><button id="cancel" type="button" hidden>Cancel</button> <button id="resume" type="button" hidden>Resume</button></p>
 <p id="job-error" class="error" hidden></p></section>
 <section id="interim" hidden><h2>Leaderboard so far <small id="interim-shards"></small></h2>
-<p class="note">Interim: mean score per deal over the shards committed so far, with a normal 95% interval;
+<p class="note">Interim: mean score per deal (each deal once, its rotations averaged) over the shards
+committed so far, with a normal 95% interval over deals;
 the full report (paired differences, verdicts) comes when the job has succeeded.</p>
 <table id="interim-table" class="grid"><thead><tr><th>#</th><th>bot</th><th>deals</th><th>mean</th>
 <th>95% interval</th></tr></thead><tbody></tbody></table></section>

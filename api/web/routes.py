@@ -149,14 +149,16 @@ def sign_out(request: Request, svc: ServicesDep) -> JSONResponse:
 
 @router.get("/web/api/jobs/{job_id}/interim")
 def interim(job_id: str, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
-    """The leaderboard so far, over the committed shards: bot, deals, mean score and a normal
-    95% interval (the final report's intervals and paired tests come when the job succeeds)."""
+    """The leaderboard so far, over the committed shards: bot, deals, mean score per deal and a
+    normal 95% interval over deals (each deal counts once, its rotations averaged, as in the
+    final leaderboard; the report's t intervals and paired tests come when the job succeeds)."""
     job = own_job(svc, key, job_id)
     jd = job_dir(Path(svc.settings.data), job.id)
     out: dict[str, Any] = {"job": JobOut.of(job).model_dump(mode="json"), "rows": []}
     if "seats" not in (job_tables_on_disk(jd) if jd.exists() else []):
         return out
-    sql = ("SELECT bot, count(*) AS n, avg(score) AS mean, stddev_samp(score) AS sd FROM seats "
+    sql = ("WITH per_deal AS (SELECT bot, deal, avg(score) AS m FROM seats GROUP BY bot, deal) "
+           "SELECT bot, count(*) AS n, avg(m) AS mean, stddev_samp(m) AS sd FROM per_deal "
            "GROUP BY bot ORDER BY mean DESC, bot")
     s = svc.settings
     try:

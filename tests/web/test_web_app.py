@@ -338,8 +338,8 @@ def test_interim_leaderboard_of_a_cancelled_job(page: Any, svc: Service, alice: 
         interim = http.get(f"/web/api/jobs/{job['id']}/interim").json()
     rows = interim["rows"]
     assert {r["bot"] for r in rows} == BOTS
-    # Duplicate seating: every bot sits once in each of the 3 rotations of every committed deal.
-    assert all(r["deals"] == 3 * 30 * done for r in rows)
+    # Every bot plays every committed deal (in each of its 3 rotations; a deal counts once).
+    assert all(r["deals"] == 30 * done for r in rows)
     assert all(r["lo"] < r["mean"] < r["hi"] for r in rows)
     assert [r["mean"] for r in rows] == sorted((r["mean"] for r in rows), reverse=True)
     sign_in(page, svc, alice)
@@ -366,3 +366,17 @@ def test_jobs_list_updates_live(page: Any, svc: Service, alice: str) -> None:
     page.wait_for_selector(f"tr[data-job='{job['id']}'][data-state=succeeded]", timeout=120_000)
     assert "4/4" in row.inner_text() and "web smoke test" in row.inner_text()
     assert navigations == []  # the page was never reloaded
+
+
+def test_interim_of_a_finished_job_equals_the_report(svc: Service, alice: str) -> None:
+    """With every shard in, the interim leaderboard's means and deal counts are the report's."""
+    with svc.client(alice) as http:
+        job = http.post("/v1/jobs", content=SPEC_YAML.replace("seed: 9", "seed: 11"),
+                        headers={"Content-Type": "application/yaml"}).json()
+        svc.wait_job(http, job["id"])
+        interim = {r["bot"]: r for r in http.get(f"/web/api/jobs/{job['id']}/interim").json()["rows"]}
+        board = http.get(f"/v1/jobs/{job['id']}/report").json()["leaderboard"]["rows"]
+    assert set(interim) == {r["bot"] for r in board} == BOTS
+    for r in board:
+        assert interim[r["bot"]]["deals"] == r["deals"] == 24
+        assert interim[r["bot"]]["mean"] == pytest.approx(r["mean"], abs=1e-12)
