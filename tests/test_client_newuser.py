@@ -163,3 +163,12 @@ def test_metrics_use_total_names_and_per_key_and_worker_series(live: Live) -> No
     assert list(workers) and all(k.startswith('rasklad_worker_shards_committed_total{worker="w1@') for k in workers)
     assert sum(workers.values()) >= 8
     assert not any(k.startswith(("rasklad_shards_committed ", "rasklad_deals_simulated ")) for k in values)
+
+
+def test_remote_query_errors_keep_duckdbs_hints(live: Live) -> None:
+    p = rasklad(live.url, "query", "--remote", live.done["id"], "SELECT bott FROM seats", key=live.alice)
+    assert p.returncode == 2
+    err = p.stderr.strip()
+    assert err.startswith('error: 400 sql: Binder Error: Referenced column "bott" not found')
+    # One line (the client joins the server's lines), with the hint DuckDB gives after its first line.
+    assert len(err.splitlines()) == 1 and '"bot"' in err.split("not found", 1)[1]
