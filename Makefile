@@ -34,6 +34,7 @@ demo: build
 
 services:
 	@bash scripts/ensure_redis.sh
+	@bash scripts/ensure_chromium.sh
 
 lint: build
 	$(VENV)/bin/ruff check .

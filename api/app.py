@@ -22,6 +22,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api import web
 from api.deps import Services
 from api.errors import ApiError, validation_handler
 from api.routes import data, jobs, meta
@@ -130,7 +131,9 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
         if thread is not None:
             thread.join(timeout=5)
 
-    app = FastAPI(title="rasklad", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    # /docs and /redoc come from api.web, their files served from the package (no CDN).
+    app = FastAPI(title="rasklad", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.state.services = svc
     app.state.events_poll_s = events_poll_s
@@ -146,4 +149,5 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     app.include_router(jobs.router)
     app.include_router(data.router)
     app.include_router(meta.router)
+    app.include_router(web.router)
     return app

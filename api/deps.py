@@ -73,8 +73,16 @@ def current_key(
     request: Request,
     authorization: Annotated[str | None, Header(description="`Bearer <api key>`")] = None,
 ) -> ApiKey:
-    """The caller's API key, from ``Authorization: Bearer``; 401 without a valid one."""
+    """The caller's API key, from ``Authorization: Bearer`` or else the web app's session cookie
+    (``api.web.session``); 401 without a valid one."""
     if not authorization:
+        from api.web import session
+
+        key = session.key_of(request)
+        if key is not None:
+            if request.method not in ("GET", "HEAD") and request.headers.get(session.CSRF_HEADER) != "1":
+                raise ApiError(403, f"a signed-in page must send the header {session.CSRF_HEADER}: 1", "")
+            return key
         raise ApiError(401, "missing API key: send Authorization: Bearer <key>", "Authorization",
                        headers={"WWW-Authenticate": "Bearer"})
     scheme, _, token = authorization.partition(" ")

@@ -114,7 +114,19 @@ class QueryIn(BaseModel):
 
     sql: str = Field(min_length=1, max_length=100_000)
     jobs: list[str] | None = Field(default=None, max_length=1000,
-                                   description="job ids (default: every job of the caller)")
+                                   description="job ids or unique prefixes (default: the caller's latest job "
+                                               "with data; see `all_jobs`)")
+    all_jobs: bool = Field(default=False, description="query every job of the caller (a `job_id` column "
+                                                      "tells them apart; bot labels repeat across jobs)")
+
+
+class PartialJob(BaseModel):
+    """A job whose data is incomplete: only ``shards_done`` of ``shards_total`` shards are in."""
+
+    job: str
+    state: str
+    shards_done: int
+    shards_total: int
 
 
 class QueryOut(BaseModel):
@@ -127,6 +139,10 @@ class QueryOut(BaseModel):
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool
+    jobs: list[str] = Field(default_factory=list, description="the jobs the query ran over")
+    partial: list[PartialJob] = Field(default_factory=list,
+                                      description="jobs queried before all their shards were committed")
+
 
 
 class Problem(BaseModel):
@@ -186,6 +202,8 @@ BOTS_EXAMPLE: dict[str, Any] = {"bots": [{
 HEALTH_EXAMPLE: dict[str, Any] = {"status": "ok", "checks": {"broker": "ok", "store": "ok", "data_root": "ok"}}
 METRICS_EXAMPLE = (
     '# TYPE rasklad_jobs gauge\nrasklad_jobs{state="running"} 2.0\nrasklad_jobs{state="succeeded"} 41.0\n'
-    "rasklad_shards_committed 1630.0\nrasklad_deals_simulated 3.26e+06\nrasklad_queue_length 12.0\n"
+    "rasklad_shards_committed_total 1630.0\nrasklad_deals_simulated_total 3.26e+06\n"
+    'rasklad_key_deals_simulated_total{key="alice"} 3.26e+06\n'
+    'rasklad_worker_shards_committed_total{worker="w1@host"} 1630.0\nrasklad_queue_length 12.0\n'
     '# TYPE rasklad_shard_duration_seconds histogram\nrasklad_shard_duration_seconds_bucket{le="5"} 1511\n'
     "rasklad_shard_duration_seconds_count 1630\nrasklad_shard_duration_seconds_sum 5120.4\n")

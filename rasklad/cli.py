@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+from typing import Any
 
 import typer
 
@@ -28,6 +29,22 @@ def fail(message: str) -> None:
     """Print one line to stderr and exit with code 2 (bad input)."""
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code=2)
+
+
+def _flags_show_no_type() -> None:
+    """Help shows no type beside a flag: ``--quiet`` takes no value, and typer's ``<bool>`` there
+    reads as if it wanted one (``--quiet true``). Other options keep their ``<int>``, ``<str>``."""
+    from typer import core
+
+    shown = core.TyperOption.display_type_rich
+
+    def display_type_rich(self: core.TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag and self.metavar is None else shown(self, ctx)
+
+    core.TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_show_no_type()
 
 
 def _register_all() -> None:

@@ -260,12 +260,29 @@ class JobList:
         return len(self.jobs)
 
 
-class QueryResult(NamedTuple):
-    """The answer of ``POST /v1/query``: column names, rows, and whether the row limit cut it."""
-
+class _Rows(NamedTuple):
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool
+
+
+class QueryResult(_Rows):
+    """The answer of ``POST /v1/query``: column names, rows, and whether the row limit cut it.
+
+    It unpacks as ``columns, rows, truncated``; besides, ``jobs`` are the jobs the query ran
+    over and ``partial`` those of them whose data is incomplete (``{"job", "state",
+    "shards_done", "shards_total"}`` each).
+    """
+
+    jobs: tuple[str, ...]
+    partial: tuple[dict[str, Any], ...]
+
+    def __new__(cls, columns: list[str], rows: list[list[Any]], truncated: bool, jobs: tuple[str, ...] = (),
+                partial: tuple[dict[str, Any], ...] = ()) -> QueryResult:
+        self = super().__new__(cls, columns, rows, truncated)
+        self.jobs = jobs
+        self.partial = partial
+        return self
 
 
 # --------------------------------------------------------------------------- SSE
@@ -445,6 +462,13 @@ class _StreamState:
     retry_ms: int | None = None
 
 
+def _query_body(sql: str, jobs: list[str] | None, all_jobs: bool) -> dict[str, Any]:
+    body: dict[str, Any] = {"sql": sql, "jobs": jobs}
+    if all_jobs:
+        body["all_jobs"] = True
+    return body
+
+
 class Client:
     """A connection to a rasklad service.
 
@@ -543,6 +567,10 @@ class Client:
     def cancel(self, job_id: str) -> Job:
         """Ask the service to cancel a job; committed shards are kept (409 if it already finished)."""
         return Job.from_json(self._json("POST", self._job_path(job_id, "cancel")))
+
+    def resume(self, job_id: str) -> Job:
+        """Resume a cancelled or failed job: its missing shards are queued again (409 otherwise)."""
+        return Job.from_json(self._json("POST", self._job_path(job_id, "resume")))
 
     def report(self, job_id: str) -> dict[str, Any]:
         """The report of a succeeded job, as JSON (409 while it is not succeeded)."""
@@ -683,6 +711,7 @@ class Client:
         format: str = "parquet",
         columns: list[str] | tuple[str, ...] | str | None = None,
         where: str | None = None,
+        on_partial: Callable[[str], None] | None = None,
     ) -> Path:
         """Stream a table of a job to ``out_path`` and return the path written.
 
@@ -690,6 +719,7 @@ class Client:
         then is renamed into place: ``out_path`` is either the whole file or untouched (a
         file already there survives a failed download). ``out_path`` may be a directory; the
         service's file name is used then. ``columns`` and ``where`` are applied by the service.
+        When the job has not committed every shard, ``on_partial`` is called with ``done/total``.
         """
         if format not in TABLE_FORMATS:
             raise RaskladError(f"unknown format {format!r}: {', '.join(TABLE_FORMATS)}")
@@ -709,6 +739,8 @@ class Client:
             if r.status_code >= 400:
                 r.read()
                 raise ApiError.from_response(r)
+            if on_partial is not None and (partial := r.headers.get("X-Rasklad-Partial")):
+                on_partial(partial)
             if out.is_dir():
                 out = out / _attachment_name(r, f"{table}.{format}")
             tmp = out.with_name(f".{out.name}.{os.getpid()}-{random.getrandbits(32):08x}.part")
@@ -728,26 +760,38 @@ class Client:
                 raise
         return out
 
-    def query(self, sql: str, jobs: list[str] | None = None) -> QueryResult:
-        """Run read-only SQL over the caller's jobs (all of them, or ``jobs``): columns, rows, truncated."""
-        body = self._json("POST", "/v1/query", json={"sql": sql, "jobs": jobs},
+    def query(self, sql: str, jobs: list[str] | None = None, all_jobs: bool = False) -> QueryResult:
+        """Run read-only SQL over the caller's jobs: ``jobs`` (ids or unique prefixes), every job
+        (``all_jobs``), or by default the latest job with data. Columns, rows, truncated, the jobs
+        it ran over and those of them whose data is incomplete."""
+        body = self._json("POST", "/v1/query", json=_query_body(sql, jobs, all_jobs),
                           timeout=httpx.Timeout(self.timeout, read=self.stream_timeout))
         return QueryResult([str(c) for c in body.get("columns", [])], [list(r) for r in body.get("rows", [])],
-                           bool(body.get("truncated", False)))
+                           bool(body.get("truncated", False)), tuple(str(j) for j in body.get("jobs", [])),
+                           tuple(dict(p) for p in body.get("partial", [])))
 
-    def query_table(self, sql: str, jobs: list[str] | None = None) -> pa.Table:
-        """Like :meth:`query`, but the answer comes as Parquet and is returned as a pyarrow table."""
+    def query_table(self, sql: str, jobs: list[str] | None = None, all_jobs: bool = False) -> pa.Table:
+        """Like :meth:`query`, but the answer comes as Parquet and is returned as a pyarrow table.
+
+        The table's schema metadata carries ``rasklad.jobs`` (the jobs queried, comma-separated)
+        and, for incomplete data, ``rasklad.partial`` (``job:done/total,...``).
+        """
         import io
 
         import pyarrow.parquet as pq
 
-        response = self._request("POST", "/v1/query", json={"sql": sql, "jobs": jobs},
+        response = self._request("POST", "/v1/query", json=_query_body(sql, jobs, all_jobs),
                                  headers={"Accept": _PARQUET},
                                  timeout=httpx.Timeout(self.timeout, read=self.stream_timeout))
         # One thread, no pre-buffering: a query answer is small (the row limit bounds it), and
         # Arrow's I/O and CPU pools left alive at interpreter exit can abort a short-lived CLI
         # with "terminate called without an active exception" (apache/arrow#34314; seen here).
-        return pq.read_table(io.BytesIO(response.content), use_threads=False, pre_buffer=False)
+        table = pq.read_table(io.BytesIO(response.content), use_threads=False, pre_buffer=False)
+        meta = dict(table.schema.metadata or {})
+        meta[b"rasklad.jobs"] = response.headers.get("X-Rasklad-Jobs", "").encode()
+        if partial := response.headers.get("X-Rasklad-Partial"):
+            meta[b"rasklad.partial"] = partial.encode()
+        return table.replace_schema_metadata(meta)
 
     # -- catalogue
 

@@ -167,8 +167,35 @@ def build_report(job_dir: Location, spec: dict[str, Any]) -> dict[str, Any]:
         if t is not None:
             merged = _merge_counts(t) if len(shard_files(job_dir, name)) > 1 else t
             tables[name] = stats.counts_report(merged, method, int(samples) if samples else None)
+    _order_by_rank(tables)
     report["tables"] = tables
     return report
+
+
+def _order_by_rank(tables: dict[str, Any]) -> None:
+    """Put the rows of every table in the ranking's order of its categories.
+
+    A table with a ``rank`` column (``counts``) tells the rank of each category name; merging
+    shards keeps the rows in order of first appearance, which follows the shards, not the
+    ranking, so the other tables (``biddable``: robot x order; ``orders``) are sorted by the
+    ranks of their category columns (columns holding other values keep their order).
+    """
+    ranks: dict[str, int] = {}
+    for t in tables.values():
+        if "rank" not in t["columns"]:
+            continue
+        for r in t["rows"]:
+            for c, v in r.items():
+                if c != "rank" and isinstance(v, str) and isinstance(r.get("rank"), int):
+                    ranks.setdefault(v, r["rank"])
+    if not ranks:
+        return
+    for t in tables.values():
+        if "rank" in t["columns"] or not t["rows"]:
+            continue
+        cols = [c for c in t["columns"] if all(isinstance(r.get(c), str) and r[c] in ranks for r in t["rows"])]
+        if cols:
+            t["rows"].sort(key=lambda r: tuple(ranks[r[c]] for c in cols))
 
 
 def _summary_table(report: dict[str, Any]) -> pa.Table | None:
@@ -330,14 +357,25 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     return [first + i * step for i in range(int((hi - first) / step + 1e-9) + 1)]
 
 
-def svg_intervals(items: list[tuple[str, float | None, float | None, float | None]], title: str) -> str:
-    """Dot-and-whisker plot: one row per (label, estimate, ci_low, ci_high), shared horizontal axis."""
+def svg_intervals(items: list[tuple[str, float | None, float | None, float | None]], title: str,
+                  domain: tuple[float, float] | None = None, include_zero: bool = False) -> str:
+    """Dot-and-whisker plot: one row per (label, estimate, ci_low, ci_high), shared horizontal axis.
+
+    ``domain`` fixes the axis (probabilities: 0..1, so a plot never starts at 0.48 and makes a
+    small difference look large); by default it spans the values with a margin, and 0 too with
+    ``include_zero`` (a forest plot of differences always shows its zero line).
+    """
     pts = [v for _, m, lo, hi in items for v in (m, lo, hi) if v is not None]
+    if include_zero and pts:
+        pts.append(0.0)
     if not pts:
         return ""
-    lo_all, hi_all = min(pts), max(pts)
-    pad = (hi_all - lo_all) * 0.08 or max(abs(hi_all) * 0.1, 0.5)
-    lo_all, hi_all = lo_all - pad, hi_all + pad
+    if domain is not None:
+        lo_all, hi_all = domain
+    else:
+        lo_all, hi_all = min(pts), max(pts)
+        pad = (hi_all - lo_all) * 0.08 or max(abs(hi_all) * 0.1, 0.5)
+        lo_all, hi_all = lo_all - pad, hi_all + pad
     left, width, row_h, top = 230, 760, 26, 28
     height = top + row_h * len(items) + 30
 
@@ -353,7 +391,7 @@ def svg_intervals(items: list[tuple[str, float | None, float | None, float | Non
             f'<line x1="{x(t):.1f}" y1="{top - 6}" x2="{x(t):.1f}" y2="{height - 24}" stroke="#eee"/>'
             f'<text x="{x(t):.1f}" y="{height - 8}" font-size="11" text-anchor="middle">{t:.4g}</text>'
         )
-    if lo_all < 0 < hi_all:
+    if lo_all < 0 < hi_all or (include_zero and lo_all <= 0 <= hi_all):
         parts.append(
             f'<line x1="{x(0):.1f}" y1="{top - 6}" x2="{x(0):.1f}" y2="{height - 24}" stroke="#999" '
             'stroke-dasharray="4 3"/>'
@@ -486,6 +524,10 @@ def _leaderboard_html(board: dict[str, Any]) -> str:
                 left=2,
                 classes=cls,
             ),
+            # The forest plot: every difference with its paired interval against the zero line.
+            svg_intervals([(f"{p['a']} − {p['b']}", p["paired"]["mean"], p["paired"]["ci_low"],
+                            p["paired"]["ci_high"]) for p in pairs], "paired differences (A − B) with 95% CI",
+                          include_zero=True),
         ]
         h2h = board["head_to_head"]
         mrows, mcls = [], []
@@ -552,8 +594,9 @@ def _seat_columns_html(board: dict[str, Any], docs: dict[str, str]) -> str:
         by_col.setdefault(h[2], []).append(h)
     out = ["<h2>Per bot</h2>",
            '<p class="note">The game\'s other seat columns. A category: the share of the bot\'s seat rows with '
-           "each value (a yes/no column: the share of yes); a measure: its mean per deal. Intervals are "
-           "95% t intervals over deals, like the leaderboard's.</p>"]
+           "each value (a yes/no column: the share of yes), with a 95% Wilson interval (its effective sample "
+           "size that of the share clustered by deal); a measure: "
+           "its mean per deal with a 95% t interval over deals, like the leaderboard's.</p>"]
     for col, hs in by_col.items():
         body = []
         for r in board["rows"]:
@@ -561,7 +604,8 @@ def _seat_columns_html(board: dict[str, Any], docs: dict[str, str]) -> str:
             for _h, kind, c, i in hs:
                 fig = _seat_figure(r, kind, c, i)
                 if kind == "shares":
-                    cells.append(f"{_pct(fig['share'])}<br>[{_pct(fig['ci_low'])}, {_pct(fig['ci_high'])}]")
+                    lo, hi = share_interval(fig["share"], fig.get("se"), int(r.get("deals") or 0))
+                    cells.append(f"{_pct(fig['share'])}<br>[{_pct(lo)}, {_pct(hi)}]")
                 else:
                     cells.append(f"{_num(fig['mean'])}<br>{_ci(fig['ci_low'], fig['ci_high'])}")
             body.append(cells)
@@ -578,13 +622,40 @@ def _deals_html(summary: dict[str, Any], docs: dict[str, str]) -> str:
         out.append(f"<p>mean {_e(col)} per deal{_e(doc)}: {_num(m['mean'])} {_ci(m['ci_low'], m['ci_high'])}</p>")
     for col, rows in (summary.get("shares") or {}).items():
         doc = f": {docs[col]}" if docs.get(col) else ""
-        out.append(_shares_html(f"{col}{doc}", rows))
-    return "".join(out)
+        out.append(_shares_html(f"{col}{doc}", rows, int(summary.get("deals") or 0)))
+    return "".join(out) if len(out) > 1 else ""
 
 
-def _shares_html(title: str, rows: list[dict[str, Any]]) -> str:
-    body = [[_e(r["value"]), _e(r["rows"]), _num(r["share"]), _ci(r["ci_low"], r["ci_high"])] for r in rows]
-    return f"<h3>{_e(title)}</h3>" + _table(["value", "rows", "share", "95% CI"], body)
+def share_interval(share: float | None, se: float | None, deals: int) -> tuple[float | None, float | None]:
+    """A share's 95% Wilson score interval, inside [0, 1] always (a t interval near 0 or 1 is not).
+
+    The share is a mean of per-deal fractions (rows of one deal are correlated), so the Wilson
+    interval uses the effective sample size of that clustered estimate, ``p(1-p)/se²`` (the
+    design-effect adjustment of Korn and Graubard); where it is undefined (a share of 0 or 1,
+    se 0) the deals are the sample.
+    """
+    if share is None or deals <= 0:
+        return None, None
+    n = share * (1 - share) / (se * se) if se and 0 < share < 1 else float(deals)
+    z = stats.Z95
+    denom = 1 + z * z / n
+    centre = (share + z * z / (2 * n)) / denom
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denom
+    return (0.0 if share == 0 else max(0.0, centre - half)), (1.0 if share == 1 else min(1.0, centre + half))
+
+
+def _share_cell(share: float | None, se: float | None, deals: int) -> str:
+    lo, hi = share_interval(share, se, deals)
+    return f"{_pct(share)} [{_pct(lo)}, {_pct(hi)}]"
+
+
+def _shares_html(title: str, rows: list[dict[str, Any]], deals: int) -> str:
+    body = [[_e(r["value"]), _e(r["rows"]), _share_cell(r["share"], r.get("se"), deals)] for r in rows]
+    out = f"<h3>{_e(title)}</h3>" + _table(["value", "rows", "share [95% Wilson interval]"], body)
+    if 1 < len(rows) <= 40:  # the column as a chart: each value's share on a 0..100% axis
+        items = [(str(r["value"]), r["share"], *share_interval(r["share"], r.get("se"), deals)) for r in rows]
+        out += svg_intervals(items, f"shares of {title}", domain=(0.0, 1.0))
+    return out
 
 
 def _counts_html(name: str, t: dict[str, Any]) -> str:
@@ -601,9 +672,17 @@ def _counts_html(name: str, t: dict[str, Any]) -> str:
         if t["sampled"]
         else "exact enumeration: probabilities are exact"
     )
+    if "probability" in cols:  # rare values read better as "1 in N" than as 0.000123
+        cols = [*cols, "1 in"]
+        for row, r in zip(body, t["rows"], strict=True):
+            p = r.get("probability")
+            row.append(_e(f"{1 / p:,.0f}" if isinstance(p, float | int) and p > 0 else "-"))
     out = [f"<h2>Table {_e(name)}</h2>", f'<p class="note">{note}</p>', _table(cols, body)]
-    if "probability" in cols and 0 < len(t["rows"]) <= 60:
-        label_cols = [c for c in cols if c not in ("count", "n", "probability", "ci_low", "ci_high")]
+    grid = heatmap_cells(t)
+    if grid is not None:
+        out.append(svg_heatmap(*grid, f"{name}: probability"))
+    elif "probability" in cols and 0 < len(t["rows"]) <= 60:
+        label_cols = [c for c in t["columns"] if c not in ("count", "n", "probability", "ci_low", "ci_high")]
         items = [
             (
                 " / ".join(str(r.get(c)) for c in label_cols),
@@ -613,13 +692,86 @@ def _counts_html(name: str, t: dict[str, Any]) -> str:
             )
             for r in t["rows"]
         ]
-        out.append(svg_intervals(items, f"probabilities of {name}"))
+        out.append(svg_intervals(items, f"probabilities of {name}", domain=(0.0, 1.0)))
     return "".join(out)
+
+
+def heatmap_cells(t: dict[str, Any]) -> tuple[list[str], list[str], dict[tuple[str, str], float]] | None:
+    """(row labels, column labels, probability per cell) of a table of two category columns (and at
+    most one yes/no column, whose ``true`` rows are drawn), else None. Labels keep the table's
+    order of first appearance, which is the question's own order (a ranking, not the alphabet)."""
+    labels = [c for c in t["columns"] if c not in ("count", "n", "probability", "ci_low", "ci_high")]
+    rows = t["rows"]
+    flags = [c for c in labels if rows and all(isinstance(r.get(c), bool) for r in rows)]
+    cats = [c for c in labels if c not in flags and all(isinstance(r.get(c), str) for r in rows)]
+    if len(cats) + len(flags) != len(labels):  # a numeric label (a rank, a total): not a grid
+        return None
+    if len(cats) != 2 or len(flags) > 1 or not rows:
+        return None
+    if flags:
+        rows = [r for r in rows if r.get(flags[0]) is True]
+    a, b = cats
+    ys = list(dict.fromkeys(str(r[a]) for r in rows))
+    xs = list(dict.fromkeys(str(r[b]) for r in rows))
+    if len(ys) < 2 or len(xs) < 2 or len(ys) * len(xs) > 400:
+        return None
+    return ys, xs, {(str(r[a]), str(r[b])): float(r.get("probability") or 0.0) for r in rows}
+
+
+def svg_heatmap(ys: list[str], xs: list[str], cells: dict[tuple[str, str], float], title: str) -> str:
+    """A grid of shaded cells (white 0 to dark blue 1), each labelled with its percentage."""
+    left, top, cw, ch = 150, 70, 74, 26
+    width, height = left + cw * len(xs) + 10, top + ch * len(ys) + 10
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">',
+             f"<title>{_e(title)}</title>"]
+    for j, x in enumerate(xs):
+        cx = left + cw * j + cw / 2
+        parts.append(f'<text x="{cx:.1f}" y="{top - 8}" font-size="11" text-anchor="end" '
+                     f'transform="rotate(-35 {cx:.1f} {top - 8})">{_e(x)}</text>')
+    for i, y in enumerate(ys):
+        cy = top + ch * i
+        parts.append(f'<text x="{left - 8}" y="{cy + ch / 2 + 4:.1f}" font-size="12" text-anchor="end">{_e(y)}</text>')
+        for j, x in enumerate(xs):
+            p = cells.get((y, x))
+            shade = 255 - round(200 * (p or 0.0))
+            fill = "#f4f4f4" if p is None else f"rgb({shade},{shade + round(0.2 * (255 - shade))},255)"
+            ink = "#fff" if (p or 0) > 0.55 else "#222"
+            text = "" if p is None else (f"{p:.0%}" if p >= 0.01 or p == 0 else f"{p:.2%}")
+            parts.append(f'<rect x="{left + cw * j}" y="{cy}" width="{cw - 2}" height="{ch - 2}" fill="{fill}">'
+                         f"<title>{_e(y)} / {_e(x)}: {_e(text or '-')}</title></rect>"
+                         f'<text x="{left + cw * j + cw / 2 - 1:.1f}" y="{cy + ch / 2 + 4:.1f}" font-size="11" '
+                         f'text-anchor="middle" fill="{ink}">{_e(text)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _question_html(spec: dict[str, Any]) -> str:
+    """The question a deal-stats job answers, in the game's words, and how it was answered."""
+    from games.core import registry
+
+    question = spec.get("question") or "categories"
+    name = str(question.get("type", "?") if isinstance(question, dict) else question)
+    doc = ""
+    game = spec.get("game")
+    if game:
+        try:
+            q = registry.game(str(game)).questions.get(name)
+        except (KeyError, ValueError):
+            q = None
+        doc = q.doc if q is not None else ""
+    how = ("exact enumeration" if spec.get("method", "exact") == "exact"
+           else f"{int(spec.get('samples') or 0):,} seeded samples (seed {spec.get('seed')})")
+    where = f" ({_e(game)})" if game else ""
+    text = f": {_e(doc.rstrip('.'))}" if doc else ""
+    return f'<p class="question"><b>Question{where}: {_e(name)}</b>{text}. Answered by {_e(how)}.</p>'
 
 
 def render_html(report: dict[str, Any]) -> str:
     """The whole report as one self-contained HTML page (inline CSS + SVG, no JavaScript)."""
+    spec_d = report.get("spec") or {}
     title = f"rasklad report: {report.get('kind', '')} job {report.get('job_id', '')}"
+    if spec_d.get("name"):  # the user's own name for the job heads the page
+        title = f"{spec_d['name']} ({report.get('kind', '')} job {report.get('job_id', '')})"
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -627,6 +779,8 @@ def render_html(report: dict[str, Any]) -> str:
         f"<style>{CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
     ]
+    if report.get("kind") == "deal-stats":
+        out.append(_question_html(spec_d))
     columns = report.get("columns") or {}
     docs = {t: {c["name"]: c.get("doc", "") for c in columns.get(t, [])} for t in ("deals", "seats")}
     board = report.get("leaderboard")

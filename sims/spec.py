@@ -541,8 +541,25 @@ def load_spec(source: str | Path) -> JobSpec:
     try:
         data = json.loads(text) if text.lstrip().startswith("{") else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as e:
-        raise SpecError([("", f"not valid YAML or JSON: {str(e).splitlines()[0]}")]) from None
+        raise SpecError([("", f"not valid YAML or JSON: {syntax_error_text(e)}")]) from None
     return parse_spec(data)
+
+
+def syntax_error_text(e: json.JSONDecodeError | yaml.YAMLError) -> str:
+    """One line for a JSON or YAML syntax error that keeps where it is: ``line 3, column 7: ...``.
+
+    PyYAML puts the position on a line of its own (``in "<unicode string>", line 3, column 7``)
+    after the problem; a first-line-only message loses it, so it is rebuilt from the mark.
+    """
+    if isinstance(e, json.JSONDecodeError):
+        return f"line {e.lineno}, column {e.colno}: {e.msg}"
+    mark = getattr(e, "problem_mark", None)
+    problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+    if mark is None:
+        return str(problem)
+    context = getattr(e, "context", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}"
+    return f"{where}: {problem}" + (f" ({context})" if context else "")
 
 
 def _param_text(v: Any) -> str:

@@ -403,6 +403,31 @@ class JobStore:
             deals = conn.execute(select(covered).where(jobs_table.c.shards_total > 0)).scalar()
         return {"shards": int(shards or 0), "deals": int(deals or 0)}
 
+    def totals_by_owner(self) -> dict[str, dict[str, int]]:
+        """Per owner (API key name): ``shards`` committed, ``deals`` they cover (as ``totals``) and
+        the number of jobs in each state (``state:<name>``)."""
+        covered = func.sum(jobs_table.c.deals_total * jobs_table.c.shards_done // jobs_table.c.shards_total)
+        out: dict[str, dict[str, int]] = {}
+        with self.engine.connect() as conn:
+            q = (select(jobs_table.c.owner, func.sum(jobs_table.c.shards_done), covered)
+                 .where(jobs_table.c.shards_total > 0).group_by(jobs_table.c.owner))
+            for owner, shards, deals in conn.execute(q):
+                out.setdefault(str(owner), {}).update(shards=int(shards or 0), deals=int(deals or 0))
+            q = select(jobs_table.c.owner, jobs_table.c.state, func.count()).group_by(jobs_table.c.owner,
+                                                                                       jobs_table.c.state)
+            for owner, state, n in conn.execute(q):
+                out.setdefault(str(owner), {})[f"state:{state}"] = int(n)
+        return out
+
+    def ids_with_prefix(self, prefix: str, owner: str | None = None, limit: int = 2) -> list[str]:
+        """Ids of jobs (of ``owner``, when given) that start with ``prefix``, at most ``limit``."""
+        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        q = select(jobs_table.c.id).where(jobs_table.c.id.like(f"{escaped}%", escape="\\"))
+        if owner is not None:
+            q = q.where(jobs_table.c.owner == owner)
+        with self.engine.connect() as conn:
+            return [str(r[0]) for r in conn.execute(q.order_by(jobs_table.c.id).limit(limit))]
+
     def recorded_shards(self, job_id: str) -> dict[int, tuple[int, str]]:
         """Recorded shards of the job: shard index → (rows, checksum)."""
         q = (select(shards_table.c.shard, shards_table.c.rows, shards_table.c.checksum)

@@ -290,9 +290,15 @@ def _export_table(job_dir: Location, tables: list[str], table: str | None) -> pa
         return read_table(job_dir, tables[0])
     parts = []
     for name in tables:
-        t = read_table(job_dir, name)
+        t = _nullable(read_table(job_dir, name))
         parts.append(t.add_column(0, "table", pa.array([name] * t.num_rows, pa.string())))
     return pa.concat_tables(parts, promote_options="permissive")
+
+
+def _nullable(t: pa.Table) -> pa.Table:
+    """``t`` with every field nullable: stacked tables fill the columns a table lacks with nulls,
+    which a field declared non-nullable (e.g. a question's category key) cannot hold."""
+    return t.cast(pa.schema([f.with_nullable(True) for f in t.schema], metadata=t.schema.metadata))
 
 
 def _join_deals(seats: pa.Table, deals: pa.Table) -> pa.Table:

@@ -271,8 +271,8 @@ def _execute(con: duckdb.DuckDBPyConnection, sql: str, timeout_s: float, max_row
                          f"{_first_line(e)}") from None
     except duckdb.PermissionException as e:
         raise QueryError(f"access denied: {_first_line(e)}") from None
-    except duckdb.Error as e:
-        raise QueryError(_first_line(e)) from None
+    except duckdb.Error as e:  # whole: DuckDB's hints ("Did you mean ...", the caret) follow the first line
+        raise QueryError(str(e).strip() or type(e).__name__) from None
     finally:
         watchdog.cancel()
     if truncated:

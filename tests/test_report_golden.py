@@ -20,9 +20,9 @@ MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "o
 
 CASES = [
     (RANDOM, 600, "6c980285e56a1633cd8c4888cf80941cfebafccdd02d629e76ee8dce99974176",
-     "9db9865446047e8f8a449510729740c39bbb6066e417655e9d51fc14fdf6e707"),
+     "a2f45a85bba6b31aaa71fc094dc14439e02b2be403ab65d15ed95145935056ad"),
     (MIXED, 30, "c522b778bc3b414cb7aaaeb6e9795b1a6a003039897b6820266bf34b465a5d90",
-     "480d8c83ebc134bfb2fa4c473ec2712d88685466cacf778537d7ad5635bd046a"),
+     "5fccf8a89f3e673508961bd3b8dcacb9a074421e73f1b97ebaecee587a4fdfda"),
 ]
 
 

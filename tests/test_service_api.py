@@ -317,7 +317,7 @@ def test_catalog_health_and_metrics(svc: Service, alice: str, finished: dict[str
 
         stored = JobStore(svc.env["RASKLAD_DB"]).count_by_state()
         assert values['rasklad_jobs{state="succeeded"}'] == stored["succeeded"] >= 1
-        assert values["rasklad_shards_committed"] >= 8 and values["rasklad_deals_simulated"] >= 120
+        assert values["rasklad_shards_committed_total"] >= 8 and values["rasklad_deals_simulated_total"] >= 120
         assert values["rasklad_shard_duration_seconds_count"] >= 8
         assert values['rasklad_shard_duration_seconds_bucket{le="+Inf"}'] == values[
             "rasklad_shard_duration_seconds_count"]

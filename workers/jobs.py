@@ -84,6 +84,24 @@ def cancel(ctl: Control, job_id: str) -> Job:
     return job
 
 
+def resume(ctl: Control, job_id: str) -> Job:
+    """Resume a cancelled or failed job: back to ``queued``, its missing shards enqueued again.
+
+    Committed shards are kept (a shard is a pure function of the spec, so the finished job is
+    the same as one never interrupted). Raises InvalidTransition for a job in any other state.
+    """
+    current = ctl.store.get(job_id)
+    if current is None:
+        raise KeyError(job_id)
+    if current.state not in ("cancelled", "failed"):
+        raise InvalidTransition(f"job {job_id} is {current.state}")
+    job = ctl.store.set_state(job_id, "queued", only_from=("cancelled", "failed"))
+    for k in range(job.shards_total):  # a failed shard's delivery count would fail it again at once
+        ctl.tracker.reset_deliveries(job_id, k)
+    _reconcile_job(ctl, job)
+    return ctl.store.get(job_id) or job
+
+
 def reconcile(ctl: Control) -> dict[str, Any]:
     """Repair what a lost broker or a dead worker left behind. Safe to run any time, anywhere.
 

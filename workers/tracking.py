@@ -104,7 +104,12 @@ class Tracker:
         with self.r.pipeline() as p:
             p.hset(key, str(k), worker)
             p.expire(key, MARKER_TTL_S)
+            p.hincrby(f"{PREFIX}worker_shards", worker, 1)
             p.execute()
+
+    def shards_by_worker(self) -> dict[str, int]:
+        """Worker name -> shards it committed (since the broker's Redis was last emptied)."""
+        return {str(w): int(n) for w, n in self.r.hgetall(f"{PREFIX}worker_shards").items()}
 
     def who_ran(self, job_id: str) -> dict[int, str]:
         """Shard -> worker that committed it."""

@@ -18,7 +18,8 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.routes.jobs import ERRORS, own_job
-from api.schemas import REPORT_EXAMPLE, ErrorOut, QueryIn, QueryOut, example
+from api.schemas import REPORT_EXAMPLE, ErrorOut, PartialJob, QueryIn, QueryOut, example
+from storage.jobstore import Job
 from storage.layout import job_dir
 from storage.objectstore import Location, data_root, read_stream
 from storage.parquet import job_tables_on_disk
@@ -28,6 +29,11 @@ router = APIRouter(prefix="/v1", tags=["results"])
 
 PARQUET = "application/vnd.apache.parquet"
 FORMATS = {"parquet": PARQUET, "csv": "text/csv", "jsonl": "application/x-ndjson"}
+#: Set when the data served is incomplete: ``done/total`` shards (a download) or
+#: ``job:done/total,...`` (a Parquet query answer).
+PARTIAL_HEADER = "X-Rasklad-Partial"
+#: The jobs a Parquet query answer ran over, comma-separated.
+JOBS_HEADER = "X-Rasklad-Jobs"
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 
@@ -38,8 +44,15 @@ def _job_dir(svc: Services, job_id: str) -> Location:
 def _succeeded(svc: Services, key: Any, job_id: str) -> Location:
     job = own_job(svc, key, job_id)
     if job.state != "succeeded":
-        raise ApiError(409, f"job {job_id} is {job.state}: its report exists once it has succeeded", "job_id")
-    return _job_dir(svc, job_id)
+        raise ApiError(409, f"job {job.id} is {job.state}: its report exists once it has succeeded", "job_id")
+    return _job_dir(svc, job.id)
+
+
+def _partial(job: Job) -> PartialJob | None:
+    """What is missing from a job's data, or None when every shard is in."""
+    if job.state == "succeeded" or job.shards_done >= job.shards_total:
+        return None
+    return PartialJob(job=job.id, state=job.state, shards_done=job.shards_done, shards_total=job.shards_total)
 
 
 @router.get("/jobs/{job_id}/report", responses={**ERRORS, 409: {"model": ErrorOut, "description": "not succeeded"},
@@ -108,7 +121,8 @@ def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
              where: Annotated[str | None, Query(max_length=2000, description="a SQL condition")] = None,
              ) -> StreamingResponse:
     """Stream a table; ``columns`` and ``where`` are pushed into DuckDB (sandboxed like /v1/query)."""
-    own_job(svc, key, job_id)
+    job = own_job(svc, key, job_id)
+    job_id = job.id
     jd = _job_dir(svc, job_id)
     tables = job_tables_on_disk(jd) if jd.exists() else []
     if table not in tables:
@@ -136,8 +150,10 @@ def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
         yield from batches
 
     ext = {"parquet": "parquet", "csv": "csv", "jsonl": "jsonl"}[format]
-    return StreamingResponse(_encode(chained(), format), media_type=FORMATS[format],
-                             headers={"Content-Disposition": f'attachment; filename="{job_id}-{table}.{ext}"'})
+    headers = {"Content-Disposition": f'attachment; filename="{job_id}-{table}.{ext}"'}
+    if (missing := _partial(job)) is not None:  # partial data is never passed on silently
+        headers[PARTIAL_HEADER] = f"{missing.shards_done}/{missing.shards_total}"
+    return StreamingResponse(_encode(chained(), format), media_type=FORMATS[format], headers=headers)
 
 
 @router.post("/query", response_model=QueryOut, responses={
@@ -147,14 +163,20 @@ def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
 async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) -> Response:
     """One read-only SELECT over the views of your jobs (``deals``, ``seats``, ...), with row,
     memory and time limits. ``Accept: application/vnd.apache.parquet`` returns Parquet."""
+    if body.jobs is not None and body.all_jobs:
+        raise ApiError(400, "give either jobs or all_jobs, not both", "all_jobs")
     if body.jobs is None:
+        # Newest first. Without all_jobs only the latest job with data: the bot labels of
+        # different jobs repeat, so an average over all of them silently mixes tournaments.
         own = svc.store.list_jobs(owner=key.name, limit=1000)
-        jobs = {j.id: _job_dir(svc, j.id) for j in own}
+        chosen = [j for j in own if _job_dir(svc, j.id).exists()]
+        chosen = chosen if body.all_jobs else chosen[:1]
     else:
-        jobs = {j: _job_dir(svc, own_job(svc, key, j).id) for j in body.jobs}
-    jobs = {j: d for j, d in jobs.items() if d.exists()}
+        chosen = [own_job(svc, key, j) for j in body.jobs]
+    jobs = {j.id: _job_dir(svc, j.id) for j in chosen if _job_dir(svc, j.id).exists()}
     if not jobs:
         raise ApiError(404, "no job with data to query", "jobs")
+    partial = [p for j in chosen if j.id in jobs and (p := _partial(j)) is not None]
     s = svc.settings
     try:
         result = await asyncio.to_thread(run_query, body.sql, jobs, memory_limit=s.query_memory_limit,
@@ -164,7 +186,11 @@ async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) 
     if PARQUET in request.headers.get("accept", ""):
         buf = io.BytesIO()
         pq.write_table(result, buf)
-        return Response(buf.getvalue(), media_type=PARQUET)
+        headers = {JOBS_HEADER: ",".join(jobs)}
+        if partial:
+            headers[PARTIAL_HEADER] = ",".join(f"{p.job}:{p.shards_done}/{p.shards_total}" for p in partial)
+        return Response(buf.getvalue(), media_type=PARQUET, headers=headers)
     rows = [[json_number(v) for v in r.values()] for r in result.to_pylist()]
-    out = QueryOut(columns=result.column_names, rows=rows, truncated=is_truncated(result))
+    out = QueryOut(columns=result.column_names, rows=rows, truncated=is_truncated(result), jobs=list(jobs),
+                   partial=partial)
     return JSONResponse(json.loads(out.model_dump_json()))

@@ -14,7 +14,7 @@ from fastapi.responses import StreamingResponse
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.schemas import SPEC_EXAMPLE, SPEC_YAML_EXAMPLE, ErrorOut, JobList, JobOut
-from sims.spec import SpecError, parse_spec
+from sims.spec import SpecError, parse_spec, syntax_error_text
 from storage.apikeys import ApiKey
 from storage.jobstore import InvalidTransition, Job
 from workers import jobs as control
@@ -30,9 +30,17 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 def own_job(svc: Services, key: ApiKey, job_id: str) -> Job:
     """The job if the caller may see it; 404 otherwise (another key's job is never revealed)."""
     job = svc.store.get(job_id) if len(job_id) <= 64 else None
-    if job is None or (job.owner != key.name and not key.admin):
-        raise ApiError(404, f"no job {job_id}", "job_id")
-    return job
+    if job is not None and (job.owner == key.name or key.admin):
+        return job
+    # A unique prefix of one of the caller's job ids works as on the command line (at least 4
+    # characters after the ``j-``, so a stray short string never matches by accident).
+    if 6 <= len(job_id) <= 64 and job_id.isascii():
+        hits = svc.store.ids_with_prefix(job_id, owner=None if key.admin else key.name, limit=6)
+        if len(hits) == 1 and (found := svc.store.get(hits[0])) is not None:
+            return found
+        if len(hits) > 1:
+            raise ApiError(404, f"job prefix {job_id} is ambiguous: {', '.join(hits[:5])}", "job_id")
+    raise ApiError(404, f"no job {job_id}", "job_id")
 
 
 def _ctl(svc: Services) -> control.Control:
@@ -48,8 +56,9 @@ async def _spec_body(request: Request) -> Any:
         if ctype in ("application/json", "text/json", ""):
             return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as e:
-        raise ApiError(400, f"the body is not valid {'YAML' if 'yaml' in ctype else 'JSON'}: "
-                            f"{str(e).splitlines()[0]}", "body") from None
+        where = syntax_error_text(e) if not isinstance(e, UnicodeDecodeError) else str(e)
+        raise ApiError(400, f"the body is not valid {'YAML' if 'yaml' in ctype else 'JSON'}: {where}",
+                       "body") from None
     raise ApiError(415, f"send the spec as application/json or application/yaml, not {ctype}", "Content-Type")
 
 
@@ -144,13 +153,27 @@ def cancel_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
     return JobOut.of(job)
 
 
+@router.post("/{job_id}/resume", response_model=JobOut,
+             responses={**ERRORS, 409: {"model": ErrorOut, "description": "the job is not cancelled or failed"}},
+             summary="Resume a cancelled or failed job (committed shards are kept)")
+def resume_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
+    """Queue the shards a cancelled (or failed) job has not committed; it goes back to ``queued``."""
+    job = own_job(svc, key, job_id)
+    try:
+        job = control.resume(_ctl(svc), job.id)
+    except InvalidTransition:
+        raise ApiError(409, f"job {job.id} is {job.state}: only a cancelled or failed job resumes",
+                       "job_id") from None
+    return JobOut.of(job)
+
+
 @router.get("/{job_id}/events", responses={**ERRORS, 200: {
     "content": {"text/event-stream": {"example": "event: progress\ndata: {...job...}\n\n"}},
     "description": "`progress` events with the job as JSON whenever it changes, then one `end`"}},
     summary="Follow a job (server-sent events)")
 async def events(job_id: str, request: Request, svc: ServicesDep, key: KeyDep) -> StreamingResponse:
     """Progress events until the job ends: ``event: progress`` with the job, then ``event: end``."""
-    own_job(svc, key, job_id)
+    job_id = own_job(svc, key, job_id).id
     poll = float(request.app.state.events_poll_s)
 
     async def stream() -> AsyncIterator[str]:

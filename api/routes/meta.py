@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Gauge, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from api import catalog
-from api.deps import ServicesDep
+from api.deps import Services, ServicesDep
 from api.errors import ApiError
 from api.schemas import BOTS_EXAMPLE, GAME_EXAMPLE, GAMES_EXAMPLE, HEALTH_EXAMPLE, METRICS_EXAMPLE, ErrorOut, example
 from storage.jobstore import STATES
@@ -79,25 +81,56 @@ async def healthz(svc: ServicesDep) -> JSONResponse:
     return JSONResponse({"status": "ok" if ok else "degraded", "checks": checks}, status_code=200 if ok else 503)
 
 
+class _Metrics:
+    """The service's metrics, read when scraped: Prometheus naming (counters end in ``_total``)."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+
+    def collect(self) -> Iterator[Metric]:
+        """Every family: jobs by state, totals, per key (API key name) and per worker, the queue."""
+        svc = self.svc
+        counts = svc.store.count_by_state()
+        jobs = GaugeMetricFamily("rasklad_jobs", "jobs by state", labels=["state"])
+        for s in STATES:
+            jobs.add_metric([s], counts.get(s, 0))
+        yield jobs
+        totals = svc.store.totals()
+        yield CounterMetricFamily("rasklad_shards_committed", "shards committed (all jobs)",
+                                  value=totals.get("shards", 0))
+        yield CounterMetricFamily("rasklad_deals_simulated", "deals (or samples) in committed shards",
+                                  value=totals.get("deals", 0))
+        by_key = svc.store.totals_by_owner()
+        key_jobs = GaugeMetricFamily("rasklad_key_jobs", "jobs by API key and state", labels=["key", "state"])
+        key_shards = CounterMetricFamily("rasklad_key_shards_committed", "shards committed, by API key",
+                                         labels=["key"])
+        key_deals = CounterMetricFamily("rasklad_key_deals_simulated", "deals (or samples) simulated, by API key",
+                                        labels=["key"])
+        for owner, t in sorted(by_key.items()):
+            for s in STATES:
+                key_jobs.add_metric([owner, s], t.get(f"state:{s}", 0))
+            key_shards.add_metric([owner], t.get("shards", 0))
+            key_deals.add_metric([owner], t.get("deals", 0))
+        yield from (key_jobs, key_shards, key_deals)
+        worker = CounterMetricFamily("rasklad_worker_shards_committed", "shards committed, by worker",
+                                     labels=["worker"])
+        queue = GaugeMetricFamily("rasklad_queue_length", "shard tasks waiting in the broker")
+        try:
+            for name, n in sorted(svc.tracker.shards_by_worker().items()):
+                worker.add_metric([name], n)
+            queue.add_metric([], svc.tracker.queue_length())
+        except Exception:  # the broker is down: the store's series still answer
+            queue.add_metric([], float("nan"))
+        yield from (worker, queue)
+
+
 @router.get("/metrics", summary="Prometheus metrics", response_class=Response,
             responses={200: example(METRICS_EXAMPLE, "text/plain; version=0.0.4", "Prometheus text format")})
 def metrics(svc: ServicesDep) -> Response:
-    """Jobs by state, shards committed, deals simulated, shard durations, queue length."""
+    """Jobs by state, shards committed, deals simulated (in all and per API key), shards per worker,
+    shard durations, queue length."""
     reg = CollectorRegistry()
-    by_state = Gauge("rasklad_jobs", "jobs by state", ["state"], registry=reg)
-    counts = svc.store.count_by_state()
-    for s in STATES:
-        by_state.labels(s).set(counts.get(s, 0))
-    shards = Gauge("rasklad_shards_committed", "shards committed (all jobs)", registry=reg)
-    deals = Gauge("rasklad_deals_simulated", "deals (or samples) in committed shards", registry=reg)
-    totals = svc.store.totals()
-    shards.set(totals.get("shards", 0))
-    deals.set(totals.get("deals", 0))
-    queue = Gauge("rasklad_queue_length", "shard tasks waiting in the broker", registry=reg)
-    try:
-        queue.set(svc.tracker.queue_length())
-    except Exception:
-        queue.set(float("nan"))
+    reg.register(_Metrics(svc))
     try:
         hist = svc.tracker.shard_histogram_text().encode()
     except Exception:

@@ -122,7 +122,10 @@ def steps(record: Mapping[str, Any]) -> Iterator[str]:
             yield f"scores: {out['scores']}"
             return
         where = f"{k}.{i}" if k is not None else f"{i}"
-        text = entry.describe_action(st, action) if entry.describe_action is not None else str(raw)
+        try:  # describing comes before applying: an illegal action's error must still say where it is
+            text = entry.describe_action(st, action) if entry.describe_action is not None else str(raw)
+        except IllegalAction as e:
+            raise e.at(i, k) from None
         yield f"{where:>5}  {text}"
 
 

@@ -28,10 +28,26 @@ def _bad(message: str) -> NoReturn:
 
 
 def _settings(data: Path | None) -> Settings:
-    """The environment's settings with ``--data`` as the data root when given."""
+    """The environment's settings with ``--data`` as the data root when given, made absolute
+    (messages name the folder a user can find whatever the working directory was)."""
     from sims.settings import get_settings
 
-    return get_settings().with_data(data)
+    s = get_settings().with_data(data)
+    if "://" in str(s.data):  # an object-storage URL is absolute already
+        return s
+    return s.with_data(Path(s.data).resolve())
+
+
+def _root(settings: Any) -> Path | str:
+    """The data root as an absolute path (for messages); an object-storage URL as it is."""
+    return settings.data if "://" in str(settings.data) else Path(settings.data).resolve()
+
+
+def default_workers() -> int:
+    """Worker processes when ``--workers`` is not given: every core this process may use."""
+    import os
+
+    return max(1, len(os.sched_getaffinity(0)))
 
 
 def _job_dirs(settings: Any) -> list[Location]:
@@ -52,7 +68,7 @@ def _resolve(job: str, settings: Any) -> Location:
     exact = [d for d in dirs if d.name == job]
     match = exact or [d for d in dirs if d.name.startswith(job)]
     if not job or not match:
-        _bad(f"no job {job!r} under {settings.data} (see `rasklad jobs`)")
+        _bad(f"no job {job!r} under {_root(settings)} (see `rasklad jobs`)")
     if len(match) > 1:
         _bad(f"job prefix {job!r} is ambiguous: {', '.join(d.name for d in match[:5])}")
     return match[0]
@@ -62,7 +78,9 @@ def _read_spec(job_dir: Location) -> dict[str, Any]:
     return dict(json.loads((job_dir / "spec.json").read_text(encoding="utf-8")))
 
 
-def _print_result(report: dict[str, Any] | None, job_id: str = "JOB", max_rows: int = 40) -> None:
+def print_report(report: dict[str, Any] | None, job_id: str = "JOB", max_rows: int = 40,
+                 remote: bool = False) -> None:
+    """Print a report as `rasklad run` ends: the leaderboard, or a deal-stats job's tables."""
     if not report:
         return
     board = report.get("leaderboard")
@@ -82,7 +100,8 @@ def _print_result(report: dict[str, Any] | None, job_id: str = "JOB", max_rows: 
         for r in rows[:max_rows]:
             typer.echo("  " + "  ".join(f"{_cell(r.get(c)):>14}" for c in cols))
         if len(rows) > max_rows:
-            typer.echo(f"  ... {len(rows) - max_rows} more rows: rasklad query {job_id} 'SELECT * FROM {name}'")
+            where = f"--remote --jobs {job_id}" if remote else job_id
+            typer.echo(f"  ... {len(rows) - max_rows} more rows: rasklad query {where} 'SELECT * FROM {name}'")
 
 
 def _cell(v: Any) -> str:
@@ -115,9 +134,18 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
     def on_start(p: JobProgress) -> None:
         task.append(bar.add_task("running", total=p.shards_total, completed=p.shards_done, rate=""))
 
+    plain = not quiet and not console.is_terminal  # a log or a pipe: plain lines, not a bar
+    said = [0.0]
+
     def on_shard(p: JobProgress) -> None:
+        import time
+
         rate = f"{p.rate():,.0f} {unit}/s" if p.items_this_run else ""
         bar.update(task[0], completed=p.shards_done, rate=rate)
+        now = time.monotonic()
+        if plain and (now - said[0] >= 5.0 or p.shards_done == p.shards_total):
+            said[0] = now
+            typer.echo(f"{p.shards_done}/{p.shards_total} shards" + (f", {rate}" if rate else ""), err=True)
 
     try:
         with bar:
@@ -135,7 +163,7 @@ def print_run_result(result: Any, max_rows: int = 40) -> None:
     resumed = f" ({result.skipped} already committed)" if result.skipped else ""
     typer.echo(f"job {result.job_id}: {result.state}, {result.shards_done}/{result.shards_total} shards"
                f"{resumed}, {result.seconds:.1f} s")
-    _print_result(result.report, result.job_id, max_rows)
+    print_report(result.report, result.job_id, max_rows)
     if result.report_paths is not None:
         typer.echo(f"report: {result.report_paths[1]}")
     elif result.report_error:
@@ -143,8 +171,10 @@ def print_run_result(result: Any, max_rows: int = 40) -> None:
 
 
 def run(
-    spec_file: Annotated[Path, typer.Argument(help="job spec, YAML or JSON", metavar="SPEC")],
-    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+    spec_file: Annotated[str, typer.Argument(help="job spec, YAML or JSON ('-' reads standard input)",
+                                             metavar="SPEC")],
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="worker processes (default: all cores)",
+                                                show_default=False)] = None,
     data: DataOpt = None,
     new: Annotated[bool, typer.Option("--new", help="start a new job even if this spec ran before")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
@@ -155,30 +185,55 @@ def run(
     """
     from sims.spec import SpecError, load_spec
 
-    if workers < 1:
-        _bad(f"--workers must be >= 1, not {workers}")
-    if not spec_file.is_file():
-        _bad(f"no such spec file: {spec_file}")
+    n = workers if workers is not None else default_workers()
+    if n < 1:
+        _bad(f"--workers must be >= 1, not {n}")
+    label = "<stdin>" if spec_file == "-" else spec_file
     try:
-        spec = load_spec(spec_file)
+        if spec_file == "-":
+            text = sys.stdin.read()
+            if not text.strip():
+                _bad("empty spec on standard input")
+            spec = load_spec(text)
+        else:
+            if not Path(spec_file).is_file():
+                _bad(f"no such spec file: {spec_file}")
+            spec = load_spec(Path(spec_file))
     except SpecError as e:
-        _bad(f"{spec_file}: {e}")
-    print_run_result(run_with_progress(spec, str(spec_file), data=data, workers=workers, new=new, quiet=quiet))
+        _bad(f"{label}: {e}")
+    print_run_result(run_with_progress(spec, label, data=data, workers=n, new=new, quiet=quiet))
+
+
+RemoteOpt = Annotated[bool, typer.Option("--remote", help="the service's jobs (--url/--key) instead of local ones")]
+UrlOpt = Annotated[str | None, typer.Option("--url", envvar="RASKLAD_URL", help="service URL (--remote)")]
+KeyOpt = Annotated[str | None, typer.Option("--key", envvar="RASKLAD_KEY", help="API key (--remote)")]
 
 
 def jobs(
     data: DataOpt = None,
     state: Annotated[str | None, typer.Option("--state", help="only jobs in this state")] = None,
     limit: Annotated[int, typer.Option("--limit", help="at most this many jobs")] = 50,
+    remote: RemoteOpt = False,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
 ) -> None:
-    """List the jobs of the data root, newest first."""
+    """List the jobs of the data root (or with --remote, your jobs on the service), newest first."""
     from sims.embedded import open_store
 
-    settings = _settings(data)
     if state is not None and state not in ("queued", "running", "succeeded", "failed", "cancelled"):
         _bad(f"unknown state {state!r}: queued, running, succeeded, failed or cancelled")
     if limit < 1:
         _bad(f"--limit must be >= 1, not {limit}")
+    if remote:
+        from rasklad.commands.remote import remote_jobs
+
+        remote_jobs(state, limit, url, key)
+        return
+    settings = _settings(data)
+    if not Path(settings.data).is_dir():  # a read-only command never creates the data root
+        typer.echo(f"no jobs: the data root {_root(settings)} does not exist yet (`rasklad run SPEC` makes it)",
+                   err=True)
+        return
     store = open_store(settings)
     rows = store.list_jobs(state=state, limit=limit)
     typer.echo(f"{'job':<19} {'kind':<10} {'game':<12} {'state':<10} {'shards':>11}  created")
@@ -210,12 +265,27 @@ def report(
     job: Annotated[str, typer.Argument(help="job id (or a unique prefix)")],
     data: DataOpt = None,
     open_: Annotated[bool, typer.Option("--open", help="open the HTML report in a browser")] = False,
+    remote: RemoteOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="--remote: print the report JSON")] = False,
+    html: Annotated[Path | None, typer.Option("--html", help="--remote: save the HTML report to this file "
+                                                             "(or directory)")] = None,
+    url: UrlOpt = None,
+    key: KeyOpt = None,
 ) -> None:
-    """Print where a job's report is (writing it first if the job is complete but has none)."""
+    """Print where a job's report is (writing it first if the job is complete but has none).
+
+    With --remote: print a service job's leaderboard (or tables), its JSON (--json), or save its
+    HTML page (--html FILE).
+    """
     from sims.embedded import _finalize, job_tables
     from sims.spec import parse_spec
     from storage.parquet import committed_shards
 
+    if remote:
+        from rasklad.commands.remote import remote_report
+
+        remote_report(job, as_json, html, url, key)
+        return
     settings = _settings(data)
     jd = _resolve(job, settings)
     html = jd / "report.html"
@@ -251,8 +321,8 @@ def query(
 ) -> None:
     """Run read-only SQL (DuckDB) over a job's tables: views deals, seats, records or a stats job's tables.
 
-    ``rasklad query --remote "SQL"`` runs it on the service over all your jobs there;
-    ``rasklad query --remote JOB[,JOB...] "SQL"`` over some of them.
+    ``rasklad query --remote "SQL"`` runs it on the service over your latest job there;
+    ``rasklad query --remote JOB[,JOB...] "SQL"`` over some of them, ``all`` over every one.
     """
     from storage.query import QueryError, run_query
 
@@ -260,11 +330,11 @@ def query(
         from rasklad.commands.remote import remote_query
 
         if sql is None:
-            ids = None
-            sql = job
+            remote_query(job, None, fmt, output, url, key)
+        elif job == "all":
+            remote_query(sql, None, fmt, output, url, key, all_jobs=True)
         else:
-            ids = None if job == "all" else [j.strip() for j in job.split(",") if j.strip()]
-        remote_query(sql, ids, fmt, output, url, key)
+            remote_query(sql, [j.strip() for j in job.split(",") if j.strip()], fmt, output, url, key)
         return
     if sql is None:
         _bad("give a job and the SQL: rasklad query JOB \"SELECT ...\" (or --remote \"SELECT ...\")")
@@ -276,15 +346,53 @@ def query(
     if job == "all":
         dirs = _job_dirs(settings)
         if not dirs:
-            _bad(f"no jobs under {settings.data}")
+            _bad(f"no jobs under {_root(settings)}")
     else:
         dirs = [_resolve(j.strip(), settings) for j in job.split(",")]
     try:
         table = run_query(sql, {d.name: d for d in dirs}, memory_limit=settings.query_memory_limit,
                           timeout_s=settings.query_timeout_s, max_rows=settings.query_max_rows)
     except QueryError as e:
-        _bad(str(e).splitlines()[0] if str(e) else "query failed")
+        _bad_query(str(e))
+    if len(dirs) > 1:
+        typer.echo(f"query over {len(dirs)} jobs (column job_id tells them apart)", err=True)
+    for d in dirs:
+        _note_partial(settings, d)
     _write_table(table, fmt, output)
+
+
+def _bad_query(message: str) -> NoReturn:
+    """Exit 2 with DuckDB's error: its first line, then its hints (``Did you mean "seats"?``,
+    candidate bindings, the caret under the position) indented below it."""
+    lines = [ln for ln in message.strip().splitlines() if ln.strip()] or ["query failed"]
+    typer.echo(f"error: {lines[0]}", err=True)
+    for ln in lines[1:]:
+        typer.echo(f"  {ln}", err=True)
+    raise typer.Exit(code=2)
+
+
+def incomplete(settings: Any, jd: Path) -> tuple[int, int] | None:
+    """(shards done, shards total) of a local job that has not committed every shard, else None."""
+    from sims.plan import plan
+    from sims.spec import parse_spec
+    from storage.parquet import committed_shards
+
+    if not (jd / "spec.json").is_file():
+        return None
+    from sims.embedded import job_tables
+
+    spec = parse_spec(_read_spec(jd))
+    total = plan(spec, max_deals=1 << 62, max_shards=1 << 30).shards_total
+    done = len(set(committed_shards(jd, job_tables(spec))) & set(range(total)))
+    return (done, total) if done < total else None
+
+
+def _note_partial(settings: Any, jd: Path) -> None:
+    """Say on stderr when a job's data is partial (never pass partial data on silently)."""
+    missing = incomplete(settings, jd)
+    if missing is not None:
+        typer.echo(f"note: partial data: job {jd.name} has {missing[0]}/{missing[1]} shards committed "
+                   "(`rasklad run` its spec again to finish it)", err=True)
 
 
 def _write_table(table: Any, fmt: str, output: Path | None) -> None:
@@ -317,16 +425,24 @@ def _write_table(table: Any, fmt: str, output: Path | None) -> None:
         else:
             typer.echo(text)
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from rasklad.commands.remote import TABLE_ROWS, table_console
 
     t = Table(show_edge=False)
     for name in table.column_names:
         t.add_column(name, justify="left" if str(table.schema.field(name).type) == "string" else "right")
-    for row in table.to_pylist():
+    rows = table.to_pylist() if output is not None else table.slice(0, TABLE_ROWS).to_pylist()
+    for row in rows:
         t.add_row(*(_cell(v) for v in row.values()))
-    console = Console(file=output.open("w", encoding="utf-8") if output is not None else None)
-    console.print(t)
+    if output is not None:
+        with output.open("w", encoding="utf-8") as fh:
+            table_console(fh).print(t)
+        return
+    table_console(sys.stdout).print(t)
+    if table.num_rows > TABLE_ROWS:
+        typer.echo(f"note: {table.num_rows - TABLE_ROWS:,} more rows not shown: use -f csv, -f json or -o FILE "
+                   "for all of them", err=True)
 
 
 def export(
@@ -341,6 +457,7 @@ def export(
     jd = _resolve(job, settings)
     if output.exists() and output.is_dir():
         _bad(f"{output} is a directory: give a file name")
+    _note_partial(settings, jd)
     export_job(jd, output)
     typer.echo(str(output))
 

@@ -77,10 +77,33 @@ def serve(
                 log_level="info", access_log=False)
 
 
+def _check_broker(url: str, wait_s: float) -> None:
+    """Exit 2 with one line naming ``RASKLAD_BROKER`` when the broker has not answered within
+    ``wait_s`` seconds (Celery would retry forever, logging a traceback each time; a broker that
+    comes up a little after its workers is still waited for)."""
+    import time
+
+    import redis
+
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
+            return
+        except (redis.RedisError, ValueError) as e:
+            if time.monotonic() >= deadline or isinstance(e, ValueError):
+                reason = " ".join(str(e).split()) or type(e).__name__
+                _bad(f"no broker answers at {url} (set RASKLAD_BROKER): {reason}")
+            time.sleep(0.5)
+
+
 def worker(
-    concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="shard processes")] = 0,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-c",
+                                             help="shard processes; 0 (the default) starts one per CPU core")] = 0,
     loglevel: Annotated[str, typer.Option("--loglevel")] = "INFO",
     hostname: Annotated[str | None, typer.Option("--hostname", "-n")] = None,
+    broker_wait: Annotated[float, typer.Option("--broker-wait", help="seconds to wait for the broker to answer "
+                                                                   "before giving up")] = 10.0,
 ) -> None:
     """Start a Celery worker on the broker (``RASKLAD_BROKER``); add more on other machines."""
     import os
@@ -89,6 +112,7 @@ def worker(
 
     if concurrency < 0:
         _bad(f"--concurrency must be >= 0 (0 = one per core), not {concurrency}")
+    _check_broker(str(app.conf.broker_url), broker_wait)
     argv = ["worker", f"--loglevel={loglevel}", "-Q", "rasklad", "-E",
             f"--concurrency={concurrency or os.cpu_count() or 1}", "--without-gossip", "--without-mingle"]
     if hostname:

@@ -1,0 +1,331 @@
+// rasklad web app: small vanilla JS over the /v1 API (the session cookie authenticates).
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+};
+
+// Every request that changes something carries this header (see api/web/session.py).
+async function api(method, path, body, type) {
+  const opts = { method, headers: { "X-Rasklad-Web": "1" }, credentials: "same-origin" };
+  if (body !== undefined) {
+    opts.body = typeof body === "string" ? body : JSON.stringify(body);
+    opts.headers["Content-Type"] = type || "application/json";
+  }
+  const r = await fetch(path, opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) {
+    const detail = (data && data.detail) || [{ field: "", message: r.statusText }];
+    const err = new Error(detail.map((d) => (d.field ? d.field + ": " : "") + d.message).join("\n"));
+    err.status = r.status; err.detail = detail;
+    if (r.status === 401 && document.body.dataset.page !== "signin") location.href = "/signin";
+    throw err;
+  }
+  return data;
+}
+
+const fmt = {
+  num: (x, d = 4) => (x === null || x === undefined ? "–" : (x >= 0 ? "+" : "") + Number(x).toFixed(d)),
+  int: (x) => (x === null || x === undefined ? "–" : Number(x).toLocaleString("en")),
+  when: (s) => (s ? new Date(s).toISOString().replace("T", " ").slice(0, 19) : "–"),
+  secs: (s) => {
+    if (s === null || s === undefined) return "–";
+    s = Math.round(s);
+    return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor(s % 3600 / 60)} min`;
+  },
+};
+
+function duration(j) {
+  if (!j.started_at) return null;
+  const end = j.finished_at ? new Date(j.finished_at) : new Date();
+  return (end - new Date(j.started_at)) / 1000;
+}
+
+// ------------------------------------------------------------------------------ sign in / out
+function signin() {
+  $("#signin-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const box = $("#signin-error");
+    box.hidden = true;
+    try {
+      await api("POST", "/web/session", { key: $("#key").value });
+      location.href = "/";
+    } catch (e) {
+      box.textContent = e.status === 401 ? "That key is unknown or revoked." : e.message;
+      box.hidden = false;
+    }
+  });
+}
+
+function signoutButton() {
+  const b = $("#signout");
+  if (b) b.addEventListener("click", async () => { await api("POST", "/web/session/end"); location.href = "/signin"; });
+}
+
+// ------------------------------------------------------------------------------------ jobs list
+function jobsList() {
+  const tbody = $("#jobs tbody");
+  const live = $("#live");
+  const src = new EventSource("/web/api/events");
+  src.addEventListener("jobs", (ev) => {
+    const jobs = JSON.parse(ev.data);
+    live.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
+    $("#no-jobs").hidden = jobs.length > 0;
+    tbody.replaceChildren(...jobs.map((j) => {
+      const pct = j.shards_total ? Math.round(100 * j.shards_done / j.shards_total) : 0;
+      const bar = el("div", { class: "bar small" }, el("div", { style: `width:${pct}%` }));
+      return el("tr", { "data-job": j.id, "data-state": j.state },
+        el("td", {}, el("a", { href: `/jobs/${j.id}`, text: j.id })),
+        el("td", { text: j.name || "" }), el("td", { text: j.game || j.kind }),
+        el("td", { class: `state ${j.state}`, text: j.state }),
+        el("td", {}, bar, el("span", { text: ` ${j.shards_done}/${j.shards_total}` })),
+        el("td", { text: fmt.int(j.deals_done) }), el("td", { text: fmt.when(j.created_at) }),
+        el("td", { text: fmt.secs(duration(j)) }));
+    }));
+  });
+  src.onerror = () => { live.textContent = "reconnecting…"; };
+}
+
+// -------------------------------------------------------------------------------------- job page
+function jobPage() {
+  const id = document.body.dataset.job;
+  let interimTimer = null;
+  const show = (j) => {
+    const pct = j.shards_total ? 100 * j.shards_done / j.shards_total : 0;
+    $("#bar-fill").style.width = `${pct}%`;
+    const rate = j.deals_per_s ? ` · ${fmt.int(Math.round(j.deals_per_s))} deals/s` : "";
+    const eta = j.eta_s !== null && j.eta_s !== undefined && !["succeeded", "failed", "cancelled"].includes(j.state)
+      ? ` · ETA ${fmt.secs(j.eta_s)}` : "";
+    $("#progress-text").textContent = `${j.state}: ${j.shards_done}/${j.shards_total} shards, ` +
+      `${fmt.int(j.deals_done)}/${fmt.int(j.deals_total)} deals${rate}${eta}`;
+    $("#progress-text").dataset.state = j.state;
+    $("#job-meta").textContent = `${j.kind} · ${j.game || ""} · created ${fmt.when(j.created_at)}` +
+      (j.finished_at ? ` · took ${fmt.secs(duration(j))}` : "");
+    $("#cancel").hidden = !["queued", "running"].includes(j.state);
+    $("#resume").hidden = !["cancelled", "failed"].includes(j.state);
+    $("#job-error").hidden = !j.error;
+    $("#job-error").textContent = j.error || "";
+    $("#deal-open").hidden = j.kind !== "tournament";
+  };
+  const interim = async () => {
+    const r = await api("GET", `/web/api/jobs/${id}/interim`);
+    if (!r.rows.length) return;
+    $("#interim").hidden = false;
+    $("#interim-shards").textContent = `(${r.job.shards_done} of ${r.job.shards_total} shards)`;
+    $("#interim-table tbody").replaceChildren(...r.rows.map((x, i) => el("tr", {},
+      el("td", { text: String(i + 1) }), el("td", { text: x.bot }), el("td", { text: fmt.int(x.deals) }),
+      el("td", { text: fmt.num(x.mean) }), el("td", { text: x.lo === null ? "–" : `[${fmt.num(x.lo)}, ${fmt.num(x.hi)}]` }))));
+  };
+  const downloads = async () => {
+    const r = await api("GET", `/web/api/jobs/${id}/tables`);
+    $("#download-list").replaceChildren(...r.tables.map((t) => el("li", {}, el("b", { text: t }), " ",
+      ...["parquet", "csv", "jsonl"].map((f) => el("a", {
+        href: `/v1/jobs/${id}/tables/${t}?format=${f}`, download: `${id}-${t}.${f}`, class: "dl", "data-format": f,
+        text: f }))))); 
+    if (!r.tables.length) $("#download-list").replaceChildren(el("li", { text: "no table yet" }));
+  };
+  const finished = async (j) => {
+    show(j);
+    if (interimTimer) clearInterval(interimTimer);
+    await downloads();
+    if (j.state === "succeeded") {
+      $("#interim").hidden = true;
+      $("#report").hidden = false;
+      $("#report-frame").src = `/v1/jobs/${id}/report.html`;
+    } else if (j.kind === "tournament") await interim();
+  };
+  const follow = () => {
+    const src = new EventSource(`/v1/jobs/${id}/events`);
+    src.addEventListener("progress", (ev) => { const j = JSON.parse(ev.data); show(j); });
+    src.addEventListener("end", (ev) => { src.close(); finished(JSON.parse(ev.data)); });
+  };
+  api("GET", `/v1/jobs/${id}`).then((j) => {
+    if (["succeeded", "failed", "cancelled"].includes(j.state)) { finished(j); return; }
+    show(j);
+    downloads();
+    if (j.kind === "tournament") { interim(); interimTimer = setInterval(() => { interim(); downloads(); }, 2000); }
+    follow();
+  });
+  $("#cancel").addEventListener("click", async () => { await api("POST", `/v1/jobs/${id}/cancel`); });
+  $("#resume").addEventListener("click", async () => { await api("POST", `/v1/jobs/${id}/resume`); location.reload(); });
+  $("#deal-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    location.href = `/deals?job=${id}&deal=${$("#deal-no").value}&rotation=${$("#deal-rot").value}`;
+  });
+  sqlConsole();
+}
+
+// ------------------------------------------------------------------------------------ SQL console
+const PAGE_ROWS = 50;
+function sqlConsole() {
+  let result = null;
+  let page = 0;
+  const draw = () => {
+    const rows = result.rows.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS);
+    const table = el("table", { class: "grid", id: "sql-table" },
+      el("thead", {}, el("tr", {}, ...result.columns.map((c) => el("th", { text: c })))),
+      el("tbody", {}, ...rows.map((r) => el("tr", {}, ...r.map((v) => el("td", { text: v === null ? "–" : String(v) }))))));
+    $("#sql-result").replaceChildren(table);
+    const pages = Math.max(1, Math.ceil(result.rows.length / PAGE_ROWS));
+    document.querySelector(".pager").hidden = pages <= 1;
+    $("#sql-page").textContent = `page ${page + 1} of ${pages} (${result.rows.length} rows${result.truncated ? ", cut at the row limit" : ""})`;
+    $("#sql-prev").disabled = page === 0;
+    $("#sql-next").disabled = page >= pages - 1;
+  };
+  $("#sql-prev").addEventListener("click", () => { page -= 1; draw(); });
+  $("#sql-next").addEventListener("click", () => { page += 1; draw(); });
+  $("#sql-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const jobs = $("#sql-jobs").value.trim();
+    const body = { sql: $("#sql-text").value };
+    if (jobs === "all") body.all_jobs = true; else if (jobs) body.jobs = jobs.split(",").map((s) => s.trim()).filter(Boolean);
+    $("#sql-error").hidden = true;
+    try {
+      result = await api("POST", "/v1/query", body);
+      page = 0;
+      const partial = (result.partial || []).map((p) => ` · partial data: ${p.job} has ${p.shards_done}/${p.shards_total} shards`).join("");
+      $("#sql-scope").textContent = `over ${result.jobs.length === 1 ? "job " + result.jobs[0] : result.jobs.length + " jobs"}${partial}`;
+      draw();
+    } catch (e) {
+      $("#sql-result").replaceChildren();
+      $("#sql-error").textContent = e.message;  // in full, with DuckDB's hints
+      $("#sql-error").hidden = false;
+    }
+  });
+}
+
+// ----------------------------------------------------------------------------------- submit page
+function submitPage() {
+  const spec = $("#spec");
+  const check = $("#check");
+  let timer = null;
+  let examples = [];
+  const toYaml = (o) => Object.entries(o).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n") + "\n";
+  const validate = async () => {
+    const r = await api("POST", "/web/api/validate", { text: spec.value, format: $("#format").value });
+    check.replaceChildren();
+    if (r.ok) {
+      check.className = "check ok";
+      check.textContent = `✓ valid: ${r.plan.kind} ${r.plan.game || ""}, ${fmt.int(r.plan.deals)} deals or samples in ${r.plan.shards} shards`;
+    } else {
+      check.className = "check bad";
+      check.append(el("ul", {}, ...r.detail.map((d) => el("li", {}, el("code", { text: d.field || "spec" }), " ", d.message))));
+    }
+  };
+  spec.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(validate, 250); });
+  $("#format").addEventListener("change", validate);
+  api("GET", "/web/api/examples").then((r) => {
+    examples = r.examples;
+    $("#example").append(...examples.map((x, i) => el("option", { value: String(i), text: x.title })));
+  });
+  Promise.all([api("GET", "/v1/games"), api("GET", "/v1/bots")]).then(([g, b]) => {
+    const param = ([name, sch]) => el("li", {}, el("code", { text: name }),
+      ` ${[].concat(sch.type || sch.enum || "").join("|")}` + ("default" in sch ? `, default ${JSON.stringify(sch.default)}` : "") +
+      (sch.description ? ` — ${sch.description}` : ""));
+    $("#catalog-body").replaceChildren(...g.games.map((game) => el("div", { class: "game", "data-game": game.name },
+      el("h3", {}, el("code", { text: game.name }), ` ${game.title || ""}`),
+      el("ul", {}, ...b.bots.filter((x) => x.name.startsWith(game.name + "/")).map((x) =>
+        el("li", { "data-bot": x.name }, el("code", { text: x.name }), ` ${x.description || ""}`,
+          el("ul", {}, ...Object.entries((x.params_schema || {}).properties || {}).map(param))))))));
+  });
+  $("#example").addEventListener("change", () => {
+    const x = examples[Number($("#example").value)];
+    if (!x) return;
+    spec.value = $("#format").value === "json" ? JSON.stringify(x.spec, null, 2) : toYaml(x.spec);
+    validate();
+  });
+  $("#submit").addEventListener("click", async () => {
+    const errs = $("#submit-errors");
+    errs.hidden = true;
+    try {
+      const type = $("#format").value === "json" ? "application/json" : "application/yaml";
+      const job = await api("POST", "/v1/jobs", spec.value, type);
+      location.href = `/jobs/${job.id}`;
+    } catch (e) {
+      errs.replaceChildren(...(e.detail || [{ field: "", message: e.message }]).map((d) =>
+        el("li", {}, el("code", { text: d.field || "spec" }), " ", d.message)));
+      errs.hidden = false;
+    }
+  });
+}
+
+// ----------------------------------------------------------------------------------- deal viewer
+const SUITS = { c: ["♣", "black"], d: ["♦", "red"], h: ["♥", "red"], s: ["♠", "black"] };
+const DICE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+function card(c) {
+  if (typeof c !== "string" || c.length < 2) return el("span", { class: "card", text: String(c) });
+  if (c.startsWith("Jk")) return el("span", { class: "card joker", title: c, text: "🃏" });
+  const [sym, color] = SUITS[c[1]] || ["?", "black"];
+  const rank = c[0] === "T" ? "10" : c[0];
+  return el("span", { class: `card ${color}`, title: c, "data-card": c, text: rank + sym });
+}
+const cardRow = (cards) => el("span", { class: "cards" }, ...cards.map(card));
+
+function dealsPage() {
+  let data = null;
+  const slider = $("#v-step");
+  const draw = (i) => {
+    const f = data.frames[i];
+    slider.value = String(i);
+    $("#v-count").textContent = `step ${i} of ${data.frames.length - 1}`;
+    $("#v-text").textContent = f.seat === null || f.seat === undefined ? f.text : `${f.text}`;
+    $("#v-action").replaceChildren(...(f.action_cards || []).map((a) => el("div", { class: "pile" },
+      el("span", { class: "label", text: a.field }), ...a.cards.map(cardRow))),
+      ...(f.action_dice || []).map((a) => el("div", { class: "pile" }, el("span", { class: "label", text: a.field }),
+        el("span", { class: "dice", text: (a.dice || []).map((d) => DICE[d] || d).join(" ") }))));
+    $("#v-piles").replaceChildren(...f.piles.map((p) => p.seats
+      ? el("div", { class: "pile" }, el("span", { class: "label", text: p.label }),
+        ...p.seats.map((h, s) => el("div", { class: `seat${f.seat === s ? " acting" : ""}` },
+          el("span", { class: "label", text: `seat ${s}` }), cardRow(h))))
+      : el("div", { class: "pile" }, el("span", { class: "label", text: p.label }), cardRow(p.cards))));
+    $("#v-scores").textContent = i === data.frames.length - 1 ? data.scores : "";
+  };
+  const open = (d) => {
+    data = d;
+    $("#viewer").hidden = false;
+    $("#v-error").hidden = true;
+    $("#v-title").textContent = data.title;
+    $("#v-header").textContent = data.header + (data.described ? "" : " (this game has no render description: actions as text)");
+    slider.max = String(data.frames.length - 1);
+    draw(0);
+  };
+  const fail = (e) => { $("#viewer").hidden = true; $("#v-error").textContent = e.message; $("#v-error").hidden = false; };
+  const step = (k) => { if (data) draw(Math.max(0, Math.min(data.frames.length - 1, Number(slider.value) + k))); };
+  $("#v-first").addEventListener("click", () => data && draw(0));
+  $("#v-last").addEventListener("click", () => data && draw(data.frames.length - 1));
+  $("#v-prev").addEventListener("click", () => step(-1));
+  $("#v-next").addEventListener("click", () => step(1));
+  slider.addEventListener("input", () => data && draw(Number(slider.value)));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.tagName === "INPUT" && ev.target.type !== "range") return;
+    if (ev.key === "ArrowRight") step(1); else if (ev.key === "ArrowLeft") step(-1);
+  });
+  const load = (job, deal, rot) => api("GET", `/web/api/jobs/${encodeURIComponent(job)}/deals/${deal}?rotation=${rot}`).then(open, fail);
+  $("#deal-pick").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    load($("#v-job").value.trim(), $("#v-deal").value, $("#v-rot").value);
+  });
+  $("#v-file").addEventListener("change", async () => {
+    const f = $("#v-file").files[0];
+    if (f) api("POST", "/web/api/deal", await f.text()).then(open, fail);
+  });
+  const q = new URLSearchParams(location.search);
+  if (q.get("job")) {
+    $("#v-job").value = q.get("job"); $("#v-deal").value = q.get("deal") || "0"; $("#v-rot").value = q.get("rotation") || "0";
+    load(q.get("job"), q.get("deal") || 0, q.get("rotation") || 0);
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  signoutButton();
+  const pages = { signin, jobs: jobsList, job: jobPage, submit: submitPage, deals: dealsPage, sql: sqlConsole };
+  const run = pages[document.body.dataset.page];
+  if (run) run();
+});
