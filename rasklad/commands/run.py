@@ -288,8 +288,8 @@ def report(
         return
     settings = _settings(data)
     jd = _resolve(job, settings)
-    html = jd / "report.html"
-    if not html.exists():
+    page = jd / "report.html"
+    if not page.exists():
         spec_dict = _read_spec(jd)
         spec = parse_spec(spec_dict)
         from sims.plan import plan
@@ -301,9 +301,9 @@ def report(
         _, _paths, err = _finalize(jd, spec_dict)
         if err:
             _bad(err)
-    typer.echo(str(html))
+    typer.echo(str(page))
     if open_:
-        webbrowser.open(html.resolve().as_uri() if isinstance(html, Path) else str(html))
+        webbrowser.open(page.resolve().as_uri() if isinstance(page, Path) else str(page))
 
 
 def query(
@@ -371,7 +371,7 @@ def _bad_query(message: str) -> NoReturn:
     raise typer.Exit(code=2)
 
 
-def incomplete(settings: Any, jd: Path) -> tuple[int, int] | None:
+def incomplete(settings: Any, jd: Location) -> tuple[int, int] | None:
     """(shards done, shards total) of a local job that has not committed every shard, else None."""
     from sims.plan import plan
     from sims.spec import parse_spec
@@ -387,7 +387,7 @@ def incomplete(settings: Any, jd: Path) -> tuple[int, int] | None:
     return (done, total) if done < total else None
 
 
-def _note_partial(settings: Any, jd: Path) -> None:
+def _note_partial(settings: Any, jd: Location) -> None:
     """Say on stderr when a job's data is partial (never pass partial data on silently)."""
     missing = incomplete(settings, jd)
     if missing is not None:
