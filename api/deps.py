@@ -12,6 +12,7 @@ from celery import Celery
 from fastapi import Depends, Header, Request
 
 from api.errors import ApiError
+from api.sqlexec import SqlExecutor
 from sims.settings import Settings
 from storage.apikeys import ApiKey, KeyStore
 from storage.jobstore import JobStore
@@ -28,6 +29,7 @@ class Services:
     celery: Celery
     tracker: Tracker
     broker_url: str
+    sql: SqlExecutor
     keys_cache: KeyCache = field(default_factory=lambda: KeyCache())
 
 

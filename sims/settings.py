@@ -85,6 +85,13 @@ class Settings(BaseSettings):
     query_timeout_s: float = _f("query", 30.0, "a query running longer is interrupted (seconds)", gt=0)
     query_max_rows: int = _f("query", 100_000, "rows a query may return (longer results are cut and flagged)",
                              gt=0)
+    query_max_bytes: int = _f("query", 32 << 20, "bytes (Arrow) a query's result may hold; a larger one gets "
+                                                 "400 naming this limit", gt=0, shown_default="33554432 (32 MiB)")
+    query_threads: int = _f("query", 1, "DuckDB threads one query or download may use", gt=0)
+    query_workers: int = _f("query", 2, "user SQL statements the API runs at once, on a pool of their own "
+                                        "(4x as many may be admitted and wait)", gt=0)
+    query_per_key: int = _f("query", 2, "queries and downloads one key may have running in one API process "
+                                        "(more get 429 with Retry-After)", gt=0)
 
     # --- api: `rasklad serve` ---------------------------------------------------------------------
     api_threads: int = _f("api", 8, "threads serving the API's sync routes (raise it for a remote job store)",
@@ -105,6 +112,8 @@ class Settings(BaseSettings):
         shown_default="visibility timeout / 4, within 1..10", gt=0)
     worker_max_memory_kb: int = _f("workers", 2_000_000, "a worker process above this (KiB) is replaced "
                                                          "after its shard", gt=0)
+    lease_seconds: float = _f("workers", 20.0, "a running shard whose worker renewed its lease (every quarter of "
+                                               "this) no longer for this long is queued again (seconds)", gt=0)
     max_deliveries: int = _f("workers", 3, "starts of one shard that may kill their worker before the job fails",
                              gt=0)
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from celery import Celery
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import RedisError
 
 from sims.commit import record_committed_on_disk, spec_tables
 from sims.embedded import write_spec
@@ -54,12 +57,42 @@ def prepare(ctl: Control, spec: JobSpec) -> Plan:
     return plan(spec, secrets.token_hex(8), settings=ctl.settings)
 
 
-def start(ctl: Control, p: Plan, owner: str) -> Job:
-    """Store the planned job of ``owner`` (spec file first) and queue every shard."""
+class BrokerUnavailable(RuntimeError):
+    """The broker could not take a new job's shards: the job was not created."""
+
+
+#: What a Redis broker that is down or unreachable raises (kombu wraps its errors; the tracker's
+#: client raises redis' own).
+BROKER_ERRORS: tuple[type[BaseException], ...] = (KombuOperationalError, RedisError, ConnectionError, OSError)
+
+
+def start(ctl: Control, p: Plan, owner: str, max_active: int | None = None) -> Job:
+    """Store the planned job of ``owner`` (spec file first) and queue its shards.
+
+    ``max_active``: LimitReached when ``owner`` has that many unfinished jobs (checked atomically
+    by the job store). When the broker cannot be reached, nothing is left behind: the job row and
+    its directory are removed again and BrokerUnavailable is raised, so that a client's retry
+    cannot run the job twice. (A worker that took one of the few shards sent before the broker
+    failed finds no job and drops the message.)
+    """
     jd = job_dir(Path(ctl.settings.data), p.job_id)
+    try:
+        ctl.tracker.r.ping()  # fail before creating anything when the broker is plainly down
+    except BROKER_ERRORS as e:
+        raise BrokerUnavailable(f"the broker is unavailable ({type(e).__name__}): no job was created") from None
     write_spec(jd, p.spec)
-    job = ctl.store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total, owner=owner)
-    enqueue(ctl, p.job_id, list(range(p.shards_total)))
+    try:
+        job = ctl.store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total,
+                                   owner=owner, max_active=max_active)
+    except BaseException:
+        shutil.rmtree(jd, ignore_errors=True)
+        raise
+    try:
+        enqueue(ctl, p.job_id, list(range(p.shards_total)))
+    except BROKER_ERRORS as e:
+        ctl.store.delete_job(p.job_id)
+        shutil.rmtree(jd, ignore_errors=True)
+        raise BrokerUnavailable(f"the broker is unavailable ({type(e).__name__}): no job was created") from None
     return job
 
 
@@ -84,6 +117,27 @@ def cancel(ctl: Control, job_id: str) -> Job:
     return job
 
 
+def reap_dead(ctl: Control) -> dict[str, list[int]]:
+    """Queue again the shards of workers that stopped renewing their leases (dead or cut off).
+
+    Returns job id → shards queued again. Runs far more often than the broker's visibility
+    timeout (which brings back a dead worker's messages only after 1.5x the hard time limit):
+    a killed worker's shards run again within ``lease_seconds`` plus one reconciler period.
+    """
+    out: dict[str, list[int]] = {}
+    for lease in ctl.store.take_stale(ctl.settings.lease_seconds):
+        job = ctl.store.get(lease.job_id)
+        if job is None or job.state not in ACTIVE or job.cancel_requested:
+            continue
+        if lease.shard in ctl.store.recorded_shards(job.id):
+            continue
+        enqueue(ctl, job.id, [lease.shard])
+        out.setdefault(job.id, []).append(lease.shard)
+    if out:
+        log.warning("reap: shards of dead workers queued again: %s", out)
+    return out
+
+
 def reconcile(ctl: Control) -> dict[str, Any]:
     """Repair what a lost broker or a dead worker left behind. Safe to run any time, anywhere.
 
@@ -91,7 +145,7 @@ def reconcile(ctl: Control) -> dict[str, Any]:
     shards neither committed nor marked queued (their message was lost, e.g. Redis restarted
     without persistence) are enqueued again; a complete job gets its ``finalize``.
     """
-    requeued: dict[str, list[int]] = {}
+    requeued: dict[str, list[int]] = reap_dead(ctl)
     finalized: list[str] = []
     for state in ACTIVE:
         offset = 0

@@ -18,6 +18,8 @@ import json
 import logging
 import os
 import random
+import secrets
+import socket
 import threading
 import time
 from functools import cache
@@ -76,16 +78,31 @@ def _backoff(retries: int) -> float:
     return float(random.uniform(0, min(60.0, 2.0 ** (retries + 1))))
 
 
-def _watch_cancel(store: JobStore, job_id: str, done: threading.Event, cancelled: threading.Event) -> None:
-    """Poll the job store while a shard runs; set ``cancelled`` when the job is cancelled."""
+def _watch(store: JobStore, job_id: str, k: int, holder: str, heartbeat_s: float, done: threading.Event,
+           cancelled: threading.Event, lost: threading.Event) -> None:
+    """While a shard runs: renew its lease every ``heartbeat_s`` seconds and poll the job store
+    every second; set ``cancelled`` when the job is cancelled, and ``lost`` too when the lease
+    was taken (this worker was presumed dead and the shard runs elsewhere)."""
+    last_beat = time.monotonic()
     while not done.wait(1.0):
         try:
+            if time.monotonic() - last_beat >= heartbeat_s:
+                last_beat = time.monotonic()
+                if not store.heartbeat(job_id, k, holder):
+                    lost.set()
+                    cancelled.set()
+                    return
             job = store.get(job_id)
         except TRANSIENT:
             continue
         if job is None or job.cancel_requested or job.state in TERMINAL:
             cancelled.set()
             return
+
+
+def _holder(hostname: str | None) -> str:
+    """This delivery's lease holder: host, process and a token (a redelivery is a new holder)."""
+    return f"{hostname or socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 @app.task(name="rasklad.run_shard", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
@@ -107,6 +124,7 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
         tracker.unmark(job_id, k)
         return "failed: too many deliveries"
     finished_normally = False
+    holder = _holder(self.request.hostname)
     try:
         spec_data = _spec(settings, job)
         from sims.run import run_shard as run
@@ -119,12 +137,16 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
             finished_normally = True
             _after_commit(store, tracker, job_id, k)
             return "already committed"
+        if not store.take_lease(job_id, k, holder, settings.lease_seconds):
+            finished_normally = True
+            return "another worker is committing this shard"
         if job.state == "queued":
             # Compare-and-set: a cancel (or a failure) since we read the job must not be undone.
             with contextlib.suppress(InvalidTransition):
                 store.set_state(job_id, "running", only_from=("queued",))
-        done, cancelled = threading.Event(), threading.Event()
-        watcher = threading.Thread(target=_watch_cancel, args=(store, job_id, done, cancelled), daemon=True)
+        done, cancelled, lost = threading.Event(), threading.Event(), threading.Event()
+        watcher = threading.Thread(target=_watch, daemon=True, args=(
+            store, job_id, k, holder, settings.lease_seconds / 4, done, cancelled, lost))
         watcher.start()
         t0 = time.perf_counter()
         try:
@@ -133,13 +155,19 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
             data = None
         finally:
             done.set()
+        if lost.is_set() or not store.claim_commit(job_id, k, holder):
+            # Presumed dead and re-queued: the other delivery commits; its marker stays.
+            finished_normally = True
+            return "lease lost: result dropped"
         current = store.get(job_id)
         if data is None or current is None or current.state in TERMINAL or current.cancel_requested:
             finished_normally = True
+            store.release_lease(job_id, k, holder)
             tracker.unmark(job_id, k)
             return "cancelled: result dropped"
         commit_shard(store, jd, job_id, k, tables, data)
         record_committed_on_disk(store, jd, job_id, tables, job.shards_total)
+        store.release_lease(job_id, k, holder)
         finished_normally = True
         with contextlib.suppress(RedisError):
             tracker.observe_shard(time.perf_counter() - t0)
