@@ -508,6 +508,14 @@ class JobStore:
                 .values(heartbeat_at=_now())).rowcount
         return bool(n)
 
+    def renew_prefix(self, prefix: str) -> int:
+        """Renew every lease whose holder starts with ``prefix`` (a worker renews all its shards
+        in one statement, from its main process); returns how many."""
+        with self._tx() as conn:
+            n = conn.execute(update(leases_table).where(leases_table.c.holder.startswith(prefix, autoescape=True))
+                             .values(heartbeat_at=_now())).rowcount
+        return int(n or 0)
+
     def claim_commit(self, job_id: str, shard: int, holder: str) -> bool:
         """Whether ``holder`` may commit the shard now (it still holds the lease); marks it committing."""
         with self._tx() as conn:

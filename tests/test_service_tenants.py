@@ -165,6 +165,25 @@ def test_slow_queries_of_one_key_get_429_and_do_not_starve_others(svc: Service, 
     assert took < 5, f"bob's POST took {took:.1f} s"
 
 
+def test_a_small_job_behind_a_large_one_starts_within_a_few_shards(svc: Service, alice: str, bob: str) -> None:
+    """One tenant's 10,000-shard job kept another's 5-deal job queued for 264 s: every shard was
+    queued at submit in one FIFO queue. Now a job has at most ``job_window`` (4) shards in flight,
+    so bob's one-shard job waits behind at most 4 of alice's: counted in alice's shards, not in
+    seconds (one worker process here)."""
+    with svc.client(alice) as ha, svc.client(bob) as hb:
+        large = ha.post("/v1/jobs", json={**SPEC, "deals": 400, "shard_deals": 10, "seed": 9}).json()
+        assert large["shards_total"] == 40
+        while ha.get(f"/v1/jobs/{large['id']}").json()["shards_done"] < 2:
+            time.sleep(0.05)
+        small = hb.post("/v1/jobs", json={**SPEC, "deals": 5, "shard_deals": 5, "seed": 3}).json()
+        at_submit = ha.get(f"/v1/jobs/{large['id']}").json()["shards_done"]
+        svc.wait_job(hb, small["id"], timeout=120)
+        at_done = ha.get(f"/v1/jobs/{large['id']}").json()["shards_done"]
+        assert at_done - at_submit <= 4 + 1, (at_submit, at_done)  # its window, and the one running
+        final = svc.wait_job(ha, large["id"], timeout=300)
+    assert final["state"] == "succeeded" and final["shards_done"] == 40
+
+
 @pytest.mark.parametrize("sql", [
     "SELECT current_setting('allowed_paths')",
     "SELECT * FROM duckdb_settings()",

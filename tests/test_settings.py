@@ -17,7 +17,7 @@ DOC = ROOT / "docs" / "settings.md"
 #: The public contract: every variable and its default (unchanged by the move to sims.settings).
 CONTRACT = {
     "RASKLAD_DATA": Path("data"), "RASKLAD_DB": None,
-    "RASKLAD_MAX_DEALS_PER_JOB": 10_000_000, "RASKLAD_MAX_SHARDS": 10_000,
+    "RASKLAD_MAX_DEALS_PER_JOB": 10_000_000, "RASKLAD_MAX_SHARDS": 10_000, "RASKLAD_JOB_WINDOW": 4,
     "RASKLAD_QUERY_MEMORY_LIMIT": "1GB", "RASKLAD_QUERY_TIMEOUT_S": 30.0, "RASKLAD_QUERY_MAX_ROWS": 100_000,
     "RASKLAD_QUERY_MAX_BYTES": 32 << 20, "RASKLAD_QUERY_THREADS": 1, "RASKLAD_QUERY_WORKERS": 2,
     "RASKLAD_QUERY_PER_KEY": 2,
@@ -47,7 +47,7 @@ def test_every_variable_and_default_is_kept(clean_env: pytest.MonkeyPatch) -> No
 
 
 def test_every_field_is_read_from_its_variable(clean_env: pytest.MonkeyPatch) -> None:
-    values = {"data": "/srv/d", "db": "sqlite:///x.db", "max_deals_per_job": "5", "max_shards": "6",
+    values = {"data": "/srv/d", "db": "sqlite:///x.db", "max_deals_per_job": "5", "max_shards": "6", "job_window": "3",
               "query_memory_limit": "2GB", "query_timeout_s": "1.5", "query_max_rows": "7", "query_max_bytes": "8",
               "query_threads": "3", "query_workers": "4", "query_per_key": "5", "lease_seconds": "6.5",
               "api_threads": "3",

@@ -52,6 +52,31 @@ def enqueue(ctl: Control, job_id: str, shards: list[int]) -> None:
         ctl.celery.send_task(RUN_SHARD, args=(job_id, k))
 
 
+def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: int,
+                 done: set[int] | frozenset[int] = frozenset()) -> list[int]:
+    """Queue the job's next ``n`` shards not in ``done`` (in shard order); returns them.
+
+    Fairness between jobs: a job has at most ``job_window`` shards queued or running; each
+    shard that finishes queues the next one (``workers.tasks``). The broker's queue is FIFO,
+    so the shards of all running jobs interleave: a small job submitted behind a large one
+    waits for at most the large job's window, not for all of its shards. The shard counter
+    lives in Redis beside the markers (``Tracker.take_next``): two finishing shards never
+    queue the same next one.
+    """
+    out: list[int] = []
+    while len(out) < n:
+        k = tracker.take_next(job_id)
+        if k >= total:
+            break
+        if k not in done:
+            out.append(k)
+    if out:
+        tracker.mark_queued(job_id, out)
+        for k in out:
+            celery.send_task(RUN_SHARD, args=(job_id, k))
+    return out
+
+
 def prepare(ctl: Control, spec: JobSpec) -> Plan:
     """Plan ``spec`` as a new job (fresh nonce); raises SpecError when a limit is exceeded."""
     return plan(spec, secrets.token_hex(8), settings=ctl.settings)
@@ -88,7 +113,7 @@ def start(ctl: Control, p: Plan, owner: str, max_active: int | None = None) -> J
         shutil.rmtree(jd, ignore_errors=True)
         raise
     try:
-        enqueue(ctl, p.job_id, list(range(p.shards_total)))
+        enqueue_next(ctl.celery, ctl.tracker, p.job_id, p.shards_total, ctl.settings.job_window)
     except BROKER_ERRORS as e:
         ctl.store.delete_job(p.job_id)
         shutil.rmtree(jd, ignore_errors=True)
@@ -142,8 +167,11 @@ def reconcile(ctl: Control) -> dict[str, Any]:
     """Repair what a lost broker or a dead worker left behind. Safe to run any time, anywhere.
 
     For every queued or running job: shards committed on disk but not recorded are recorded;
-    shards neither committed nor marked queued (their message was lost, e.g. Redis restarted
-    without persistence) are enqueued again; a complete job gets its ``finalize``.
+    shards already taken from the job's window but neither committed nor marked queued (their
+    message was lost, e.g. Redis restarted without persistence) are enqueued again; a job with
+    fewer than ``job_window`` shards in flight gets its next ones; a complete job gets its
+    ``finalize``. (When Redis lost the shard counter too, the window starts again from shard 0,
+    skipping committed shards.)
     """
     requeued: dict[str, list[int]] = reap_dead(ctl)
     finalized: list[str] = []
@@ -185,7 +213,12 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
         ctl.celery.send_task(FINALIZE, args=(job.id,))
         return None
     queued = ctl.tracker.queued(job.id)
-    missing = sorted(set(range(job.shards_total)) - done - queued)
+    taken = min(ctl.tracker.next_shard(job.id), job.shards_total)
+    missing = sorted(set(range(taken)) - done - queued)
     if missing:
         enqueue(ctl, job.id, missing)
+    in_flight = len(queued) + len(missing)
+    if in_flight < ctl.settings.job_window:
+        missing += enqueue_next(ctl.celery, ctl.tracker, job.id, job.shards_total,
+                                ctl.settings.job_window - in_flight, done)
     return missing

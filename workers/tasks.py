@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from celery.exceptions import Ignore, SoftTimeLimitExceeded
+from celery.signals import task_received, worker_ready
 from redis.exceptions import RedisError
 from sqlalchemy.exc import OperationalError
 
@@ -37,6 +38,7 @@ from storage.jobstore import InvalidTransition, Job, JobStore
 from storage.layout import job_dir
 from workers.celery_app import app
 from workers.celery_app import settings as worker_settings
+from workers.jobs import enqueue_next
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.workers")
@@ -100,14 +102,77 @@ def _watch(store: JobStore, job_id: str, k: int, holder: str, heartbeat_s: float
             return
 
 
-def _holder(hostname: str | None) -> str:
-    """This delivery's lease holder: host, process and a token (a redelivery is a new holder)."""
-    return f"{hostname or socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+def _holder(hostname: str | None, task_id: str | None) -> str:
+    """A delivery's lease holder: the worker's node name and the task id (``node|task``).
+
+    The main process takes the lease when the message arrives (``_lease_on_receipt``) and the
+    pool process that runs the task computes the same holder: no window in which a received
+    shard has no lease. A redelivery to another worker is another holder.
+    """
+    return f"{hostname or socket.gethostname()}|{task_id or secrets.token_hex(8)}"
+
+
+# ------------------------------------------------------------------ leases of the main process
+#
+# A whole worker killed (kill -9, a lost machine) leaves its messages unacknowledged until the
+# broker's visibility timeout, minutes later. Instead, the worker's main process leases every
+# shard it receives and renews all its leases every quarter of ``lease_seconds``; when it dies the
+# renewals stop, and the reconciler queues the shards again (workers.jobs.reap_dead).
+
+_main: dict[str, Any] = {}
+
+
+def _main_store() -> JobStore:
+    """The job store of the worker's main process (never the one its pool processes use)."""
+    store = _main.get("store")
+    if store is None:
+        store = JobStore(worker_settings.db_url)
+        # A pool process forked later must not touch the parent's connections.
+        os.register_at_fork(after_in_child=lambda: store.engine.dispose(close=False))
+        _main["store"] = store
+    return store
+
+
+@task_received.connect  # type: ignore[untyped-decorator]
+def _lease_on_receipt(sender: Any = None, request: Any = None, **_: Any) -> None:
+    if request is None or request.name != "rasklad.run_shard":
+        return
+    try:
+        job_id, k = request.args[0], int(request.args[1])
+        _main_store().take_lease(job_id, k, _holder(request.hostname, request.id), worker_settings.lease_seconds)
+    except Exception:  # the task takes it itself when it starts
+        log.exception("could not lease a received shard")
+
+
+@worker_ready.connect  # type: ignore[untyped-decorator]
+def _start_renewing(sender: Any = None, **_: Any) -> None:
+    node = str(getattr(sender, "hostname", "") or socket.gethostname())
+    every = worker_settings.lease_seconds / 4
+
+    def renew() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                _main_store().renew_prefix(node + "|")
+            except Exception:  # a busy or unreachable store: renew at the next tick
+                log.warning("could not renew the leases of %s", node, exc_info=True)
+
+    threading.Thread(target=renew, daemon=True, name="rasklad-lease-renewal").start()
 
 
 @app.task(name="rasklad.run_shard", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
 def run_shard(self: Any, job_id: str, k: int) -> str:
     """Run shard ``k`` of ``job_id`` and commit it (idempotent)."""
+    holder = _holder(self.request.hostname, self.request.id)
+    try:
+        return _run_shard(self, job_id, k, holder)
+    finally:
+        # Whatever the outcome, this delivery no longer needs its lease (a no-op when it was lost).
+        with contextlib.suppress(Exception):
+            _context()[1].release_lease(job_id, k, holder)
+
+
+def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
     settings, store, tracker = _context()
     job = store.get(job_id)
     if job is None:
@@ -124,7 +189,6 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
         tracker.unmark(job_id, k)
         return "failed: too many deliveries"
     finished_normally = False
-    holder = _holder(self.request.hostname)
     try:
         spec_data = _spec(settings, job)
         from sims.run import run_shard as run
@@ -162,12 +226,10 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
         current = store.get(job_id)
         if data is None or current is None or current.state in TERMINAL or current.cancel_requested:
             finished_normally = True
-            store.release_lease(job_id, k, holder)
             tracker.unmark(job_id, k)
             return "cancelled: result dropped"
         commit_shard(store, jd, job_id, k, tables, data)
         record_committed_on_disk(store, jd, job_id, tables, job.shards_total)
-        store.release_lease(job_id, k, holder)
         finished_normally = True
         with contextlib.suppress(RedisError):
             tracker.observe_shard(time.perf_counter() - t0)
@@ -202,8 +264,19 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
 def _after_commit(store: JobStore, tracker: Tracker, job_id: str, k: int) -> None:
     tracker.unmark(job_id, k)
     job = store.get(job_id)
-    if job is not None and job.state == "running" and job.shards_done >= job.shards_total:
-        app.send_task("rasklad.finalize", args=(job_id,))
+    if job is None or job.state != "running":
+        return
+    if job.shards_done >= job.shards_total:
+        # Finalize here rather than as a task at the tail of the queue, where it would wait
+        # behind the windows of every other running job (a small job's latency). A hiccup
+        # of the store or the disk sends the task instead, which retries.
+        try:
+            log.info("finalize %s: %s", job_id, _finalize(_context()[0], store, tracker, job_id))
+        except TRANSIENT:
+            app.send_task("rasklad.finalize", args=(job_id,))
+        return
+    # This shard's place in the job's window goes to the job's next shard (workers.jobs).
+    enqueue_next(app, tracker, job_id, job.shards_total, 1, frozenset(store.recorded_shards(job_id)))
 
 
 @app.task(name="rasklad.finalize", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
@@ -211,9 +284,21 @@ def finalize(self: Any, job_id: str) -> str:
     """Write the job's aggregates and report, then mark it succeeded. Idempotent.
 
     Two finalizers racing write the same files (each atomically) and only one state change
-    to ``succeeded`` happens; the other sees it and returns.
+    to ``succeeded`` happens; the other sees it and returns. (The shard that completes a job
+    finalizes it itself, ``_after_commit``; this task is the reconciler's and the fallback.)
     """
     settings, store, tracker = _context()
+    try:
+        return _finalize(settings, store, tracker, job_id)
+    except TRANSIENT as e:
+        if self.request.retries >= self.max_retries:
+            _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
+            raise Ignore() from None
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from None
+
+
+def _finalize(settings: Settings, store: JobStore, tracker: Tracker, job_id: str) -> str:
+    """The work of ``finalize``; TRANSIENT errors are raised for the caller to retry."""
     job = store.get(job_id)
     if job is None or job.state != "running":
         return f"nothing to do ({job.state if job else 'unknown job'})"
@@ -234,13 +319,9 @@ def finalize(self: Any, job_id: str) -> str:
             return "finished by another finalizer"
         tracker.forget_job(job_id)
         return "succeeded"
-    except TRANSIENT as e:
-        if self.request.retries >= self.max_retries:
-            _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
-            raise Ignore() from None
-        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from None
+    except TRANSIENT:
+        raise
     except Exception as e:
         log.exception("finalize %s failed", job_id)
         _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
         return "failed"
-
