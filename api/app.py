@@ -23,7 +23,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.deps import Services
+from api.deps import Services, StatusCache
 from api.errors import ApiError, validation_handler
 from api.routes import data, jobs, meta
 from api.sqlexec import SqlExecutor
@@ -117,7 +117,8 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     broker_url = str(celery.conf.broker_url)
     store = JobStore(settings.db_url)
     sql = SqlExecutor(settings.query_workers, settings.query_per_key, retry_after_s=5)
-    svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url, sql)
+    svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url, sql,
+                   StatusCache(settings.status_max_age_s))
     every = reconcile_every_s if reconcile_every_s is not None else float(settings.reconcile_seconds)
     api_threads = settings.api_threads
 

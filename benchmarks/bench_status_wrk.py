@@ -4,7 +4,8 @@ wrk (``apt install wrk``) runs as a separate process, so the load generator's ow
 its C event loop, not Python's. The API is ``rasklad serve --workers N`` (uvicorn processes
 sharing one port) on a real job store (SQLite in the data root) and Redis; the job is a queued
 job of the benchmark's key. For each N in ``--processes``: a 3 s warm-up, then ``--seconds`` of
-``wrk -t2 -c200 --latency``; printed: requests/s, p50, p90, p99 and errors (non-2xx answers and
+``wrk -t2 -c200 --latency --timeout 30s`` (so that no slow answer is dropped from the
+percentiles as a timeout); printed: requests/s, p50, p90, p99 and errors (non-2xx answers and
 socket errors). The deploy files (deploy/compose.yaml, deploy/Dockerfile) run one API process
 unless ``--workers`` is added to their command.
 
@@ -43,12 +44,15 @@ def _ms(text: str) -> float:
 
 def parse_wrk(out: str) -> dict[str, Any]:
     """Requests/s, latency percentiles (ms) and errors from ``wrk --latency`` output."""
-    pct = {p: _ms(v) for p, v in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)$", out, re.M)}
+    if "Latency Distribution" not in out:
+        raise ValueError(f"no latency distribution in wrk's output:\n{out}")
+    pct = {p: _ms(v) for p, v in re.findall(r"^\s+(50|75|90|99)\.?0*%\s+(\S+)", out, re.M)}
     rps = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))  # type: ignore[union-attr]
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     errors = (int(non2xx.group(1)) if non2xx else 0) + (sum(int(x) for x in sock.groups()) if sock else 0)
-    return {"rps": rps, "p50_ms": pct["50"], "p90_ms": pct["90"], "p99_ms": pct["99"], "errors": errors}
+    return {"rps": rps, "p50_ms": pct["50"], "p90_ms": pct["90"], "p99_ms": pct["99"], "errors": errors,
+            "error_lines": [ln.strip() for ln in out.splitlines() if "errors" in ln or "Non-2xx" in ln]}
 
 
 def measure(processes: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -61,10 +65,11 @@ def measure(processes: int, args: argparse.Namespace) -> dict[str, Any]:
                 job = http.post("/v1/jobs", json=SPEC).json()
             url = f"{svc.url}/v1/jobs/{job['id']}"
             header = f"Authorization: Bearer {key}"
-            subprocess.run(["wrk", "-t2", f"-c{args.clients}", "-d3s", "-H", header, url],
+            subprocess.run(["wrk", "-t2", f"-c{args.clients}", "-d3s", "--timeout", "30s", "-H", header, url],
                            capture_output=True, check=True)
             out = subprocess.run(["wrk", "-t2", f"-c{args.clients}", f"-d{args.seconds}s", "--latency",
-                                  "-H", header, url], capture_output=True, text=True, check=True).stdout
+                                  "--timeout", "30s", "-H", header, url],
+                                 capture_output=True, text=True, check=True).stdout
             return {"processes": processes, **parse_wrk(out)}
         finally:
             svc.stop()
@@ -84,7 +89,7 @@ def main() -> None:
     print(f"{'API processes':>13} {'req/s':>8} {'p50':>9} {'p90':>9} {'p99':>9} {'errors':>7}")
     for r in rows:
         print(f"{r['processes']:>13} {r['rps']:>8.0f} {r['p50_ms']:>7.1f}ms {r['p90_ms']:>7.1f}ms "
-              f"{r['p99_ms']:>7.1f}ms {r['errors']:>7}")
+              f"{r['p99_ms']:>7.1f}ms {r['errors']:>7}  {'; '.join(r['error_lines'])}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
 

@@ -100,6 +100,8 @@ class Settings(BaseSettings):
     api_threads: int = _f("api", 8, "threads serving the API's sync routes (raise it for a remote job store)",
                           gt=0)
     max_body_bytes: int = _f("api", 1 << 20, "larger request bodies get 413", gt=0, shown_default="1048576 (1 MiB)")
+    status_max_age_s: float = _f("api", 0.5, "GET /v1/jobs/{id} may answer with a status this old (seconds; "
+                                            "0: read the job store every time)", ge=0)
     reconcile_seconds: float = _f("api", 30.0, "how often the API runs the reconciler (seconds; 0: never)", ge=0)
 
     # --- workers: the Celery broker and the shard tasks (`rasklad worker`, also read by the API) --

@@ -8,6 +8,7 @@ exactly the rows and checksums of a clean run, no duplicate keys.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -21,7 +22,7 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 import redis
-from service_harness import Service, free_port, have_redis_server, redis_db, wait_for
+from service_harness import Service, free_port, have_redis_server, pg_database, redis_db, wait_for
 
 TESTS = Path(__file__).resolve().parent
 #: What a finished finalize task returned, as the worker logs it.
@@ -211,15 +212,21 @@ def test_racing_finalizers_produce_one_result(service: Service) -> None:
     assert set(answers) - {"succeeded"} <= {"finished by another finalizer", "nothing to do (succeeded)"}, answers
 
 
-def test_a_dead_workers_shards_run_again_within_a_minute_and_commit_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+def test_a_dead_workers_shards_run_again_within_a_minute_and_commit_once(tmp_path: Path, store: str) -> None:
     """kill -9 of a whole worker: its shard came back only after the visibility timeout (480 s by
     default; the job sat at 73/75 for 7 minutes). With leases in the job store the reconciler sees
     the dead worker and queues its shard again within ``lease_seconds`` plus a reconciler period:
     here the visibility timeout is 10 minutes, so only the lease can bring the shard back in time.
     Every shard is committed exactly once (commit answers in the worker logs), rows exact."""
-    with redis_db() as db:
-        svc = Service(tmp_path, db, visibility=600.0,
-                      extra_env={"RASKLAD_LEASE_SECONDS": "6", "RASKLAD_RECONCILE_SECONDS": "2"})
+    with contextlib.ExitStack() as stack:
+        env = {"RASKLAD_LEASE_SECONDS": "6", "RASKLAD_RECONCILE_SECONDS": "2"}
+        if store == "postgresql":
+            url = stack.enter_context(pg_database())
+            if url is None:
+                pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
+            env["RASKLAD_DB"] = url
+        svc = Service(tmp_path, stack.enter_context(redis_db()), visibility=600.0, extra_env=env)
         try:
             svc.start_api()
             key = svc.create_key("alice")

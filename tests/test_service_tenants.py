@@ -10,17 +10,18 @@ from SQL. Real processes only: uvicorn API, a Celery worker, Redis, SQLite or Po
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import os
-import secrets
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from service_harness import Service, free_port, redis_db
+from service_harness import Service, free_port, pg_database, redis_db
 
 SPEC: dict[str, Any] = {
     "kind": "tournament", "game": "order-poker", "players": 3,
@@ -30,7 +31,6 @@ SPEC: dict[str, Any] = {
 #: A filter that never finishes on its own (a 4-way cross join of ~1,000 rows).
 SLOW = "(SELECT count(*) FROM seats a, seats b, seats c, seats d WHERE a.score + b.score > c.score) > 0"
 SLOW_SQL = "SELECT count(*) FROM seats a, seats b, seats c, seats d WHERE a.score + b.score > c.score"
-PG_ADMIN = "postgresql+psycopg://root@127.0.0.1:5432/test"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -176,12 +176,36 @@ def test_a_small_job_behind_a_large_one_starts_within_a_few_shards(svc: Service,
         while ha.get(f"/v1/jobs/{large['id']}").json()["shards_done"] < 2:
             time.sleep(0.05)
         small = hb.post("/v1/jobs", json={**SPEC, "deals": 5, "shard_deals": 5, "seed": 3}).json()
-        at_submit = ha.get(f"/v1/jobs/{large['id']}").json()["shards_done"]
-        svc.wait_job(hb, small["id"], timeout=120)
-        at_done = ha.get(f"/v1/jobs/{large['id']}").json()["shards_done"]
-        assert at_done - at_submit <= 4 + 1, (at_submit, at_done)  # its window, and the one running
+        small_done = svc.wait_job(hb, small["id"], timeout=120)
         final = svc.wait_job(ha, large["id"], timeout=300)
-    assert final["state"] == "succeeded" and final["shards_done"] == 40
+    assert final["state"] == small_done["state"] == "succeeded" and final["shards_done"] == 40
+    # Alice's shards committed while bob's job existed, from the job store's own commit times.
+    from sqlalchemy import create_engine, select
+
+    from storage.jobstore import shards_table
+
+    start, end = (datetime.fromisoformat(small_done[k]) for k in ("created_at", "finished_at"))
+    engine = create_engine(svc.env["RASKLAD_DB"])
+    with engine.connect() as conn:
+        times = [t if t.tzinfo else t.replace(tzinfo=UTC) for (t,) in conn.execute(
+            select(shards_table.c.committed_at).where(shards_table.c.job_id == large["id"]))]
+    engine.dispose()
+    ahead = sum(start < t < end for t in times)
+    assert ahead <= 4 + 1, ahead  # alice's window, and the shard running when bob submitted
+
+
+def test_a_cached_status_is_still_checked_for_its_owner(svc: Service, alice: str, bob: str,
+                                                        job: dict[str, Any]) -> None:
+    """GET /v1/jobs/{id} reuses its answer for status_max_age_s: the owner check runs on every request,
+    and a cancel through the API shows at once."""
+    with svc.client(alice) as ha, svc.client(bob) as hb:
+        assert ha.get(f"/v1/jobs/{job['id']}").status_code == 200  # now cached
+        r = hb.get(f"/v1/jobs/{job['id']}")
+        assert r.status_code == 404 and r.json()["detail"] == [{"field": "job_id", "message": f"no job {job['id']}"}]
+        running = ha.post("/v1/jobs", json={**SPEC, "deals": 400, "shard_deals": 10, "seed": 11}).json()
+        assert ha.get(f"/v1/jobs/{running['id']}").json()["state"] in ("queued", "running")  # cached
+        assert ha.post(f"/v1/jobs/{running['id']}/cancel").status_code == 200
+        assert ha.get(f"/v1/jobs/{running['id']}").json()["state"] == "cancelled"
 
 
 @pytest.mark.parametrize("sql", [
@@ -248,31 +272,19 @@ def _concurrent_posts(svc: Service, key: str, n: int) -> list[httpx.Response]:
 @pytest.fixture(params=["sqlite", "postgresql"])
 def idle_service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]:
     """An API with no workers (jobs stay queued), on SQLite or on a fresh PostgreSQL database."""
-    env: dict[str, str] = {}
-    dbname = None
-    if request.param == "postgresql":
-        sqlalchemy = pytest.importorskip("sqlalchemy")
+    with contextlib.ExitStack() as stack:
+        env = {"RASKLAD_RECONCILE_SECONDS": "0"}
+        if request.param == "postgresql":
+            url = stack.enter_context(pg_database())
+            if url is None:
+                pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
+            env["RASKLAD_DB"] = url
+        s = Service(tmp_path, stack.enter_context(redis_db()), extra_env=env)
         try:
-            admin = sqlalchemy.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-            with admin.connect() as conn:
-                dbname = f"rasklad_t_{secrets.token_hex(5)}"
-                conn.exec_driver_sql(f'CREATE DATABASE "{dbname}"')
-        except Exception as e:  # pragma: no cover - depends on the machine
-            pytest.skip(f"PostgreSQL unavailable: {e}")
-        env["RASKLAD_DB"] = f"postgresql+psycopg://root@127.0.0.1:5432/{dbname}"
-    try:
-        with redis_db() as db:
-            s = Service(tmp_path, db, extra_env={**env, "RASKLAD_RECONCILE_SECONDS": "0"})
-            try:
-                s.start_api()
-                yield s
-            finally:
-                s.stop()
-    finally:
-        if dbname is not None:
-            with admin.connect() as conn:
-                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
-            admin.dispose()
+            s.start_api()
+            yield s
+        finally:
+            s.stop()
 
 
 def test_50_concurrent_posts_respect_the_job_limit(idle_service: Service) -> None:

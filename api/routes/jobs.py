@@ -172,9 +172,19 @@ def list_jobs(svc: ServicesDep, key: KeyDep,
 
 
 @router.get("/{job_id}", response_model=JobOut, responses=ERRORS, summary="One job: state, progress, ETA")
-def get_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
-    """State, shards done/total, deals/s, ETA and error of a job."""
-    return JobOut.of(own_job(svc, key, job_id))
+async def get_job(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
+    """State, shards done/total, deals/s, ETA and error of a job (at most ``status_max_age_s`` old)."""
+    hit = svc.status.get(job_id)
+    if hit is None:
+        job = await asyncio.to_thread(svc.store.get, job_id) if len(job_id) <= 64 else None
+        if job is None:
+            raise ApiError(404, f"no job {job_id}", "job_id")
+        hit = (job.owner, JobOut.of(job).model_dump_json().encode())
+        svc.status.put(job_id, *hit)
+    owner, body = hit
+    if owner != key.name and not key.admin:  # another key's job is never revealed
+        raise ApiError(404, f"no job {job_id}", "job_id")
+    return Response(body, media_type="application/json")
 
 
 @router.post("/{job_id}/cancel", response_model=JobOut,
@@ -187,6 +197,8 @@ def cancel_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
         job = control.cancel(_ctl(svc), job.id)
     except InvalidTransition:
         raise ApiError(409, f"job {job_id} already finished ({job.state})", "job_id") from None
+    finally:
+        svc.status.drop(job_id)
     return JobOut.of(job)
 
 
