@@ -322,3 +322,60 @@ def test_broker_down_at_submit_creates_nothing(tmp_path: Path) -> None:
         assert not list(s.data.rglob("spec.json"))
     finally:
         s.stop()
+
+
+# ------------------------------------------------------- what held against a hostile tenant
+
+def test_isolation_on_every_route_with_filters_and_keys(svc: Service, alice: str, bob: str,
+                                                        job: dict[str, Any]) -> None:
+    """Another key's job is never revealed, whatever the route, filter or header (these held)."""
+    jid = job["id"]
+    shard = next((svc.data / "jobs" / jid / "seats").glob("shard-*.parquet"))
+    with svc.client(bob) as http:
+        for path, params in ((f"/v1/jobs/{jid}/tables/seats", {"where": "true", "format": "csv"}),
+                             (f"/v1/jobs/{jid}/tables/seats", {"columns": "deal"}),
+                             (f"/v1/jobs/{jid}/tables/nope", {}),
+                             (f"/v1/jobs/{jid}", {}), (f"/v1/jobs/{jid}/report", {}),
+                             (f"/v1/jobs/{jid}/report.html", {}), (f"/v1/jobs/{jid}/events", {})):
+            r = http.get(path, params=params)
+            assert r.status_code == 404 and r.json()["detail"][0]["field"] == "job_id", (path, r.text)
+        assert jid not in http.get("/v1/jobs", params={"limit": 500}).text
+        for body in ({"sql": "SELECT count(*) FROM seats", "jobs": [jid]},
+                     {"sql": f"SELECT * FROM read_parquet('{shard}')"},
+                     {"sql": f"SELECT * FROM '{shard}'"}):
+            r = http.post("/v1/query", json=body)
+            assert r.status_code in (400, 404) and "detail" in r.json(), (body, r.text)
+        # Idempotency keys are per key: bob reusing alice's header value gets a job of his own.
+        with svc.client(alice) as ha:
+            mine = ha.post("/v1/jobs", json={**SPEC, "seed": 77}, headers={"Idempotency-Key": "shared"}).json()
+            ha.post(f"/v1/jobs/{mine['id']}/cancel")
+        his = http.post("/v1/jobs", json={**SPEC, "seed": 77}, headers={"Idempotency-Key": "shared"}).json()
+        assert his["id"] != mine["id"] and his["owner"] == "bob"
+        http.post(f"/v1/jobs/{his['id']}/cancel")
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT * FROM read_parquet('/etc/passwd')",
+    "SELECT * FROM glob('/*')",
+    "SELECT * FROM read_text('/etc/hostname')",
+    "COPY seats TO '/tmp/rasklad-tenant-leak.parquet'",
+    "SELECT * FROM seats; DROP VIEW seats",
+    "ATTACH ':memory:' AS other",
+    "SET threads = 64",
+    "LOAD httpfs",
+    "SELECT * FROM duckdb_extensions()",
+    "SELECT * FROM main.seats",
+    "SELECT * FROM information_schema.columns",
+    "PRAGMA show_tables",
+    "SELECT * FROM query_table('seats')",
+    "CALL pragma_version()",
+])
+def test_sandbox_list_over_http(svc: Service, alice: str, job: dict[str, Any], sql: str) -> None:
+    """The SQL sandbox held against every file, COPY, ATTACH, SET and extension trick: keep it so."""
+    with svc.client(alice) as http:
+        r = http.post("/v1/query", json={"sql": sql, "jobs": [job["id"]]})
+        assert r.status_code == 400, r.text
+        assert r.json()["detail"][0]["field"] == "sql" and str(svc.data) not in r.text
+        r = http.get(f"/v1/jobs/{job['id']}/tables/seats", params={"where": f"deal IN ({sql})"})
+        assert r.status_code == 400 and r.json()["detail"][0]["field"] == "where", r.text
+    assert not Path("/tmp/rasklad-tenant-leak.parquet").exists()
