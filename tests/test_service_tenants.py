@@ -123,6 +123,17 @@ def test_a_download_stops_when_its_client_goes_away(svc: Service, alice: str, jo
         assert r.status_code == 200 and len(r.text.splitlines()) == 120 * 3 * 3
 
 
+def test_a_query_stops_when_its_client_goes_away(svc: Service, alice: str, job: dict[str, Any]) -> None:
+    assert svc.api is not None
+    with svc.client(alice) as http, pytest.raises(httpx.ReadTimeout):
+        http.post("/v1/query", json={"sql": SLOW_SQL, "jobs": [job["id"]]}, timeout=1.0)
+    time.sleep(1.0)
+    before = cpu_seconds(svc.api.pid)
+    time.sleep(1.5)  # within the 4 s time limit: only the disconnect can have stopped it
+    used = cpu_seconds(svc.api.pid) - before
+    assert used < 0.5, f"the API used {used:.2f} CPU-seconds after its client left"
+
+
 def test_a_huge_result_is_refused_and_the_api_stays_small(svc: Service, alice: str, job: dict[str, Any]) -> None:
     """``SELECT range(0, 20000000)`` (one row, 160 MB) grew the API by 2 GB and returned 169 MB;
     here a 64 MB row made faster by list() (range(0, n) takes DuckDB ~0.6 s per million)."""
