@@ -41,9 +41,11 @@ class Slot:
         self._released = False
 
     def release(self) -> None:
-        if not self._released:
+        with self._owner._lock:
+            if self._released:
+                return
             self._released = True
-            self._owner._release(self._key)
+        self._owner._release(self._key)
 
 
 class SqlExecutor:

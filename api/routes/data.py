@@ -7,6 +7,7 @@ import io
 import json
 import re
 import threading
+import weakref
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,6 +22,7 @@ from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.routes.jobs import ERRORS, own_job
 from api.schemas import REPORT_EXAMPLE, ErrorOut, QueryIn, QueryOut, example
+from api.sqlexec import Slot
 from storage.apikeys import ApiKey
 from storage.layout import job_dir
 from storage.parquet import job_tables_on_disk
@@ -175,11 +177,19 @@ async def download(job_id: str, table: str, request: Request, svc: ServicesDep, 
                     return
                 yield chunk
         finally:
-            stop.set()  # a client that went away cancels this generator: interrupt the statement
-            slot.release()
+            _end_download(stop, slot)  # a client that went away cancels this generator
 
-    return StreamingResponse(body(), media_type=FORMATS[format],
+    stream = body()
+    # A client gone before the body was first iterated never enters the generator (no finally):
+    # the statement and the key's place are freed when the generator is dropped.
+    weakref.finalize(stream, _end_download, stop, slot)
+    return StreamingResponse(stream, media_type=FORMATS[format],
                              headers={"Content-Disposition": f'attachment; filename="{job_id}-{table}.{format}"'})
+
+
+def _end_download(stop: threading.Event, slot: Slot) -> None:
+    stop.set()  # interrupts the statement if it still runs
+    slot.release()
 
 
 def _query_jobs(svc: Services, key: ApiKey, wanted: list[str] | None) -> dict[str, Path]:
