@@ -34,10 +34,18 @@ SPEC: dict[str, Any] = {
 }
 
 
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
-    with redis_db() as db:
-        s = Service(tmp_path, db, extra_env={"PYTHONPATH": str(TESTS), "RASKLAD_BOT_MODULES": "crashbot"})
+@pytest.fixture(params=["sqlite", "postgresql"])
+def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]:
+    """API on a fresh Redis database, with the job store on SQLite or on a fresh PostgreSQL
+    database: every fault runs against both stores, with the same exact row checks."""
+    with contextlib.ExitStack() as stack:
+        env = {"PYTHONPATH": str(TESTS), "RASKLAD_BOT_MODULES": "crashbot"}
+        if request.param == "postgresql":
+            url = stack.enter_context(pg_database())
+            if url is None:
+                pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
+            env["RASKLAD_DB"] = url
+        s = Service(tmp_path, stack.enter_context(redis_db()), extra_env=env)
         try:
             s.start_api()
             yield s

@@ -120,6 +120,7 @@ def _holder(hostname: str | None, task_id: str | None) -> str:
 # renewals stop, and the reconciler queues the shards again (workers.jobs.reap_dead).
 
 _main: dict[str, Any] = {}
+_inherited: list[Any] = []
 
 
 def _main_store() -> JobStore:
@@ -127,8 +128,11 @@ def _main_store() -> JobStore:
     store = _main.get("store")
     if store is None:
         store = JobStore(worker_settings.db_url)
-        # A pool process forked later must not touch the parent's connections.
-        os.register_at_fork(after_in_child=lambda: store.engine.dispose(close=False))
+        # A pool process forked later must neither use nor close the parent's connections, and
+        # must take no lock in the fork hook (the renewal thread may hold the pool's at fork
+        # time: disposing the engine there hung new pool processes). It only parks the object,
+        # referenced for good so that garbage collection never closes the inherited sockets.
+        os.register_at_fork(after_in_child=lambda: _inherited.append(_main.pop("store", None)))
         _main["store"] = store
     return store
 
