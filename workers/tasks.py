@@ -121,6 +121,12 @@ def _holder(hostname: str | None, task_id: str | None) -> str:
 
 _main: dict[str, Any] = {}
 _inherited: list[Any] = []
+#: Held by the main process's lease work and across every fork: a pool process must never be
+#: forked while another thread is inside SQLAlchemy or the database driver (the child would
+#: inherit their locks taken, and hang at its first query until the hard time limit).
+_fork_guard = threading.RLock()
+os.register_at_fork(before=_fork_guard.acquire, after_in_parent=_fork_guard.release,
+                    after_in_child=_fork_guard.release)
 
 
 def _main_store() -> JobStore:
@@ -143,7 +149,8 @@ def _lease_on_receipt(sender: Any = None, request: Any = None, **_: Any) -> None
         return
     try:
         job_id, k = request.args[0], int(request.args[1])
-        _main_store().take_lease(job_id, k, _holder(request.hostname, request.id), worker_settings.lease_seconds)
+        with _fork_guard:
+            _main_store().take_lease(job_id, k, _holder(request.hostname, request.id), worker_settings.lease_seconds)
     except Exception:  # the task takes it itself when it starts
         log.exception("could not lease a received shard")
 
@@ -157,7 +164,8 @@ def _start_renewing(sender: Any = None, **_: Any) -> None:
         while True:
             time.sleep(every)
             try:
-                _main_store().renew_prefix(node + "|")
+                with _fork_guard:
+                    _main_store().renew_prefix(node + "|")
             except Exception:  # a busy or unreachable store: renew at the next tick
                 log.warning("could not renew the leases of %s", node, exc_info=True)
 
