@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,15 +24,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import web
-from api.deps import Services
+from api.deps import Services, StatusCache
 from api.errors import ApiError, validation_handler
 from api.routes import data, jobs, meta
+from api.sqlexec import SqlExecutor
 from games.core import registry
 from sims.settings import Settings, get_settings
 from storage.apikeys import KeyStore
 from storage.jobstore import JobStore
 from workers.celery_app import make_app
-from workers.jobs import Control, reconcile
+from workers.jobs import Control, reap_dead, reconcile
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.api")
@@ -85,9 +87,17 @@ class BodyLimitMiddleware:
 
 
 def _reconcile_loop(ctl: Control, stop: threading.Event, every_s: float) -> None:
-    while not stop.wait(every_s):
+    """``reconcile`` every ``every_s`` seconds and, in between, ``reap_dead`` every half lease:
+    the shards of a dead worker run again within a minute (with the default 20 s leases)."""
+    reap_every = min(every_s, ctl.settings.lease_seconds / 2)
+    last = time.monotonic()
+    while not stop.wait(reap_every):
         try:
-            reconcile(ctl)
+            if time.monotonic() - last >= every_s:
+                last = time.monotonic()
+                reconcile(ctl)
+            else:
+                reap_dead(ctl)
         except Exception:  # keep the loop alive: the next round may succeed
             log.exception("reconcile failed")
 
@@ -108,7 +118,9 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     celery = make_app(broker, settings=settings)
     broker_url = str(celery.conf.broker_url)
     store = JobStore(settings.db_url)
-    svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url)
+    sql = SqlExecutor(settings.query_workers, settings.query_per_key, retry_after_s=5)
+    svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url, sql,
+                   StatusCache(settings.status_max_age_s))
     every = reconcile_every_s if reconcile_every_s is not None else float(settings.reconcile_seconds)
     api_threads = settings.api_threads
 
@@ -128,6 +140,7 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
             thread.start()
         yield
         stop.set()
+        sql.shutdown()
         if thread is not None:
             thread.join(timeout=5)
 
@@ -145,6 +158,20 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
         if not isinstance(detail, list):
             detail = [{"field": "", "message": str(detail)}]
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
+        # A body (JSON, YAML) or a query nested thousands of levels deep exhausts Python's stack
+        # wherever it is walked; it is the client's input that is wrong, whatever the route.
+        return JSONResponse({"detail": [{"field": "body", "message": "the request is nested too deeply"}]},
+                            status_code=400)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        # The last resort, so that even a bug answers in the API's format (and is logged).
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"detail": [{"field": "", "message": f"internal error ({type(exc).__name__})"}]},
+                            status_code=500)
 
     app.include_router(jobs.router)
     app.include_router(data.router)

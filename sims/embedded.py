@@ -17,12 +17,15 @@ import contextlib
 import hashlib
 import json
 import multiprocessing
+import os
 import secrets
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -206,6 +209,72 @@ def _finalize(job_dir: Location, spec: dict[str, Any]) -> tuple[dict[str, Any] |
     return report, (paths[0], paths[1]), None
 
 
+def owner_holder() -> str:
+    """This process as the holder of a job lease: ``host:pid:token``."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+@contextlib.contextmanager
+def owning(store: Any, job_id: str, lease_seconds: float) -> Iterator[str]:
+    """Record this process as the job's owner (a ``JOB_LEASE``) and renew it until the block ends.
+
+    A run killed with its terminal (SIGHUP, SIGKILL) cannot mark its job; the lease it leaves
+    behind says which process ran it, so ``shown_state`` can tell such a job is interrupted.
+    """
+    from storage.jobstore import JOB_LEASE
+
+    holder = owner_holder()
+    store.take_lease(job_id, JOB_LEASE, holder, lease_seconds)
+    stop = threading.Event()
+
+    def renew() -> None:
+        while not stop.wait(lease_seconds / 4):
+            with contextlib.suppress(Exception):  # a busy store: the next renewal may pass
+                store.heartbeat(job_id, JOB_LEASE, holder)
+
+    thread = threading.Thread(target=renew, daemon=True, name="rasklad-owner-lease")
+    thread.start()
+    try:
+        yield holder
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        with contextlib.suppress(Exception):
+            store.release_lease(job_id, JOB_LEASE, holder)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def shown_state(store: Any, job: Any, lease_seconds: float) -> str:
+    """The job's state for people: ``interrupted`` for a ``running`` job whose owning process is gone.
+
+    Gone means: the lease names a process of this host that no longer exists, or the lease has not
+    been renewed for ``lease_seconds`` (a process on another host sharing the store). A job without
+    an owner lease (run by the service's workers) shows its stored state.
+    """
+    from storage.jobstore import JOB_LEASE
+
+    if job.state != "running":
+        return str(job.state)
+    lease = store.lease(job.id, JOB_LEASE)
+    if lease is None:
+        return "running"
+    host, _, rest = lease.holder.partition(":")
+    pid = rest.partition(":")[0]
+    if host == socket.gethostname() and pid.isdigit() and not _pid_alive(int(pid)):
+        return "interrupted"
+    age = (datetime.now(UTC) - lease.heartbeat_at).total_seconds()
+    return "interrupted" if age > lease_seconds else "running"
+
+
 def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | None = None, workers: int = 1,
             new: bool = False, nonce: str | None = None, on_start: Callable[[Progress], None] | None = None,
             on_shard: Callable[[Progress], None] | None = None) -> RunResult:
@@ -221,7 +290,7 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
     from storage.layout import job_dir as layout_job_dir
     from storage.layout import shard_path
     from storage.objectstore import data_root
-    from storage.parquet import committed_shards, write_shards
+    from storage.parquet import committed_shards
 
     t_start = time.monotonic()
     settings = settings_for(data, settings)
@@ -245,6 +314,27 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
     result = RunResult(p.job_id, jd, "running", len(done), p.shards_total, len(done), 0.0, 0)
     if todo or store.get(p.job_id).state != "succeeded":
         _set_state(store, p.job_id, "running")
+    with owning(store, p.job_id, settings.lease_seconds):
+        _run_shards(store, p, jd, spec, tables, todo, workers, prog, result, on_shard)
+    result.shards_done = prog.shards_done
+    if set(committed_shards(jd, tables)) >= set(range(p.shards_total)):
+        try:
+            result.report, result.report_paths, result.report_error = _finalize(jd, p.spec)
+        except Exception as e:  # the data is complete and stays valid; say what failed
+            _set_state(store, p.job_id, "failed", f"report: {type(e).__name__}: {e}")
+            raise
+        _set_state(store, p.job_id, "succeeded")
+        result.state = "succeeded"
+    result.seconds = time.monotonic() - t_start
+    return result
+
+
+def _run_shards(store: Any, p: Plan, jd: Location, spec: JobSpec, tables: tuple[str, ...], todo: list[int],
+                workers: int, prog: Progress, result: RunResult, on_shard: Callable[[Progress], None] | None) -> None:
+    """Run and commit the shards ``todo`` of a job (the loop of ``run_job``): a cancel or an error
+    marks the job and is re-raised."""
+    from storage.parquet import write_shards
+
     try:
         for k, shard_tables, _secs in _results(spec, todo, workers):
             with _sigint_deferred():  # a commit is never cut in half by Ctrl-C
@@ -265,17 +355,6 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
     except BaseException as e:
         _set_state(store, p.job_id, "failed", f"{type(e).__name__}: {e}")
         raise
-    result.shards_done = prog.shards_done
-    if set(committed_shards(jd, tables)) >= set(range(p.shards_total)):
-        try:
-            result.report, result.report_paths, result.report_error = _finalize(jd, p.spec)
-        except Exception as e:  # the data is complete and stays valid; say what failed
-            _set_state(store, p.job_id, "failed", f"report: {type(e).__name__}: {e}")
-            raise
-        _set_state(store, p.job_id, "succeeded")
-        result.state = "succeeded"
-    result.seconds = time.monotonic() - t_start
-    return result
 
 
 def _rows(path: Location) -> int:

@@ -93,6 +93,9 @@ class Settings(BaseSettings):
     # --- limits: of any job, checked when it is planned (per-key limits of the API come on top) --
     max_deals_per_job: int = _f("limits", 10_000_000, "largest job (deals or samples) a spec may ask for", gt=0)
     max_shards: int = _f("limits", 10_000, "most shards a job may be split into", gt=0)
+    job_window: int = _f("limits", 4, "shards of one job queued or running at once: the next is queued as one "
+                                      "finishes, so jobs (and keys) interleave; about the worker processes' count",
+                         gt=0)
 
     # --- query: the SQL sandbox of `rasklad query` and /v1/query ---------------------------------
     query_memory_limit: str = _f("query", "1GB",
@@ -100,11 +103,20 @@ class Settings(BaseSettings):
     query_timeout_s: float = _f("query", 30.0, "a query running longer is interrupted (seconds)", gt=0)
     query_max_rows: int = _f("query", 100_000, "rows a query may return (longer results are cut and flagged)",
                              gt=0)
+    query_max_bytes: int = _f("query", 32 << 20, "bytes (Arrow) a query's result may hold; a larger one gets "
+                                                 "400 naming this limit", gt=0, shown_default="33554432 (32 MiB)")
+    query_threads: int = _f("query", 1, "DuckDB threads one query or download may use", gt=0)
+    query_workers: int = _f("query", 2, "user SQL statements the API runs at once, on a pool of their own "
+                                        "(4x as many may be admitted and wait)", gt=0)
+    query_per_key: int = _f("query", 2, "queries and downloads one key may have running in one API process "
+                                        "(more get 429 with Retry-After)", gt=0)
 
     # --- api: `rasklad serve` ---------------------------------------------------------------------
     api_threads: int = _f("api", 8, "threads serving the API's sync routes (raise it for a remote job store)",
                           gt=0)
     max_body_bytes: int = _f("api", 1 << 20, "larger request bodies get 413", gt=0, shown_default="1048576 (1 MiB)")
+    status_max_age_s: float = _f("api", 0.5, "GET /v1/jobs/{id} may answer with a status this old (seconds; "
+                                            "0: read the job store every time)", ge=0)
     reconcile_seconds: float = _f("api", 30.0, "how often the API runs the reconciler (seconds; 0: never)", ge=0)
 
     # --- workers: the Celery broker and the shard tasks (`rasklad worker`, also read by the API) --
@@ -120,6 +132,8 @@ class Settings(BaseSettings):
         shown_default="visibility timeout / 4, within 1..10", gt=0)
     worker_max_memory_kb: int = _f("workers", 2_000_000, "a worker process above this (KiB) is replaced "
                                                          "after its shard", gt=0)
+    lease_seconds: float = _f("workers", 20.0, "a running shard whose worker renewed its lease (every quarter of "
+                                               "this) no longer for this long is queued again (seconds)", gt=0)
     max_deliveries: int = _f("workers", 3, "starts of one shard that may kill their worker before the job fails",
                              gt=0)
 

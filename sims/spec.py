@@ -85,13 +85,13 @@ class TournamentSpec(_Model):
     """A free label for people; part of the spec (and so of the job id) like every field."""
     game: str
     rules: dict[str, Any] = Field(default_factory=dict)
-    players: Annotated[int, Field(ge=1, le=16)]
+    players: Annotated[int, Field(ge=1, le=16, strict=True)]
     bots: list[BotSpec]
-    deals: Annotated[int, Field(gt=0)]
+    deals: Annotated[int, Field(gt=0, strict=True)]
     seating: Literal["duplicate", "random", "fixed"] = "duplicate"
-    seed: Annotated[int, Field(ge=0)]
+    seed: Annotated[int, Field(ge=0, strict=True)]
     record: Literal["summary", "full"] = "summary"
-    shard_deals: Annotated[int | None, Field(gt=0)] = None
+    shard_deals: Annotated[int | None, Field(gt=0, strict=True)] = None
 
     @field_validator("bots", mode="before")
     @classmethod
@@ -168,9 +168,9 @@ class DealStatsSpec(_Model):
     ranking: str | None = None
     question: AnyQuestion
     method: Literal["exact", "sample"] = "exact"
-    samples: Annotated[int | None, Field(gt=0)] = None
-    seed: Annotated[int, Field(ge=0)] = 0
-    shard_samples: Annotated[int | None, Field(gt=0)] = None
+    samples: Annotated[int | None, Field(gt=0, strict=True)] = None
+    seed: Annotated[int, Field(ge=0, strict=True)] = 0
+    shard_samples: Annotated[int | None, Field(gt=0, strict=True)] = None
     """Samples per shard with ``method: sample`` (default: about a second of work)."""
 
     @field_validator("question", mode="before")

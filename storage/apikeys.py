@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Boolean, DateTime, Integer, String, UniqueConstraint, create_engine, select
+from sqlalchemy import Boolean, DateTime, Integer, String, UniqueConstraint, create_engine, delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -138,3 +138,9 @@ class KeyStore:
             assert existing is not None
             return existing
         return job_id
+
+    def release_idempotent(self, owner: str, key: str, job_id: str) -> None:
+        """Unbind ``key`` if it is bound to ``job_id`` (whose creation failed: nothing exists to return)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(_IdemRow).where(_IdemRow.owner == owner, _IdemRow.key == key,
+                                             _IdemRow.job_id == job_id))

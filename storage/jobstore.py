@@ -21,11 +21,12 @@ is a no-op (a retried call must not fail), except that a new error text is store
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +48,14 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 
-__all__ = ["ALLOWED", "STATES", "InvalidTransition", "Job", "JobExists", "JobStore", "JobStoreError"]
+__all__ = ["ALLOWED", "JOB_LEASE", "STATES", "InvalidTransition", "Job", "JobExists", "JobStore", "JobStoreError",
+           "Lease", "LimitReached"]
 
 STATES = ("queued", "running", "succeeded", "failed", "cancelled")
 ALLOWED: dict[str, frozenset[str]] = {
@@ -67,6 +70,7 @@ ALLOWED: dict[str, frozenset[str]] = {
 _WRITE = "rasklad_write"  # execution option marking a write transaction
 
 _FINAL = frozenset({"succeeded", "failed", "cancelled"})
+_ACTIVE = ("queued", "running")
 
 _metadata = MetaData()
 
@@ -102,6 +106,21 @@ shards_table = Table(
 )
 
 
+leases_table = Table(
+    "leases",
+    _metadata,
+    Column("job_id", String(128), nullable=False),
+    Column("shard", Integer, nullable=False),  # JOB_LEASE for a whole job run by one process (embedded)
+    Column("holder", String(200), nullable=False),  # host:pid:token of the process running it
+    Column("committing", Boolean, nullable=False, default=False),
+    Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("job_id", "shard", name="uq_leases_job_shard"),
+)
+
+#: The ``shard`` of a lease on a whole job (an embedded ``rasklad run``).
+JOB_LEASE = -1
+
+
 class JobStoreError(ValueError):
     """A request the job store refuses (bad state, duplicate job...)."""
 
@@ -112,6 +131,26 @@ class InvalidTransition(JobStoreError):
 
 class JobExists(JobStoreError):
     """``create_job`` with an id that is already taken."""
+
+
+class LimitReached(JobStoreError):
+    """``create_job`` for an owner that already has ``max_active`` unfinished jobs."""
+
+    def __init__(self, active: int, limit: int) -> None:
+        super().__init__(f"{active} unfinished jobs already (the limit is {limit})")
+        self.active = active
+        self.limit = limit
+
+
+@dataclass(frozen=True)
+class Lease:
+    """Who runs shard ``shard`` of a job (or the whole job: ``JOB_LEASE``), last seen alive when."""
+
+    job_id: str
+    shard: int
+    holder: str
+    committing: bool
+    heartbeat_at: datetime
 
 
 @dataclass(frozen=True)
@@ -218,8 +257,16 @@ class JobStore:
     # ------------------------------------------------------------------------------- jobs
 
     def create_job(self, job_id: str, kind: str, game: str, spec: dict[str, Any], shards_total: int,
-                   deals_total: int, owner: str = "local") -> Job:
-        """Store a new ``queued`` job; raises JobExists if ``job_id`` is taken."""
+                   deals_total: int, owner: str = "local", max_active: int | None = None) -> Job:
+        """Store a new ``queued`` job; raises JobExists if ``job_id`` is taken.
+
+        With ``max_active``, raises LimitReached (and stores nothing) when ``owner`` already has
+        that many queued or running jobs. The count and the insert are one transaction that holds
+        a lock per owner — SQLite's ``BEGIN IMMEDIATE`` write lock, PostgreSQL's transaction-level
+        advisory lock on a hash of the owner — so concurrent submissions of one owner are
+        serialised and the limit holds under any race (a plain count-then-insert let 11 jobs
+        through a limit of 4 on SQLite and 50 through a limit of 2 on PostgreSQL).
+        """
         if shards_total < 0 or deals_total < 0:
             raise JobStoreError(f"job {job_id}: shards_total and deals_total must be >= 0")
         row = {
@@ -230,12 +277,28 @@ class JobStore:
         }
         try:
             with self._tx() as conn:
+                if max_active is not None:
+                    self._lock_owner(conn, owner)
+                    active = conn.execute(select(func.count()).select_from(jobs_table).where(
+                        jobs_table.c.owner == owner, jobs_table.c.state.in_(_ACTIVE))).scalar()
+                    if int(active or 0) >= max_active:
+                        raise LimitReached(int(active or 0), max_active)
                 conn.execute(insert(jobs_table).values(**row))
         except IntegrityError as e:
             raise JobExists(f"job {job_id} already exists") from e
         job = self.get(job_id)
         assert job is not None
         return job
+
+    def _lock_owner(self, conn: Connection, owner: str) -> None:
+        """Serialise write transactions of one owner until this transaction ends.
+
+        SQLite needs nothing more: ``BEGIN IMMEDIATE`` already holds the database's write lock.
+        """
+        if self._dialect == "postgresql":
+            digest = hashlib.sha256(f"rasklad-owner:{owner}".encode()).digest()
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"),
+                         {"k": int.from_bytes(digest[:8], "big", signed=True)})
 
     def get(self, job_id: str) -> Job | None:
         """The job ``job_id``, or None."""
@@ -434,3 +497,104 @@ class JobStore:
              .where(shards_table.c.job_id == job_id).order_by(shards_table.c.shard))
         with self.engine.connect() as conn:
             return {int(r.shard): (int(r.rows), str(r.checksum)) for r in conn.execute(q)}
+
+    # ----------------------------------------------------------------------------- leases
+    #
+    # A worker running a shard holds its lease and renews it (``heartbeat``) every few seconds. A
+    # lease not renewed for a while belongs to a dead worker: ``take_stale`` hands it to the
+    # reconciler, which queues the shard again at once instead of waiting for the broker's
+    # visibility timeout. A shard's commit happens only under ``claim_commit``, which succeeds for
+    # the lease's current holder alone and marks the lease ``committing`` (such a lease is not
+    # taken from a live committer): of two deliveries of one shard, at most one ever commits.
+
+    def take_lease(self, job_id: str, shard: int, holder: str, stale_after_s: float) -> bool:
+        """Make ``holder`` the lease's holder; False when another holder is committing and alive."""
+        now = _now()
+        with self._tx() as conn:
+            row = conn.execute(select(leases_table).where(leases_table.c.job_id == job_id,
+                                                          leases_table.c.shard == shard)).first()
+            if row is None:
+                conn.execute(insert(leases_table).values(job_id=job_id, shard=shard, holder=holder,
+                                                         committing=False, heartbeat_at=now))
+                return True
+            beat = _utc(row.heartbeat_at)
+            assert beat is not None
+            if row.committing and row.holder != holder and (now - beat).total_seconds() < stale_after_s:
+                return False
+            conn.execute(update(leases_table).where(leases_table.c.job_id == job_id, leases_table.c.shard == shard)
+                         .values(holder=holder, committing=False, heartbeat_at=now))
+        return True
+
+    def heartbeat(self, job_id: str, shard: int, holder: str) -> bool:
+        """Renew ``holder``'s lease; False when it lost the lease (taken as stale, or by a redelivery)."""
+        with self._tx() as conn:
+            n = conn.execute(update(leases_table).where(
+                leases_table.c.job_id == job_id, leases_table.c.shard == shard, leases_table.c.holder == holder)
+                .values(heartbeat_at=_now())).rowcount
+        return bool(n)
+
+    def renew_prefix(self, prefix: str) -> int:
+        """Renew every lease whose holder starts with ``prefix`` (a worker renews all its shards
+        in one statement, from its main process); returns how many."""
+        with self._tx() as conn:
+            n = conn.execute(update(leases_table).where(leases_table.c.holder.startswith(prefix, autoescape=True))
+                             .values(heartbeat_at=_now())).rowcount
+        return int(n or 0)
+
+    def claim_commit(self, job_id: str, shard: int, holder: str) -> bool:
+        """Whether ``holder`` may commit the shard now (it still holds the lease); marks it committing."""
+        with self._tx() as conn:
+            n = conn.execute(update(leases_table).where(
+                leases_table.c.job_id == job_id, leases_table.c.shard == shard, leases_table.c.holder == holder)
+                .values(committing=True, heartbeat_at=_now())).rowcount
+        return bool(n)
+
+    def release_lease(self, job_id: str, shard: int, holder: str) -> None:
+        """Drop ``holder``'s lease (its shard is committed or given up)."""
+        with self._tx() as conn:
+            conn.execute(leases_table.delete().where(
+                leases_table.c.job_id == job_id, leases_table.c.shard == shard, leases_table.c.holder == holder))
+
+    def lease(self, job_id: str, shard: int) -> Lease | None:
+        """The lease of the shard (or of the job: ``JOB_LEASE``), if anyone holds it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(leases_table).where(leases_table.c.job_id == job_id,
+                                                          leases_table.c.shard == shard)).first()
+        return None if row is None else _lease(row)
+
+    def take_stale(self, stale_after_s: float) -> list[Lease]:
+        """Remove and return the shard leases not renewed for ``stale_after_s`` seconds.
+
+        Each is removed only if it is still the same stale lease (a conditional delete), so two
+        reconcilers never both take one, and a holder that renewed meanwhile keeps it. A lease
+        being committed gets three times as long: its holder is writing files, not heartbeating.
+        """
+        now = _now()
+        cutoff = now - timedelta(seconds=stale_after_s)
+        commit_cutoff = now - timedelta(seconds=3 * stale_after_s)
+        q = select(leases_table).where(leases_table.c.shard != JOB_LEASE, leases_table.c.heartbeat_at < cutoff)
+        with self.engine.connect() as conn:
+            rows = [_lease(r) for r in conn.execute(q)]
+        taken = []
+        for lease in rows:
+            if lease.committing and lease.heartbeat_at >= commit_cutoff:
+                continue
+            with self._tx() as conn:
+                n = conn.execute(leases_table.delete().where(
+                    leases_table.c.job_id == lease.job_id, leases_table.c.shard == lease.shard,
+                    leases_table.c.holder == lease.holder,
+                    leases_table.c.heartbeat_at == _stored(lease.heartbeat_at, self._dialect))).rowcount
+            if n:
+                taken.append(lease)
+        return taken
+
+
+def _lease(row: Any) -> Lease:
+    beat = _utc(row.heartbeat_at)
+    assert beat is not None
+    return Lease(str(row.job_id), int(row.shard), str(row.holder), bool(row.committing), beat)
+
+
+def _stored(value: datetime, dialect: str) -> datetime:
+    """A datetime as the database compares it (SQLite keeps naive UTC)."""
+    return value.replace(tzinfo=None) if dialect == "sqlite" else value

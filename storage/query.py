@@ -13,7 +13,9 @@ one is not a hole):
    EXPLAIN, PIVOT statements... are refused.
 2. The parse tree (``json_serialize_sql``): every table reference must name a view or a CTE in
    scope, unqualified; table functions are refused except the pure generators ``range``,
-   ``generate_series`` and ``unnest``; anything the serializer cannot express (PIVOT) is refused.
+   ``generate_series`` and ``unnest``; scalar functions that read the connection's settings or
+   variables (``current_setting('allowed_paths')`` names server paths) are refused; anything the
+   serializer cannot express (PIVOT) is refused, and so is a tree nested too deeply to walk.
 3. The connection (NOTES.md): ``enable_external_access=false`` with ``allowed_paths`` listing
    exactly the committed shard files (not directories: DuckDB lets ``COPY ... TO`` write into an
    allowed directory, and a glob there sees every file), no spilling to disk
@@ -30,15 +32,21 @@ shard files are registered on the connection as lazy ``pyarrow`` datasets (under
 not views, so layer 2 refuses them) and the views select from those; ``allowed_paths`` stays empty
 for them, so a query can open no file and no URL (DuckDB's ``httpfs`` is never loaded).
 
-DuckDB has no statement timeout: a watchdog thread calls ``con.interrupt()`` after ``timeout_s``
-(it covers execution and fetching). At most ``max_rows`` rows are returned; when the result had
-more, the table is cut and its schema metadata says so (``is_truncated``).
+DuckDB has no statement timeout: a watchdog thread (``_Guard``) calls ``con.interrupt()`` once
+the statement has spent ``timeout_s`` seconds executing or producing batches (time a streaming
+reader spends waiting for its consumer is not counted), or as soon as the caller's ``stop`` event
+is set (the client went away). At most ``max_rows`` rows are returned; when the result had more,
+the table is cut and its schema metadata says so (``is_truncated``). A result over ``max_bytes``
+(Arrow buffer bytes) is refused with a QueryError naming the limit, before it is ever converted
+to Python objects or JSON: DuckDB's ``memory_limit`` does not cover a result once it has left
+DuckDB (``SELECT range(0, 20000000)`` is one row of 160 MB).
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -58,6 +66,13 @@ TRUNCATED_KEY = b"rasklad.truncated"
 """Schema metadata key set to ``b"true"`` on a result cut at ``max_rows``."""
 
 _PURE_TABLE_FUNCTIONS = frozenset({"range", "generate_series", "unnest"})
+#: Scalar functions that read the connection's configuration, variables or catalog: the settings
+#: name server paths (``allowed_paths``), so the sandbox hides them. ``duckdb_*`` and ``pragma_*``
+#: are refused by prefix as well.
+_HIDDEN_FUNCTIONS = frozenset({"current_setting", "getvariable", "getenv", "which_secret",
+                               "current_database", "current_catalog", "current_schema", "current_schemas",
+                               "current_query", "in_search_path"})
+_HIDDEN_PREFIXES = ("duckdb_", "pragma_")
 _BATCH_ROWS = 8192
 
 
@@ -180,14 +195,22 @@ def _check_tree(con: duckdb.DuckDBPyConnection, sql: str, views: set[str]) -> No
     import json
 
     # fetchall, not fetchone: DuckDB 2 keeps a half-fetched result open and refuses the next statement.
-    rows = con.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchall()
-    tree = json.loads(rows[0][0])
-    if tree.get("error"):
-        msg = str(tree.get("error_message", "cannot parse the query"))
-        if "Only SELECT" in msg:
-            msg = "this query form cannot be checked (e.g. PIVOT): write it with GROUP BY / FILTER"
-        raise QueryError(msg)
-    _walk(tree.get("statements", []), frozenset(), views)
+    try:
+        rows = con.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchall()
+    except duckdb.Error as e:  # e.g. a parser stack overflow on thousands of nested subqueries
+        raise QueryError(_first_line(e)) from None
+    try:
+        tree = json.loads(rows[0][0])
+        if tree.get("error"):
+            msg = str(tree.get("error_message", "cannot parse the query"))
+            if "Only SELECT" in msg:
+                msg = "this query form cannot be checked (e.g. PIVOT): write it with GROUP BY / FILTER"
+            raise QueryError(msg)
+        _walk(tree.get("statements", []), frozenset(), views)
+    except RecursionError:
+        # 500 nested subqueries: the tree is deeper than Python's recursion limit.
+        raise QueryError("the query is nested too deeply to be checked: use fewer levels of "
+                         "subqueries or parentheses") from None
 
 
 def _walk(node: Any, visible: frozenset[str], views: set[str]) -> None:
@@ -214,6 +237,10 @@ def _walk(node: Any, visible: frozenset[str], views: set[str]) -> None:
         name = str(fn.get("function_name", "?")).lower()
         if name not in _PURE_TABLE_FUNCTIONS or fn.get("schema") or fn.get("catalog"):
             raise QueryError(f"table function {name}() is not allowed: query the views {_names(views)}")
+    elif kind == "FUNCTION":
+        name = str(node.get("function_name", "?")).lower()
+        if name in _HIDDEN_FUNCTIONS or name.startswith(_HIDDEN_PREFIXES):
+            raise QueryError(f"function {name}() is not allowed: the sandbox hides the server's settings")
     elif kind == "SHOW_REF" and node.get("query") is None:
         raise QueryError(f"SHOW is not supported: the views are {_names(views)} (try DESCRIBE seats)")
     for key, value in node.items():
@@ -239,33 +266,93 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
-def _execute(con: duckdb.DuckDBPyConnection, sql: str, timeout_s: float, max_rows: int) -> pa.Table:
-    timed_out = threading.Event()
+class _Guard:
+    """Interrupts a connection after ``timeout_s`` seconds of work, or at once when ``stop`` is set.
 
-    def stop() -> None:
-        timed_out.set()
-        with contextlib.suppress(Exception):  # the query may have just finished and closed
-            con.interrupt()
+    Work is the time between ``running()`` and ``idle()`` calls summed up: a streaming reader
+    is idle while its consumer (a slow client) takes the last batch, and that is not charged.
+    """
 
-    watchdog = threading.Timer(timeout_s, stop)
-    watchdog.daemon = True
-    watchdog.start()
+    def __init__(self, con: duckdb.DuckDBPyConnection, timeout_s: float, stop: threading.Event | None) -> None:
+        self.con = con
+        self.timeout_s = timeout_s
+        self.stop = stop if stop is not None else threading.Event()
+        self.timed_out = False
+        self._spent = 0.0
+        self._since: float | None = None
+        self._done = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._watch, daemon=True, name="rasklad-sql-guard")
+        self._thread.start()
+
+    def running(self) -> None:
+        with self._cond:
+            self._since = time.monotonic()
+            self._cond.notify()
+
+    def idle(self) -> None:
+        with self._cond:
+            if self._since is not None:
+                self._spent += time.monotonic() - self._since
+                self._since = None
+
+    def close(self) -> None:
+        with self._cond:
+            self._done = True
+            self._cond.notify()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while True:
+            with self._cond:
+                if self._done:
+                    return
+                left = self.timeout_s - self._spent
+                if self._since is not None:
+                    left -= time.monotonic() - self._since
+                if self._since is not None and left <= 0:
+                    self.timed_out = True
+                    break
+                if self.stop.is_set():
+                    break
+                # Wake up to check the stop event too (set by another thread, not notified here).
+                self._cond.wait(min(0.1, left) if self._since is not None else 0.1)
+        with contextlib.suppress(Exception):  # the statement may have just finished and closed
+            self.con.interrupt()
+
+    def reason(self, what: str) -> str:
+        if self.timed_out:
+            return f"{what} stopped: it ran longer than the time limit of {self.timeout_s:g} s"
+        return f"{what} interrupted: the client went away"
+
+
+def _result_too_large(max_bytes: int) -> QueryError:
+    return QueryError(f"the result is larger than the limit of {max_bytes:,} bytes (query_max_bytes): "
+                      "select fewer rows or columns, aggregate, or download the table")
+
+
+def _execute(con: duckdb.DuckDBPyConnection, sql: str, timeout_s: float, max_rows: int, max_bytes: int,
+             stop: threading.Event | None) -> pa.Table:
+    guard = _Guard(con, timeout_s, stop)
+    guard.running()
     try:
         reader = con.sql(sql).to_arrow_reader(_BATCH_ROWS)
         batches: list[pa.RecordBatch] = []
         rows = 0
+        size = 0
         truncated = False
         for batch in reader:
             batches.append(batch)
             rows += batch.num_rows
+            size += batch.get_total_buffer_size()
+            if size > max_bytes:
+                raise _result_too_large(max_bytes)
             if rows > max_rows:
                 truncated = True
                 break
         table = pa.Table.from_batches(batches, schema=reader.schema)
     except duckdb.InterruptException:
-        if timed_out.is_set():
-            raise QueryError(f"query stopped: it ran longer than the time limit of {timeout_s:g} s") from None
-        raise QueryError("query interrupted") from None
+        raise QueryError(guard.reason("query")) from None
     except duckdb.OutOfMemoryException as e:
         raise QueryError(f"query stopped: out of memory (limit {current_memory_limit(con)}): "
                          f"{_first_line(e)}") from None
@@ -274,7 +361,7 @@ def _execute(con: duckdb.DuckDBPyConnection, sql: str, timeout_s: float, max_row
     except duckdb.Error as e:  # whole: DuckDB's hints ("Did you mean ...", the caret) follow the first line
         raise QueryError(str(e).strip() or type(e).__name__) from None
     finally:
-        watchdog.cancel()
+        guard.close()
     if truncated:
         table = table.slice(0, max_rows)
         meta = dict(table.schema.metadata or {})
@@ -293,79 +380,96 @@ def current_memory_limit(con: duckdb.DuckDBPyConnection) -> str:
 
 
 def run_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1GB", timeout_s: float = 30.0,
-              max_rows: int = 100_000, threads: int = 2) -> pa.Table:
+              max_rows: int = 100_000, max_bytes: int = 64 << 20, threads: int = 2,
+              stop: threading.Event | None = None) -> pa.Table:
     """Run one read-only SELECT over the jobs' views; returns at most ``max_rows`` rows.
 
     ``jobs`` maps job id → job directory (the caller has checked the jobs are the user's). A
     result with more than ``max_rows`` rows is cut and flagged (``is_truncated``). Raises
-    QueryError when the query is refused, fails, exceeds the memory limit or runs longer than
-    ``timeout_s`` seconds.
+    QueryError when the query is refused, fails, exceeds the memory limit, returns more than
+    ``max_bytes`` bytes, runs longer than ``timeout_s`` seconds or is stopped by ``stop``.
     """
     if not isinstance(sql, str) or not sql.strip():
         raise QueryError("empty query")
     if not jobs:
         raise QueryError("no jobs to query")
-    if timeout_s <= 0 or max_rows <= 0 or threads <= 0:
-        raise QueryError("timeout_s, max_rows and threads must be > 0")
+    if timeout_s <= 0 or max_rows <= 0 or max_bytes <= 0 or threads <= 0:
+        raise QueryError("timeout_s, max_rows, max_bytes and threads must be > 0")
     views = job_views(jobs)
     con = sandbox_connection(views, len(jobs) > 1, memory_limit, threads)
     try:
         _check_statement(con, sql)
         _check_tree(con, sql, set(views))
-        return _execute(con, sql, timeout_s, max_rows)
+        return _execute(con, sql, timeout_s, max_rows, max_bytes, stop)
     finally:
         con.close()
 
 
-def stream_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1GB", timeout_s: float = 600.0,
-                 threads: int = 2, batch_rows: int = 65_536) -> Iterator[pa.RecordBatch]:
+def stream_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1GB", timeout_s: float = 30.0,
+                 threads: int = 2, batch_rows: int = 65_536,
+                 stop: threading.Event | None = None) -> Iterator[pa.RecordBatch]:
     """Like ``run_query`` but yields record batches as DuckDB produces them, with no row limit.
 
-    For downloads: the result is never held in memory whole. The statement is checked before
-    this returns (a refused query raises QueryError at once); errors while streaming raise
-    QueryError from the iterator. The connection closes when the iterator is exhausted or
-    garbage-collected.
+    For downloads: the result is never held in memory whole. ``timeout_s`` bounds the time
+    DuckDB spends producing batches (not the time the consumer takes); setting ``stop``
+    interrupts the statement. The statement is checked before this returns (a refused query
+    raises QueryError at once); errors while streaming raise QueryError from the iterator. The
+    connection closes when the iterator is exhausted, closed or garbage-collected.
     """
     if not isinstance(sql, str) or not sql.strip():
         raise QueryError("empty query")
     if not jobs:
         raise QueryError("no jobs to query")
+    if timeout_s <= 0 or threads <= 0:
+        raise QueryError("timeout_s and threads must be > 0")
     views = job_views(jobs)
     con = sandbox_connection(views, len(jobs) > 1, memory_limit, threads)
+    guard: _Guard | None = None
     try:
         _check_statement(con, sql)
         _check_tree(con, sql, set(views))
+        guard = _Guard(con, timeout_s, stop)
+        guard.running()
         reader = con.sql(sql).to_arrow_reader(batch_rows)
+        guard.idle()
+    except duckdb.InterruptException:
+        assert guard is not None
+        reason = guard.reason("download")
+        guard.close()
+        con.close()
+        raise QueryError(reason) from None
     except duckdb.Error as e:
+        if guard is not None:
+            guard.close()
         con.close()
         raise QueryError(_first_line(e)) from None
     except BaseException:
+        if guard is not None:
+            guard.close()
         con.close()
         raise
-    return _batches(con, reader, timeout_s)
+    return _batches(con, reader, guard)
 
 
-def _batches(con: duckdb.DuckDBPyConnection, reader: pa.RecordBatchReader,
-             timeout_s: float) -> Iterator[pa.RecordBatch]:
-    timed_out = threading.Event()
-
-    def stop() -> None:
-        timed_out.set()
-        with contextlib.suppress(Exception):
-            con.interrupt()
-
-    watchdog = threading.Timer(timeout_s, stop)
-    watchdog.daemon = True
-    watchdog.start()
+def _batches(con: duckdb.DuckDBPyConnection, reader: pa.RecordBatchReader, guard: _Guard) -> Iterator[pa.RecordBatch]:
     try:
-        yield from reader
+        while True:
+            guard.running()
+            try:
+                batch = reader.read_next_batch()
+            except StopIteration:
+                return
+            finally:
+                guard.idle()
+            yield batch
     except duckdb.InterruptException:
-        raise QueryError(f"download stopped: it ran longer than {timeout_s:g} s" if timed_out.is_set()
-                         else "download interrupted") from None
+        raise QueryError(guard.reason("download")) from None
     except (duckdb.Error, pa.ArrowException) as e:
+        if guard.timed_out or guard.stop.is_set():
+            raise QueryError(guard.reason("download")) from None
         raise QueryError(_first_line(e)) from None
     finally:
-        watchdog.cancel()
+        guard.close()
         con.close()
 
 

@@ -178,5 +178,32 @@ class Service:
         return result
 
 
+PG_ADMIN = "postgresql+psycopg://root@127.0.0.1:5432/test"
+
+
+@contextlib.contextmanager
+def pg_database() -> Iterator[str | None]:
+    """A fresh PostgreSQL database (its URL), dropped afterwards; None when PostgreSQL is unreachable."""
+    import secrets
+
+    from sqlalchemy import create_engine
+
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    name = f"rasklad_t_{secrets.token_hex(5)}"
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    except Exception:
+        admin.dispose()
+        yield None
+        return
+    try:
+        yield f"postgresql+psycopg://root@127.0.0.1:5432/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
 def have_redis_server() -> bool:
     return shutil.which("redis-server") is not None

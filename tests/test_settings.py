@@ -17,12 +17,16 @@ DOC = ROOT / "docs" / "settings.md"
 #: The public contract: every variable and its default (unchanged by the move to sims.settings).
 CONTRACT = {
     "RASKLAD_DATA": Path("data"), "RASKLAD_DB": None,
-    "RASKLAD_MAX_DEALS_PER_JOB": 10_000_000, "RASKLAD_MAX_SHARDS": 10_000,
+    "RASKLAD_MAX_DEALS_PER_JOB": 10_000_000, "RASKLAD_MAX_SHARDS": 10_000, "RASKLAD_JOB_WINDOW": 4,
     "RASKLAD_QUERY_MEMORY_LIMIT": "1GB", "RASKLAD_QUERY_TIMEOUT_S": 30.0, "RASKLAD_QUERY_MAX_ROWS": 100_000,
+    "RASKLAD_QUERY_MAX_BYTES": 32 << 20, "RASKLAD_QUERY_THREADS": 1, "RASKLAD_QUERY_WORKERS": 2,
+    "RASKLAD_QUERY_PER_KEY": 2,
     "RASKLAD_API_THREADS": 8, "RASKLAD_MAX_BODY_BYTES": 1 << 20, "RASKLAD_RECONCILE_SECONDS": 30.0,
+    "RASKLAD_STATUS_MAX_AGE_S": 0.5,
     "RASKLAD_BROKER": "redis://127.0.0.1:6379/0", "RASKLAD_SHARD_SECONDS": 60.0,
     "RASKLAD_VISIBILITY_TIMEOUT": None, "RASKLAD_RESTORE_INTERVAL": None,
     "RASKLAD_WORKER_MAX_MEMORY_KB": 2_000_000, "RASKLAD_MAX_DELIVERIES": 3,
+    "RASKLAD_LEASE_SECONDS": 20.0,
     "RASKLAD_BOT_MODULES": "", "RASKLAD_GAME_MODULES": "",
     "RASKLAD_URL": "http://127.0.0.1:8000", "RASKLAD_KEY": None,
     "RASKLAD_S3_ENDPOINT": None, "RASKLAD_S3_REGION": None, "RASKLAD_S3_ACCESS_KEY": None,
@@ -47,8 +51,10 @@ def test_every_variable_and_default_is_kept(clean_env: pytest.MonkeyPatch) -> No
 
 
 def test_every_field_is_read_from_its_variable(clean_env: pytest.MonkeyPatch) -> None:
-    values = {"data": "/srv/d", "db": "sqlite:///x.db", "max_deals_per_job": "5", "max_shards": "6",
-              "query_memory_limit": "2GB", "query_timeout_s": "1.5", "query_max_rows": "7", "api_threads": "3",
+    values = {"data": "/srv/d", "db": "sqlite:///x.db", "max_deals_per_job": "5", "max_shards": "6", "job_window": "3",
+              "query_memory_limit": "2GB", "query_timeout_s": "1.5", "query_max_rows": "7", "query_max_bytes": "8",
+              "query_threads": "3", "query_workers": "4", "query_per_key": "5", "lease_seconds": "6.5",
+              "api_threads": "3", "status_max_age_s": "0.25",
               "max_body_bytes": "1000", "reconcile_seconds": "0", "broker": "redis://h:1/2", "shard_seconds": "9",
               "visibility_timeout": "99", "restore_interval": "2", "worker_max_memory_kb": "1234",
               "max_deliveries": "1", "bot_modules": "a, b,", "game_modules": "g", "url": "http://u",

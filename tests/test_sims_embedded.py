@@ -237,3 +237,42 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_resumes(tmp_path: Path) -> None:
 def test_demo_refuses_bad_workers_with_one_line() -> None:
     r = rasklad("demo", "--workers", "0")
     assert r.returncode == 2 and r.stderr.strip().splitlines() == ["error: --workers must be >= 1, not 0"]
+
+
+@needs_engine
+def test_a_run_killed_with_its_terminal_shows_as_interrupted(tmp_path: Path) -> None:
+    """Closing the terminal (SIGHUP) kills ``rasklad run`` before it can mark its job: the job
+    stayed ``running`` forever. The run records its process (a job lease), so the job is shown
+    ``interrupted`` once that process is gone; a rerun resumes it to ``succeeded``."""
+    spec = write_spec(tmp_path, {**TOURNAMENT, "deals": 60, "shard_deals": 2})
+    root = tmp_path / "d"
+    proc = subprocess.Popen([sys.executable, "-m", "rasklad", "run", str(spec), "--data", str(root), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if len(list(root.glob("jobs/*/seats/shard-*.parquet"))) >= 2:
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the run finished before it could be killed: make the job longer"
+        from sims.embedded import open_store, settings_for, shown_state
+
+        settings = settings_for(root)
+        store = open_store(settings)
+        job = store.list_jobs()[0]
+        assert job.state == "running" and shown_state(store, job, settings.lease_seconds) == "running"
+        os.killpg(proc.pid, signal.SIGHUP)  # the terminal went away: no handler runs
+    finally:
+        proc.wait(timeout=30)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    job = store.get(job.id)
+    assert job.state == "running"  # nothing could mark it...
+    assert shown_state(store, job, settings.lease_seconds) == "interrupted"  # ...but its owner is gone
+    listed = rasklad("jobs", "--data", str(root))
+    assert listed.returncode == 0 and f"{job.id:<19}" in listed.stdout and "interrupted" in listed.stdout
+    shown = rasklad("show", job.id, "--data", str(root))
+    assert json.loads(shown.stdout)["state"] == "interrupted"
+    assert rasklad("run", str(spec), "--data", str(root), "--quiet").returncode == 0
+    assert open_store(settings).get(job.id).state == "succeeded"
+    assert "interrupted" not in rasklad("jobs", "--data", str(root)).stdout

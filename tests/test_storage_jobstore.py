@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from sims.settings import Settings, get_settings
-from storage.jobstore import ALLOWED, STATES, InvalidTransition, JobExists, JobStore, JobStoreError
+from storage.jobstore import ALLOWED, STATES, InvalidTransition, JobExists, JobStore, JobStoreError, LimitReached
 
 PG_URL = "postgresql+psycopg://root@127.0.0.1:5432/test"
 ROOT = Path(__file__).resolve().parents[1]
@@ -260,6 +260,49 @@ def test_record_shard_from_two_processes(target: Target, tmp_path: Path) -> None
     store.close()
 
 
+def test_job_limit_holds_under_50_concurrent_creates(target: Target) -> None:
+    """50 threads, each with its own store (own connections), create jobs of one owner limited to
+    3 at once: exactly 3 succeed (a count-then-insert let 11 of 50 through a limit of 4 on SQLite
+    and all 50 through a limit of 2 on PostgreSQL). Other owners are not affected by the lock."""
+    import threading
+
+    stores = [target.open() for _ in range(50)]
+    barrier = threading.Barrier(50)
+    results: list[str] = []
+    lock = threading.Lock()
+
+    def submit(i: int) -> None:
+        barrier.wait()
+        try:
+            stores[i].create_job(f"j-lim-{i:02d}", "tournament", "order-poker", SPEC, 1, 10, owner="greedy",
+                                 max_active=3)
+            outcome = "created"
+        except LimitReached as e:
+            assert (e.active, e.limit) == (3, 3)
+            outcome = "limited"
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert sorted(results).count("created") == 3 and len(results) == 50
+    store = stores[0]
+    assert store.count_jobs(owner="greedy") == 3
+    # A finished job frees its place; another owner has places of its own.
+    done = store.list_jobs(owner="greedy")[0]
+    store.set_state(done.id, "cancelled")
+    store.create_job("j-lim-next", "tournament", "order-poker", SPEC, 1, 10, owner="greedy", max_active=3)
+    with pytest.raises(LimitReached):
+        store.create_job("j-lim-over", "tournament", "order-poker", SPEC, 1, 10, owner="greedy", max_active=3)
+    store.create_job("j-lim-other", "tournament", "order-poker", SPEC, 1, 10, owner="modest", max_active=3)
+    assert store.get("j-lim-over") is None
+    for s in stores:
+        s.close()
+
+
 def test_sqlite_uses_wal(tmp_path: Path) -> None:
     store = JobStore(f"sqlite:///{tmp_path / 'new' / 'root' / 'j.sqlite'}")  # the directory is created
     assert (tmp_path / "new" / "root" / "j.sqlite").is_file()
@@ -298,3 +341,31 @@ def test_settings_from_environment_and_overrides(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("RASKLAD_MAX_SHARDS", "0")
     with pytest.raises(ValueError, match="max_shards"):
         get_settings()
+
+
+def test_leases_hand_a_dead_holders_shard_over_and_allow_one_commit(store: JobStore) -> None:
+    """Dead-worker detection: a lease not renewed is taken once; only its current holder commits."""
+    store.create_job("j-lease", "tournament", "order-poker", SPEC, 4, 40)
+    assert store.take_lease("j-lease", 0, "w1:10:a", stale_after_s=20)
+    assert store.heartbeat("j-lease", 0, "w1:10:a")
+    assert store.take_stale(60) == []  # renewed just now
+    time.sleep(1.1)
+    taken = store.take_stale(1.0)
+    assert [(lease.job_id, lease.shard, lease.holder) for lease in taken] == [("j-lease", 0, "w1:10:a")]
+    assert store.take_stale(1.0) == []  # taken once, by one reconciler
+    # The presumed-dead holder finds out at its next heartbeat, and may not commit.
+    assert not store.heartbeat("j-lease", 0, "w1:10:a")
+    assert not store.claim_commit("j-lease", 0, "w1:10:a")
+    # The new delivery holds it; a late redelivery of the old message takes it over before the commit...
+    assert store.take_lease("j-lease", 0, "w2:20:b", stale_after_s=20)
+    assert store.take_lease("j-lease", 0, "w3:30:c", stale_after_s=20)
+    assert not store.claim_commit("j-lease", 0, "w2:20:b")
+    assert store.claim_commit("j-lease", 0, "w3:30:c")
+    # ...but not while the holder commits: that delivery drops out.
+    assert not store.take_lease("j-lease", 0, "w4:40:d", stale_after_s=20)
+    lease = store.lease("j-lease", 0)
+    assert lease is not None and lease.holder == "w3:30:c" and lease.committing
+    time.sleep(1.1)
+    assert store.take_stale(1.0) == []  # a committing lease gets 3x as long
+    store.release_lease("j-lease", 0, "w3:30:c")
+    assert store.lease("j-lease", 0) is None

@@ -155,6 +155,16 @@ REFUSED = [
     ("SHOW TABLES", "SHOW"),
     ("PIVOT seats ON bot USING sum(score)", "PIVOT"),
     ("SELECT * FROM (PIVOT seats ON bot USING sum(score))", "PIVOT"),
+    # Settings and catalog name server paths (allowed_paths lists every shard file): hidden.
+    ("SELECT current_setting('allowed_paths')", "current_setting"),
+    ("SELECT * FROM seats WHERE current_setting('allowed_paths') IS NOT NULL", "current_setting"),
+    ("SELECT CURRENT_SETTING('memory_limit')", "current_setting"),
+    ("SELECT getvariable('x')", "getvariable"),
+    ("SELECT * FROM duckdb_settings() WHERE name = 'allowed_paths'", "duckdb_settings"),
+    ("SELECT * FROM seats, (SELECT * FROM duckdb_settings())", "duckdb_settings"),
+    ("SELECT duckdb_settings()", "duckdb_settings"),
+    ("SELECT current_database()", "current_database"),
+    ("SELECT * FROM pragma_database_list", "unknown table"),
     ("SELEC 1", "syntax error"),
     ("", "empty"),
 ]
@@ -238,9 +248,13 @@ def test_timeout_stops_a_runaway_query(jobs: dict[str, tuple[Path, pa.Table]]) -
 
 
 def test_memory_limit_applies(jobs: dict[str, tuple[Path, pa.Table]]) -> None:
-    out = run_query("SELECT current_setting('memory_limit') AS m, current_setting('threads') AS t",
-                    only(jobs, "j-a"), memory_limit="300MB", threads=1)
-    assert out.to_pylist() == [{"m": "286.1 MiB", "t": 1}]  # DuckDB reports MB as MiB
+    # current_setting is hidden from user SQL (it would name server paths): read it on the connection.
+    con = sandbox_connection(job_views(only(jobs, "j-a")), False, "300MB", 1)
+    try:
+        out = con.execute("SELECT current_setting('memory_limit') AS m, current_setting('threads') AS t").fetchall()
+    finally:
+        con.close()
+    assert out == [("286.1 MiB", 1)]  # DuckDB reports MB as MiB
     with pytest.raises(QueryError, match="out of memory"):
         run_query("SELECT list(range) FROM range(100000000)", only(jobs, "j-a"), memory_limit="64MB")
     with pytest.raises(QueryError, match="bad query settings"):
@@ -273,3 +287,68 @@ def test_bad_job_arguments(tmp_path: Path) -> None:
     assert run_query("SELECT 42 AS x", {"j-new": tmp_path / "jobs" / "j-new"}).to_pylist() == [{"x": 42}]
     with pytest.raises(QueryError, match="no data yet"):
         run_query("SELECT * FROM seats", {"j-new": tmp_path / "jobs" / "j-new"})
+
+
+def test_deeply_nested_query_is_a_query_error(jobs: dict[str, tuple[Path, pa.Table]]) -> None:
+    """500 nested subqueries (a plain-text 500 of the API before): refused with a QueryError."""
+    sql = "SELECT 1 AS x"
+    for _ in range(500):
+        sql = f"SELECT x FROM ({sql})"
+    with pytest.raises(QueryError, match="nested too deeply to be checked"):
+        run_query(sql, only(jobs, "j-a"))
+    shallow = "SELECT 1 AS x"
+    for _ in range(20):
+        shallow = f"SELECT x FROM ({shallow})"
+    assert run_query(shallow, only(jobs, "j-a")).to_pylist() == [{"x": 1}]
+
+
+def test_result_bytes_are_bounded(jobs: dict[str, tuple[Path, pa.Table]]) -> None:
+    """One row can hold any amount (``range(0, n)`` is a list): the result is bounded in bytes too."""
+    j = only(jobs, "j-a")
+    with pytest.raises(QueryError, match="larger than the limit of 16,777,216 bytes"):
+        run_query("SELECT range(0, 20000000) AS r", j, max_bytes=16 << 20)
+    with pytest.raises(QueryError, match="query_max_bytes"):
+        run_query("SELECT range AS r, repeat('x', 1000) AS pad FROM range(50000)", j, max_bytes=16 << 20,
+                  max_rows=1_000_000)
+    ok = run_query("SELECT range(0, 1000) AS r", j, max_bytes=16 << 20)
+    assert ok.column("r").to_pylist() == [list(range(1000))]
+
+
+def test_stop_event_interrupts_a_query_and_a_download(jobs: dict[str, tuple[Path, pa.Table]]) -> None:
+    """A client that went away sets ``stop``: the statement ends long before its time limit."""
+    import threading
+    import time
+
+    from storage.query import stream_query
+
+    slow = "SELECT count(*) FROM seats a, seats b, seats c, seats d WHERE a.score + b.score > c.score"
+    stop = threading.Event()
+    threading.Timer(0.5, stop.set).start()
+    t0 = time.monotonic()
+    with pytest.raises(QueryError, match="client went away"):
+        run_query(slow, only(jobs, "j-a"), timeout_s=60, stop=stop)
+    assert time.monotonic() - t0 < 10
+    stop = threading.Event()
+    threading.Timer(0.5, stop.set).start()
+    t0 = time.monotonic()
+    with pytest.raises(QueryError, match="client went away"):
+        list(stream_query(f"SELECT * FROM seats WHERE ({slow}) > 0", only(jobs, "j-a"), timeout_s=60, stop=stop))
+    assert time.monotonic() - t0 < 10
+
+
+def test_download_time_limit_counts_work_not_the_consumer(jobs: dict[str, tuple[Path, pa.Table]]) -> None:
+    """A download's filter gets the query time limit (not 600 s); a slow consumer is not charged."""
+    import time
+
+    from storage.query import stream_query
+
+    slow = "(SELECT count(*) FROM seats a, seats b, seats c, seats d WHERE a.score + b.score > c.score) > 0"
+    t0 = time.monotonic()
+    with pytest.raises(QueryError, match="time limit of 1 s"):
+        list(stream_query(f"SELECT * FROM seats WHERE {slow}", only(jobs, "j-a"), timeout_s=1))
+    assert time.monotonic() - t0 < 10
+    rows = 0
+    for batch in stream_query("SELECT * FROM seats", only(jobs, "j-a"), timeout_s=0.5, batch_rows=100):
+        rows += batch.num_rows
+        time.sleep(0.1)  # the consumer takes 0.1 s a batch, over 1 s in all: not charged
+    assert rows == jobs["j-a"][1].num_rows

@@ -10,10 +10,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from celery import Celery
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import RedisError
 
 from sims.commit import record_committed_on_disk, spec_tables
 from sims.embedded import write_spec
@@ -22,7 +26,7 @@ from sims.settings import Settings
 from sims.spec import JobSpec
 from storage.jobstore import InvalidTransition, Job, JobStore
 from storage.layout import job_dir
-from storage.objectstore import data_root
+from storage.objectstore import Location, data_root
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.jobs")
@@ -49,18 +53,81 @@ def enqueue(ctl: Control, job_id: str, shards: list[int]) -> None:
         ctl.celery.send_task(RUN_SHARD, args=(job_id, k))
 
 
+def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: int,
+                 done: set[int] | frozenset[int] = frozenset()) -> list[int]:
+    """Queue the job's next ``n`` shards not in ``done`` (in shard order); returns them.
+
+    Fairness between jobs: a job has at most ``job_window`` shards queued or running; each
+    shard that finishes queues the next one (``workers.tasks``). The broker's queue is FIFO,
+    so the shards of all running jobs interleave: a small job submitted behind a large one
+    waits for at most the large job's window, not for all of its shards. The shard counter
+    lives in Redis beside the markers (``Tracker.take_next``): two finishing shards never
+    queue the same next one.
+    """
+    out: list[int] = []
+    while len(out) < n:
+        k = tracker.take_next(job_id)
+        if k >= total:
+            break
+        if k not in done:
+            out.append(k)
+    if out:
+        tracker.mark_queued(job_id, out)
+        for k in out:
+            celery.send_task(RUN_SHARD, args=(job_id, k))
+    return out
+
+
 def prepare(ctl: Control, spec: JobSpec) -> Plan:
     """Plan ``spec`` as a new job (fresh nonce); raises SpecError when a limit is exceeded."""
     return plan(spec, secrets.token_hex(8), settings=ctl.settings)
 
 
-def start(ctl: Control, p: Plan, owner: str) -> Job:
-    """Store the planned job of ``owner`` (spec file first) and queue every shard."""
+class BrokerUnavailable(RuntimeError):
+    """The broker could not take a new job's shards: the job was not created."""
+
+
+#: What a Redis broker that is down or unreachable raises (kombu wraps its errors; the tracker's
+#: client raises redis' own).
+BROKER_ERRORS: tuple[type[BaseException], ...] = (KombuOperationalError, RedisError, ConnectionError, OSError)
+
+
+def start(ctl: Control, p: Plan, owner: str, max_active: int | None = None) -> Job:
+    """Store the planned job of ``owner`` (spec file first) and queue its shards.
+
+    ``max_active``: LimitReached when ``owner`` has that many unfinished jobs (checked atomically
+    by the job store). When the broker cannot be reached, nothing is left behind: the job row and
+    its directory are removed again and BrokerUnavailable is raised, so that a client's retry
+    cannot run the job twice. (A worker that took one of the few shards sent before the broker
+    failed finds no job and drops the message.)
+    """
     jd = job_dir(data_root(ctl.settings), p.job_id)
+    try:
+        ctl.tracker.r.ping()  # fail before creating anything when the broker is plainly down
+    except BROKER_ERRORS as e:
+        raise BrokerUnavailable(f"the broker is unavailable ({type(e).__name__}): no job was created") from None
     write_spec(jd, p.spec)
-    job = ctl.store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total, owner=owner)
-    enqueue(ctl, p.job_id, list(range(p.shards_total)))
+    try:
+        job = ctl.store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total,
+                                   owner=owner, max_active=max_active)
+    except BaseException:
+        _discard(jd)
+        raise
+    try:
+        enqueue_next(ctl.celery, ctl.tracker, p.job_id, p.shards_total, ctl.settings.job_window)
+    except BROKER_ERRORS as e:
+        ctl.store.delete_job(p.job_id)
+        _discard(jd)
+        raise BrokerUnavailable(f"the broker is unavailable ({type(e).__name__}): no job was created") from None
     return job
+
+
+def _discard(jd: Location) -> None:
+    """Remove what ``start`` wrote of a job that was not created (its spec, locally its directory)."""
+    if isinstance(jd, Path):
+        shutil.rmtree(jd, ignore_errors=True)
+    else:  # an object store has no directories: the spec is the one object written so far
+        (jd / "spec.json").unlink(missing_ok=True)
 
 
 def submit(ctl: Control, spec: JobSpec, owner: str) -> Job:
@@ -102,14 +169,38 @@ def resume(ctl: Control, job_id: str) -> Job:
     return ctl.store.get(job_id) or job
 
 
+def reap_dead(ctl: Control) -> dict[str, list[int]]:
+    """Queue again the shards of workers that stopped renewing their leases (dead or cut off).
+
+    Returns job id → shards queued again. Runs far more often than the broker's visibility
+    timeout (which brings back a dead worker's messages only after 1.5x the hard time limit):
+    a killed worker's shards run again within ``lease_seconds`` plus one reconciler period.
+    """
+    out: dict[str, list[int]] = {}
+    for lease in ctl.store.take_stale(ctl.settings.lease_seconds):
+        job = ctl.store.get(lease.job_id)
+        if job is None or job.state not in ACTIVE or job.cancel_requested:
+            continue
+        if lease.shard in ctl.store.recorded_shards(job.id):
+            continue
+        enqueue(ctl, job.id, [lease.shard])
+        out.setdefault(job.id, []).append(lease.shard)
+    if out:
+        log.warning("reap: shards of dead workers queued again: %s", out)
+    return out
+
+
 def reconcile(ctl: Control) -> dict[str, Any]:
     """Repair what a lost broker or a dead worker left behind. Safe to run any time, anywhere.
 
     For every queued or running job: shards committed on disk but not recorded are recorded;
-    shards neither committed nor marked queued (their message was lost, e.g. Redis restarted
-    without persistence) are enqueued again; a complete job gets its ``finalize``.
+    shards already taken from the job's window but neither committed nor marked queued (their
+    message was lost, e.g. Redis restarted without persistence) are enqueued again; a job with
+    fewer than ``job_window`` shards in flight gets its next ones; a complete job gets its
+    ``finalize``. (When Redis lost the shard counter too, the window starts again from shard 0,
+    skipping committed shards.)
     """
-    requeued: dict[str, list[int]] = {}
+    requeued: dict[str, list[int]] = reap_dead(ctl)
     finalized: list[str] = []
     for state in ACTIVE:
         offset = 0
@@ -149,7 +240,12 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
         ctl.celery.send_task(FINALIZE, args=(job.id,))
         return None
     queued = ctl.tracker.queued(job.id)
-    missing = sorted(set(range(job.shards_total)) - done - queued)
+    taken = min(ctl.tracker.next_shard(job.id), job.shards_total)
+    missing = sorted(set(range(taken)) - done - queued)
     if missing:
         enqueue(ctl, job.id, missing)
+    in_flight = len(queued) + len(missing)
+    if in_flight < ctl.settings.job_window:
+        missing += enqueue_next(ctl.celery, ctl.tracker, job.id, job.shards_total,
+                                ctl.settings.job_window - in_flight, done)
     return missing

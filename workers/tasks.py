@@ -18,6 +18,8 @@ import json
 import logging
 import os
 import random
+import secrets
+import socket
 import threading
 import time
 from functools import cache
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from celery.exceptions import Ignore, SoftTimeLimitExceeded
+from celery.signals import task_received, worker_ready
 from obstore.exceptions import BaseError as ObjectStoreError
 from redis.exceptions import RedisError
 from sqlalchemy.exc import OperationalError
@@ -37,6 +40,7 @@ from storage.layout import job_dir
 from storage.objectstore import data_root
 from workers.celery_app import app
 from workers.celery_app import settings as worker_settings
+from workers.jobs import enqueue_next
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.workers")
@@ -81,10 +85,20 @@ def _backoff(retries: int) -> float:
     return float(random.uniform(0, min(60.0, 2.0 ** (retries + 1))))
 
 
-def _watch_cancel(store: JobStore, job_id: str, done: threading.Event, cancelled: threading.Event) -> None:
-    """Poll the job store while a shard runs; set ``cancelled`` when the job is cancelled."""
+def _watch(store: JobStore, job_id: str, k: int, holder: str, heartbeat_s: float, done: threading.Event,
+           cancelled: threading.Event, lost: threading.Event) -> None:
+    """While a shard runs: renew its lease every ``heartbeat_s`` seconds and poll the job store
+    every second; set ``cancelled`` when the job is cancelled, and ``lost`` too when the lease
+    was taken (this worker was presumed dead and the shard runs elsewhere)."""
+    last_beat = time.monotonic()
     while not done.wait(1.0):
         try:
+            if time.monotonic() - last_beat >= heartbeat_s:
+                last_beat = time.monotonic()
+                if not store.heartbeat(job_id, k, holder):
+                    lost.set()
+                    cancelled.set()
+                    return
             job = store.get(job_id)
         except TRANSIENT:
             continue
@@ -93,9 +107,89 @@ def _watch_cancel(store: JobStore, job_id: str, done: threading.Event, cancelled
             return
 
 
+def _holder(hostname: str | None, task_id: str | None) -> str:
+    """A delivery's lease holder: the worker's node name and the task id (``node|task``).
+
+    The main process takes the lease when the message arrives (``_lease_on_receipt``) and the
+    pool process that runs the task computes the same holder: no window in which a received
+    shard has no lease. A redelivery to another worker is another holder.
+    """
+    return f"{hostname or socket.gethostname()}|{task_id or secrets.token_hex(8)}"
+
+
+# ------------------------------------------------------------------ leases of the main process
+#
+# A whole worker killed (kill -9, a lost machine) leaves its messages unacknowledged until the
+# broker's visibility timeout, minutes later. Instead, the worker's main process leases every
+# shard it receives and renews all its leases every quarter of ``lease_seconds``; when it dies the
+# renewals stop, and the reconciler queues the shards again (workers.jobs.reap_dead).
+
+_main: dict[str, Any] = {}
+_inherited: list[Any] = []
+#: Held by the main process's lease work and across every fork: a pool process must never be
+#: forked while another thread is inside SQLAlchemy or the database driver (the child would
+#: inherit their locks taken, and hang at its first query until the hard time limit).
+_fork_guard = threading.RLock()
+os.register_at_fork(before=_fork_guard.acquire, after_in_parent=_fork_guard.release,
+                    after_in_child=_fork_guard.release)
+
+
+def _main_store() -> JobStore:
+    """The job store of the worker's main process (never the one its pool processes use)."""
+    store = _main.get("store")
+    if store is None:
+        store = JobStore(worker_settings.db_url)
+        # A pool process forked later must neither use nor close the parent's connections, and
+        # must take no lock in the fork hook (the renewal thread may hold the pool's at fork
+        # time: disposing the engine there hung new pool processes). It only parks the object,
+        # referenced for good so that garbage collection never closes the inherited sockets.
+        os.register_at_fork(after_in_child=lambda: _inherited.append(_main.pop("store", None)))
+        _main["store"] = store
+    return store
+
+
+@task_received.connect  # type: ignore[untyped-decorator]
+def _lease_on_receipt(sender: Any = None, request: Any = None, **_: Any) -> None:
+    if request is None or request.name != "rasklad.run_shard":
+        return
+    try:
+        job_id, k = request.args[0], int(request.args[1])
+        with _fork_guard:
+            _main_store().take_lease(job_id, k, _holder(request.hostname, request.id), worker_settings.lease_seconds)
+    except Exception:  # the task takes it itself when it starts
+        log.exception("could not lease a received shard")
+
+
+@worker_ready.connect  # type: ignore[untyped-decorator]
+def _start_renewing(sender: Any = None, **_: Any) -> None:
+    node = str(getattr(sender, "hostname", "") or socket.gethostname())
+    every = worker_settings.lease_seconds / 4
+
+    def renew() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                with _fork_guard:
+                    _main_store().renew_prefix(node + "|")
+            except Exception:  # a busy or unreachable store: renew at the next tick
+                log.warning("could not renew the leases of %s", node, exc_info=True)
+
+    threading.Thread(target=renew, daemon=True, name="rasklad-lease-renewal").start()
+
+
 @app.task(name="rasklad.run_shard", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
 def run_shard(self: Any, job_id: str, k: int) -> str:
     """Run shard ``k`` of ``job_id`` and commit it (idempotent)."""
+    holder = _holder(self.request.hostname, self.request.id)
+    try:
+        return _run_shard(self, job_id, k, holder)
+    finally:
+        # Whatever the outcome, this delivery no longer needs its lease (a no-op when it was lost).
+        with contextlib.suppress(Exception):
+            _context()[1].release_lease(job_id, k, holder)
+
+
+def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
     settings, store, tracker = _context()
     job = store.get(job_id)
     if job is None:
@@ -124,12 +218,16 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
             finished_normally = True
             _after_commit(store, tracker, job_id, k)
             return "already committed"
+        if not store.take_lease(job_id, k, holder, settings.lease_seconds):
+            finished_normally = True
+            return "another worker is committing this shard"
         if job.state == "queued":
             # Compare-and-set: a cancel (or a failure) since we read the job must not be undone.
             with contextlib.suppress(InvalidTransition):
                 store.set_state(job_id, "running", only_from=("queued",))
-        done, cancelled = threading.Event(), threading.Event()
-        watcher = threading.Thread(target=_watch_cancel, args=(store, job_id, done, cancelled), daemon=True)
+        done, cancelled, lost = threading.Event(), threading.Event(), threading.Event()
+        watcher = threading.Thread(target=_watch, daemon=True, args=(
+            store, job_id, k, holder, settings.lease_seconds / 4, done, cancelled, lost))
         watcher.start()
         t0 = time.perf_counter()
         try:
@@ -138,6 +236,10 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
             data = None
         finally:
             done.set()
+        if lost.is_set() or not store.claim_commit(job_id, k, holder):
+            # Presumed dead and re-queued: the other delivery commits; its marker stays.
+            finished_normally = True
+            return "lease lost: result dropped"
         current = store.get(job_id)
         if data is None or current is None or current.state in TERMINAL or current.cancel_requested:
             finished_normally = True
@@ -179,8 +281,19 @@ def run_shard(self: Any, job_id: str, k: int) -> str:
 def _after_commit(store: JobStore, tracker: Tracker, job_id: str, k: int) -> None:
     tracker.unmark(job_id, k)
     job = store.get(job_id)
-    if job is not None and job.state == "running" and job.shards_done >= job.shards_total:
-        app.send_task("rasklad.finalize", args=(job_id,))
+    if job is None or job.state != "running":
+        return
+    if job.shards_done >= job.shards_total:
+        # Finalize here rather than as a task at the tail of the queue, where it would wait
+        # behind the windows of every other running job (a small job's latency). A hiccup
+        # of the store or the disk sends the task instead, which retries.
+        try:
+            log.info("finalize %s: %s", job_id, _finalize(_context()[0], store, tracker, job_id))
+        except TRANSIENT:
+            app.send_task("rasklad.finalize", args=(job_id,))
+        return
+    # This shard's place in the job's window goes to the job's next shard (workers.jobs).
+    enqueue_next(app, tracker, job_id, job.shards_total, 1, frozenset(store.recorded_shards(job_id)))
 
 
 @app.task(name="rasklad.finalize", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
@@ -188,9 +301,21 @@ def finalize(self: Any, job_id: str) -> str:
     """Write the job's aggregates and report, then mark it succeeded. Idempotent.
 
     Two finalizers racing write the same files (each atomically) and only one state change
-    to ``succeeded`` happens; the other sees it and returns.
+    to ``succeeded`` happens; the other sees it and returns. (The shard that completes a job
+    finalizes it itself, ``_after_commit``; this task is the reconciler's and the fallback.)
     """
     settings, store, tracker = _context()
+    try:
+        return _finalize(settings, store, tracker, job_id)
+    except TRANSIENT as e:
+        if self.request.retries >= self.max_retries:
+            _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
+            raise Ignore() from None
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from None
+
+
+def _finalize(settings: Settings, store: JobStore, tracker: Tracker, job_id: str) -> str:
+    """The work of ``finalize``; TRANSIENT errors are raised for the caller to retry."""
     job = store.get(job_id)
     if job is None or job.state != "running":
         return f"nothing to do ({job.state if job else 'unknown job'})"
@@ -211,13 +336,9 @@ def finalize(self: Any, job_id: str) -> str:
             return "finished by another finalizer"
         tracker.forget_job(job_id)
         return "succeeded"
-    except TRANSIENT as e:
-        if self.request.retries >= self.max_retries:
-            _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
-            raise Ignore() from None
-        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from None
+    except TRANSIENT:
+        raise
     except Exception as e:
         log.exception("finalize %s failed", job_id)
         _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
         return "failed"
-

@@ -59,13 +59,30 @@ class Tracker:
         """Shard k is committed (or dropped): it no longer has a message in the queue."""
         self.r.hdel(self._queued(job_id), str(k))
 
+    def _next(self, job_id: str) -> str:
+        return f"{PREFIX}next:{job_id}"
+
+    def take_next(self, job_id: str) -> int:
+        """The next shard of the job to queue (0, 1, 2, ...: one atomic INCR per call)."""
+        key = self._next(job_id)
+        with self.r.pipeline() as p:
+            p.incr(key)
+            p.expire(key, MARKER_TTL_S)
+            n, _ = p.execute()
+        return int(n) - 1
+
+    def next_shard(self, job_id: str) -> int:
+        """How many shards of the job were taken by ``take_next`` (0 when none, or Redis lost it)."""
+        v = self.r.get(self._next(job_id))
+        return int(v) if v is not None else 0
+
     def queued(self, job_id: str) -> set[int]:
         """Shards of the job that have a message in the queue (or running)."""
         return {int(k) for k in self.r.hkeys(self._queued(job_id))}
 
     def forget_job(self, job_id: str) -> None:
         """Drop every marker of a finished job."""
-        keys = [self._queued(job_id), *self.r.scan_iter(f"{PREFIX}deliveries:{job_id}:*")]
+        keys = [self._queued(job_id), self._next(job_id), *self.r.scan_iter(f"{PREFIX}deliveries:{job_id}:*")]
         # The record of who ran which shard is kept (it expires with MARKER_TTL_S).
         if keys:
             self.r.delete(*keys)

@@ -6,19 +6,23 @@ import asyncio
 import io
 import json
 import re
-from collections.abc import Iterator
+import threading
+import weakref
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.routes.jobs import ERRORS, own_job
 from api.schemas import REPORT_EXAMPLE, ErrorOut, PartialJob, QueryIn, QueryOut, example
+from api.sqlexec import Slot
+from storage.apikeys import ApiKey
 from storage.jobstore import Job
 from storage.layout import job_dir
 from storage.objectstore import Location, data_root, read_stream
@@ -109,25 +113,9 @@ def _encode(batches: Iterator[pa.RecordBatch], fmt: str) -> Iterator[bytes]:
             yield "".join(json.dumps(row, default=str) + "\n" for row in batch.to_pylist()).encode()
 
 
-@router.get("/jobs/{job_id}/tables/{table}", responses={**ERRORS, 400: {"model": ErrorOut}, 200: {
-    "content": {PARQUET: {"example": "(Parquet bytes)"},
-                "text/csv": {"example": '"deal","seat","bot","score"\n0,0,"order-poker/heuristic",2\n'},
-                "application/x-ndjson": {"example": '{"deal": 0, "seat": 0, "bot": "order-poker/heuristic", '
-                                                    '"score": 2}\n'}},
-    "description": "the table, streamed"}}, summary="Download a table (Parquet, CSV or JSON lines)")
-def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
-             format: Annotated[str, Query(pattern="^(parquet|csv|jsonl)$")] = "parquet",
-             columns: Annotated[str | None, Query(max_length=2000, description="comma-separated columns")] = None,
-             where: Annotated[str | None, Query(max_length=2000, description="a SQL condition")] = None,
-             ) -> StreamingResponse:
-    """Stream a table; ``columns`` and ``where`` are pushed into DuckDB (sandboxed like /v1/query)."""
-    job = own_job(svc, key, job_id)
-    job_id = job.id
-    jd = _job_dir(svc, job_id)
-    tables = job_tables_on_disk(jd) if jd.exists() else []
-    if table not in tables:
-        raise ApiError(404, f"job {job_id} has no table {table!r}" + (f": it has {', '.join(tables)}" if tables
-                                                                        else " (no shard committed yet)"), "table")
+def _download_sql(table: str, columns: str | None, where: str | None) -> str:
+    """The one statement of a download. Its rows are a subset of the table's (``WHERE`` filters
+    only), so the table's size bounds the result: no row limit is needed beyond the time limit."""
     cols = "*"
     if columns:
         names = [c.strip() for c in columns.split(",") if c.strip()]
@@ -135,62 +123,145 @@ def download(job_id: str, table: str, svc: ServicesDep, key: KeyDep,
         if bad or not names:
             raise ApiError(400, f"columns must be plain column names, not {bad[0] if bad else columns!r}", "columns")
         cols = ", ".join(f'"{c}"' for c in names)
-    sql = f'SELECT {cols} FROM "{table}"' + (f" WHERE {where}" if where else "")
+    return f'SELECT {cols} FROM "{table}"' + (f" WHERE {where}" if where else "")
+
+
+def _download_dir(svc: Services, key: ApiKey, job_id: str, table: str) -> tuple[Job, Location]:
+    job = own_job(svc, key, job_id)
+    job_id = job.id
+    jd = _job_dir(svc, job_id)
+    tables = job_tables_on_disk(jd) if jd.exists() else []
+    if table not in tables:
+        raise ApiError(404, f"job {job_id} has no table {table!r}" + (f": it has {', '.join(tables)}" if tables
+                                                                        else " (no shard committed yet)"), "table")
+    return job, jd
+
+
+_END = object()
+
+
+@router.get("/jobs/{job_id}/tables/{table}", responses={**ERRORS, 400: {"model": ErrorOut}, 429: {"model": ErrorOut},
+                                                        200: {
+    "content": {PARQUET: {"example": "(Parquet bytes)"},
+                "text/csv": {"example": '"deal","seat","bot","score"\n0,0,"order-poker/heuristic",2\n'},
+                "application/x-ndjson": {"example": '{"deal": 0, "seat": 0, "bot": "order-poker/heuristic", '
+                                                    '"score": 2}\n'}},
+    "description": "the table, streamed"}}, summary="Download a table (Parquet, CSV or JSON lines)")
+async def download(job_id: str, table: str, request: Request, svc: ServicesDep, key: KeyDep,
+                   format: Annotated[str, Query(pattern="^(parquet|csv|jsonl)$")] = "parquet",
+                   columns: Annotated[str | None, Query(max_length=2000, description="comma-separated columns")] = None,
+                   where: Annotated[str | None, Query(max_length=2000, description="a SQL condition")] = None,
+                   ) -> StreamingResponse:
+    """Stream a table; ``columns`` and ``where`` are pushed into DuckDB, sandboxed and limited
+    like /v1/query (time, memory, one of the key's ``query_per_key`` places; stopped when the
+    client goes away)."""
+    job, jd = await asyncio.to_thread(_download_dir, svc, key, job_id, table)
+    sql = _download_sql(table, columns, where)
     s = svc.settings
-    try:
-        batches = stream_query(sql, {job_id: jd}, memory_limit=s.query_memory_limit,
-                               timeout_s=max(s.query_timeout_s, 600.0))
+    slot = svc.sql.acquire(key.name)
+    stop = threading.Event()
+
+    def start() -> Iterator[bytes]:
+        batches = stream_query(sql, {job.id: jd}, memory_limit=s.query_memory_limit, timeout_s=s.query_timeout_s,
+                               threads=s.query_threads, stop=stop)
+        # The first batch now: a failing filter is a 400, not a cut-off 200.
         first = next(batches, None)
+
+        def chained() -> Iterator[pa.RecordBatch]:
+            if first is not None:
+                yield first
+            yield from batches
+
+        return _encode(chained(), format)
+
+    try:
+        chunks = await svc.sql.call(request, stop, start)
     except QueryError as e:
+        slot.release()
         raise ApiError(400, str(e), "where" if where else "columns") from None
+    except BaseException:
+        slot.release()
+        raise
 
-    def chained() -> Iterator[pa.RecordBatch]:
-        if first is not None:
-            yield first
-        yield from batches
+    async def body() -> AsyncIterator[bytes]:
+        try:
+            while True:
+                chunk = await svc.sql.call(None, stop, next, chunks, _END)
+                if chunk is _END:
+                    return
+                yield chunk
+        finally:
+            _end_download(stop, slot)  # a client that went away cancels this generator
 
-    ext = {"parquet": "parquet", "csv": "csv", "jsonl": "jsonl"}[format]
-    headers = {"Content-Disposition": f'attachment; filename="{job_id}-{table}.{ext}"'}
+    stream = body()
+    # A client gone before the body was first iterated never enters the generator (no finally):
+    # the statement and the key's place are freed when the generator is dropped.
+    weakref.finalize(stream, _end_download, stop, slot)
+    headers = {"Content-Disposition": f'attachment; filename="{job.id}-{table}.{format}"'}
     if (missing := _partial(job)) is not None:  # partial data is never passed on silently
         headers[PARTIAL_HEADER] = f"{missing.shards_done}/{missing.shards_total}"
-    return StreamingResponse(_encode(chained(), format), media_type=FORMATS[format], headers=headers)
+    return StreamingResponse(stream, media_type=FORMATS[format], headers=headers)
 
 
-@router.post("/query", response_model=QueryOut, responses={
-    401: {"model": ErrorOut}, 400: {"model": ErrorOut, "description": "refused or failed query"},
-    404: {"model": ErrorOut}, 200: {"content": {PARQUET: {"example": "(Parquet bytes)"}}}},
-    summary="SQL over your jobs")
-async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) -> Response:
-    """One read-only SELECT over the views of your jobs (``deals``, ``seats``, ...), with row,
-    memory and time limits. ``Accept: application/vnd.apache.parquet`` returns Parquet."""
-    if body.jobs is not None and body.all_jobs:
-        raise ApiError(400, "give either jobs or all_jobs, not both", "all_jobs")
-    if body.jobs is None:
+def _end_download(stop: threading.Event, slot: Slot) -> None:
+    stop.set()  # interrupts the statement if it still runs
+    slot.release()
+
+
+def _query_jobs(svc: Services, key: ApiKey, wanted: list[str] | None,
+                all_jobs: bool) -> tuple[dict[str, Location], list[PartialJob]]:
+    """The jobs a query runs over (job id -> data location) and what is missing from any of them."""
+    if wanted is None:
         # Newest first. Without all_jobs only the latest job with data: the bot labels of
         # different jobs repeat, so an average over all of them silently mixes tournaments.
         own = svc.store.list_jobs(owner=key.name, limit=1000)
         chosen = [j for j in own if _job_dir(svc, j.id).exists()]
-        chosen = chosen if body.all_jobs else chosen[:1]
+        chosen = chosen if all_jobs else chosen[:1]
     else:
-        chosen = [own_job(svc, key, j) for j in body.jobs]
+        chosen = [own_job(svc, key, j) for j in wanted]
     jobs = {j.id: _job_dir(svc, j.id) for j in chosen if _job_dir(svc, j.id).exists()}
     if not jobs:
         raise ApiError(404, "no job with data to query", "jobs")
     partial = [p for j in chosen if j.id in jobs and (p := _partial(j)) is not None]
+    return jobs, partial
+
+
+@router.post("/query", response_model=QueryOut, responses={
+    401: {"model": ErrorOut}, 400: {"model": ErrorOut, "description": "refused or failed query"},
+    404: {"model": ErrorOut}, 429: {"model": ErrorOut, "description": "too many queries of this key"},
+    200: {"content": {PARQUET: {"example": "(Parquet bytes)"}}}},
+    summary="SQL over your jobs")
+async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) -> Response:
+    """One read-only SELECT over the views of your jobs (``deals``, ``seats``, ...), with row,
+    byte, memory and time limits. ``Accept: application/vnd.apache.parquet`` returns Parquet."""
+    if body.jobs is not None and body.all_jobs:
+        raise ApiError(400, "give either jobs or all_jobs, not both", "all_jobs")
+    jobs, partial = await asyncio.to_thread(_query_jobs, svc, key, body.jobs, body.all_jobs)
     s = svc.settings
+    as_parquet = PARQUET in request.headers.get("accept", "")
+    stop = threading.Event()
+
+    def work() -> Response:
+        result = run_query(body.sql, jobs, memory_limit=s.query_memory_limit, timeout_s=s.query_timeout_s,
+                           max_rows=s.query_max_rows, max_bytes=s.query_max_bytes, threads=s.query_threads,
+                           stop=stop)
+        # Encoding is user-sized work as well: it runs here, on the SQL pool, not on the event loop.
+        if as_parquet:
+            buf = io.BytesIO()
+            pq.write_table(result, buf)
+            headers = {JOBS_HEADER: ",".join(jobs)}
+            if partial:
+                headers[PARTIAL_HEADER] = ",".join(f"{p.job}:{p.shards_done}/{p.shards_total}" for p in partial)
+            return Response(buf.getvalue(), media_type=PARQUET, headers=headers)
+        rows = [[json_number(v) for v in r.values()] for r in result.to_pylist()]
+        out = QueryOut(columns=result.column_names, rows=rows, truncated=is_truncated(result), jobs=list(jobs),
+                       partial=partial)
+        return Response(out.model_dump_json(), media_type="application/json")
+
+    slot = svc.sql.acquire(key.name)
     try:
-        result = await asyncio.to_thread(run_query, body.sql, jobs, memory_limit=s.query_memory_limit,
-                                         timeout_s=s.query_timeout_s, max_rows=s.query_max_rows)
+        return await svc.sql.call(request, stop, work)
     except QueryError as e:
         raise ApiError(400, str(e), "sql") from None
-    if PARQUET in request.headers.get("accept", ""):
-        buf = io.BytesIO()
-        pq.write_table(result, buf)
-        headers = {JOBS_HEADER: ",".join(jobs)}
-        if partial:
-            headers[PARTIAL_HEADER] = ",".join(f"{p.job}:{p.shards_done}/{p.shards_total}" for p in partial)
-        return Response(buf.getvalue(), media_type=PARQUET, headers=headers)
-    rows = [[json_number(v) for v in r.values()] for r in result.to_pylist()]
-    out = QueryOut(columns=result.column_names, rows=rows, truncated=is_truncated(result), jobs=list(jobs),
-                   partial=partial)
-    return JSONResponse(json.loads(out.model_dump_json()))
+    finally:
+        slot.release()

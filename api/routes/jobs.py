@@ -16,7 +16,7 @@ from api.errors import ApiError
 from api.schemas import SPEC_EXAMPLE, SPEC_YAML_EXAMPLE, ErrorOut, JobList, JobOut
 from sims.spec import SpecError, parse_spec, syntax_error_text
 from storage.apikeys import ApiKey
-from storage.jobstore import InvalidTransition, Job
+from storage.jobstore import InvalidTransition, Job, LimitReached
 from workers import jobs as control
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
@@ -52,20 +52,55 @@ async def _spec_body(request: Request) -> Any:
     ctype = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
     try:
         if ctype in ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"):
-            return yaml.safe_load(raw.decode("utf-8"))
-        if ctype in ("application/json", "text/json", ""):
-            return json.loads(raw.decode("utf-8"))
+            data = await asyncio.to_thread(yaml.safe_load, raw.decode("utf-8"))
+        elif ctype in ("application/json", "text/json", ""):
+            data = json.loads(raw.decode("utf-8"))
+        else:
+            raise ApiError(415, f"send the spec as application/json or application/yaml, not {ctype}",
+                           "Content-Type")
     except (UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as e:
         where = syntax_error_text(e) if not isinstance(e, UnicodeDecodeError) else str(e)
         raise ApiError(400, f"the body is not valid {'YAML' if 'yaml' in ctype else 'JSON'}: {where}",
                        "body") from None
-    raise ApiError(415, f"send the spec as application/json or application/yaml, not {ctype}", "Content-Type")
+    except RecursionError:
+        raise _too_deep() from None
+    if isinstance(data, dict | list) and _depth_over(data, MAX_SPEC_DEPTH):
+        raise _too_deep()
+    return data
+
+
+#: Nesting a spec may have (a real one has 4 or 5 levels: spec, bots, a bot, its params, a list).
+MAX_SPEC_DEPTH = 32
+#: Lists and mappings a spec may hold in all (a tournament of 16 bots has a few dozen).
+MAX_SPEC_NODES = 10_000
+
+
+def _too_deep() -> ApiError:
+    return ApiError(400, f"the body is nested too deeply or is too large a tree (a spec may nest at most "
+                         f"{MAX_SPEC_DEPTH} levels and hold {MAX_SPEC_NODES:,} lists and mappings)", "body")
+
+
+def _depth_over(data: Any, limit: int) -> bool:
+    """Whether ``data`` nests lists/dicts more than ``limit`` levels, or has more than
+    ``MAX_SPEC_NODES`` of them (YAML aliases can make a small body a huge tree: it is refused
+    too). Iterative: no recursion to exhaust."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    seen = 0
+    while stack:
+        node, depth = stack.pop()
+        seen += 1
+        if depth > limit or seen > MAX_SPEC_NODES:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 @router.post(
     "", status_code=202, response_model=JobOut,
     responses={**ERRORS, 422: {"model": ErrorOut, "description": "invalid spec, with the field path"},
                429: {"model": ErrorOut, "description": "a per-key limit was reached"},
+               503: {"model": ErrorOut, "description": "the broker is unavailable: no job was created"},
                413: {"model": ErrorOut, "description": "body too large"}},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"type": "object"}, "example": SPEC_EXAMPLE},
@@ -89,11 +124,10 @@ async def submit(request: Request, response: Response, svc: ServicesDep, key: Ke
     if deals > key.max_deals_per_job:
         raise ApiError(429, f"this key may run at most {key.max_deals_per_job:,} deals per job, "
                             f"the spec asks for {deals:,}", "deals")
+    # A quick answer before planning; the job store checks the limit again atomically (start).
     active = sum(svc.store.count_jobs(owner=key.name, state=s) for s in ("queued", "running"))
     if active >= key.max_concurrent_jobs:
-        raise ApiError(429, f"this key already has {active} unfinished jobs (its limit is "
-                            f"{key.max_concurrent_jobs}): wait for one to finish", "",
-                       headers={"Retry-After": "10"})
+        raise _too_many_jobs(active, key.max_concurrent_jobs)
     try:
         p = await asyncio.to_thread(control.prepare, _ctl(svc), spec)
     except SpecError as e:  # a limit of the settings (deals, shards)
@@ -109,9 +143,21 @@ async def submit(request: Request, response: Response, svc: ServicesDep, key: Ke
                     return JobOut.of(j)
                 await asyncio.sleep(0.05)
             raise ApiError(409, "a request with this Idempotency-Key is still being processed", "Idempotency-Key")
-    job = await asyncio.to_thread(control.start, _ctl(svc), p, key.name)
+    try:
+        job = await asyncio.to_thread(control.start, _ctl(svc), p, key.name, key.max_concurrent_jobs)
+    except (LimitReached, control.BrokerUnavailable) as e:
+        if idempotency_key:  # nothing was created: a retry with this key must be free to create it
+            await asyncio.to_thread(svc.keys.release_idempotent, key.name, idempotency_key, p.job_id)
+        if isinstance(e, LimitReached):
+            raise _too_many_jobs(e.active, e.limit) from None
+        raise ApiError(503, f"{e}: try again shortly", "broker", headers={"Retry-After": "10"}) from None
     response.headers["Location"] = f"/v1/jobs/{job.id}"
     return JobOut.of(job)
+
+
+def _too_many_jobs(active: int, limit: int) -> ApiError:
+    return ApiError(429, f"this key already has {active} unfinished jobs (its limit is {limit}): "
+                         "wait for one to finish", "", headers={"Retry-After": "10"})
 
 
 class ApiError422(ApiError):
@@ -135,9 +181,19 @@ def list_jobs(svc: ServicesDep, key: KeyDep,
 
 
 @router.get("/{job_id}", response_model=JobOut, responses=ERRORS, summary="One job: state, progress, ETA")
-def get_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
-    """State, shards done/total, deals/s, ETA and error of a job."""
-    return JobOut.of(own_job(svc, key, job_id))
+async def get_job(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
+    """State, shards done/total, deals/s, ETA and error of a job (at most ``status_max_age_s`` old)."""
+    hit = svc.status.get(job_id)
+    if hit is None:
+        job = await asyncio.to_thread(svc.store.get, job_id) if len(job_id) <= 64 else None
+        if job is None:
+            raise ApiError(404, f"no job {job_id}", "job_id")
+        hit = (job.owner, JobOut.of(job).model_dump_json().encode())
+        svc.status.put(job_id, *hit)
+    owner, body = hit
+    if owner != key.name and not key.admin:  # another key's job is never revealed
+        raise ApiError(404, f"no job {job_id}", "job_id")
+    return Response(body, media_type="application/json")
 
 
 @router.post("/{job_id}/cancel", response_model=JobOut,
@@ -150,6 +206,8 @@ def cancel_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
         job = control.cancel(_ctl(svc), job.id)
     except InvalidTransition:
         raise ApiError(409, f"job {job_id} already finished ({job.state})", "job_id") from None
+    finally:
+        svc.status.drop(job_id)
     return JobOut.of(job)
 
 

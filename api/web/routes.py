@@ -30,6 +30,7 @@ from games.core.protocol import IllegalAction, RulesError
 from sims.spec import SpecError, parse_spec, syntax_error_text
 from storage.apikeys import ApiKey
 from storage.layout import job_dir
+from storage.objectstore import data_root
 from storage.parquet import job_tables_on_disk
 from storage.query import QueryError, json_number, run_query
 
@@ -153,7 +154,7 @@ def interim(job_id: str, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
     normal 95% interval over deals (each deal counts once, its rotations averaged, as in the
     final leaderboard; the report's t intervals and paired tests come when the job succeeds)."""
     job = own_job(svc, key, job_id)
-    jd = job_dir(Path(svc.settings.data), job.id)
+    jd = job_dir(data_root(svc.settings), job.id)
     out: dict[str, Any] = {"job": JobOut.of(job).model_dump(mode="json"), "rows": []}
     if "seats" not in (job_tables_on_disk(jd) if jd.exists() else []):
         return out
@@ -178,7 +179,7 @@ def interim(job_id: str, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
 def tables(job_id: str, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
     """The tables a job has on disk (each downloadable as Parquet, CSV or JSON lines)."""
     job = own_job(svc, key, job_id)
-    jd = job_dir(Path(svc.settings.data), job.id)
+    jd = job_dir(data_root(svc.settings), job.id)
     return {"job": job.id, "tables": job_tables_on_disk(jd) if jd.exists() else []}
 
 

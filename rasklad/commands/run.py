@@ -217,8 +217,9 @@ def jobs(
     url: UrlOpt = None,
     key: KeyOpt = None,
 ) -> None:
-    """List the jobs of the data root (or with --remote, your jobs on the service), newest first."""
-    from sims.embedded import open_store
+    """List the jobs of the data root (or with --remote, your jobs on the service), newest first
+    (``interrupted``: running, but its process is gone)."""
+    from sims.embedded import open_store, shown_state
 
     if state is not None and state not in ("queued", "running", "succeeded", "failed", "cancelled"):
         _bad(f"unknown state {state!r}: queued, running, succeeded, failed or cancelled")
@@ -236,25 +237,29 @@ def jobs(
         return
     store = open_store(settings)
     rows = store.list_jobs(state=state, limit=limit)
-    typer.echo(f"{'job':<19} {'kind':<10} {'game':<12} {'state':<10} {'shards':>11}  created")
+    typer.echo(f"{'job':<19} {'kind':<10} {'game':<12} {'state':<11} {'shards':>11}  created")
     for j in rows:
-        typer.echo(f"{j.id:<19} {j.kind:<10} {(j.game or '-'):<12} {j.state:<10} "
+        # A run killed with its terminal left its job "running": shown as interrupted.
+        shown = shown_state(store, j, settings.lease_seconds)
+        typer.echo(f"{j.id:<19} {j.kind:<10} {(j.game or '-'):<12} {shown:<11} "
                    f"{f'{j.shards_done}/{j.shards_total}':>11}  {j.created_at:%Y-%m-%d %H:%M:%S}")
 
 
 def show(job: Annotated[str, typer.Argument(help="job id (or a unique prefix)")], data: DataOpt = None) -> None:
     """Show a job: state, progress, timestamps, error and spec, as JSON."""
-    from sims.embedded import open_store
+    from sims.embedded import open_store, shown_state
 
     settings = _settings(data)
     jd = _resolve(job, settings)
-    rec = open_store(settings).get(jd.name)
+    store = open_store(settings)
+    rec = store.get(jd.name)
     out: dict[str, Any] = {"id": jd.name, "dir": str(jd)}
     if rec is not None:
         for k in ("kind", "game", "state", "shards_done", "shards_total", "deals_total", "owner", "error",
                   "created_at", "started_at", "finished_at"):
             v: Any = getattr(rec, k, None)
             out[k] = v.isoformat() if hasattr(v, "isoformat") else v
+        out["state"] = shown_state(store, rec, settings.lease_seconds)
     report = jd / "report.html"
     out["report"] = str(report) if report.exists() else None
     out["spec"] = _read_spec(jd)
