@@ -18,7 +18,7 @@ from games.core.records import check_envelope, rules_from_dict
 from games.preferans import cards as pc
 from games.preferans.deal import deal_hands
 from games.preferans.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, VERSION, Rules
-from games.preferans.state import State, phase_of
+from games.preferans.state import State, canonical_discard, phase_of
 
 RECORD_RULE = "PF-15.3"
 
@@ -103,5 +103,5 @@ def encode_action(state: State, action: Any) -> list[Any]:
     """``[seat, token]`` (PF-15.2), the discard in canonical order (PF-15.1)."""
     token = str(action)
     if token.startswith("discard:"):
-        token = "discard:" + ",".join(pc.names(pc.parse(x) for x in token[8:].split(",")))
+        token = canonical_discard(token)
     return [state.to_act(), token]

@@ -50,6 +50,15 @@ def phase_of(rules: Rules, players: int, k: int) -> tuple[str, int | None]:
     return "main", None
 
 
+def canonical_discard(token: str) -> str:
+    """PF-15.1: a discard accepted in either order is written in canonical order (unparsable: as given)."""
+    try:
+        a, b = (pc.parse(x) for x in token[8:].split(","))
+    except ValueError:
+        return token
+    return "discard:" + ",".join(pc.names((a, b)))
+
+
 class State:
     """One match: the deals so far, the deal in progress, the sheet."""
 
@@ -108,12 +117,11 @@ class State:
         d = self.current
         legal = self._legal if self._legal is not None else d.legal()
         self._legal = None
+        if isinstance(action, str) and action.startswith("discard:"):
+            action = canonical_discard(action)
         if not isinstance(action, str) or action not in legal:
             rule, message = d.why_not(action)
             raise IllegalAction(message, rule, deal=d.index)
-        if action.startswith("discard:"):  # written in canonical order (PF-15.1)
-            a, b = (pc.parse(x) for x in action[8:].split(","))
-            action = "discard:" + ",".join(pc.names((a, b)))
         d.apply(action)
         if d.step == "result":
             self._result(d)
