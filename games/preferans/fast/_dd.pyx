@@ -165,10 +165,30 @@ cdef int _moves(Ctx* c, int seat, int depth, int* out) nogil:
     return n
 
 
+cdef inline void _key(Ctx* c, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    """The position up to rank equivalence: per suit, who holds each card still in play, high to low.
+
+    The value depends only on the order of the cards still in play, so positions that differ only in
+    which (already played) cards are gone share one entry."""
+    cdef uint32_t h0 = c.hand[0], h1 = c.hand[1], allc = c.hand[0] | c.hand[1] | c.hand[2], x
+    cdef uint64_t a = 0, b = <uint64_t>c.leader
+    cdef int s, bit
+    for s in range(4):
+        x = (allc >> (s * 8)) & 0xFF
+        b = (b << 4) | <uint64_t>__builtin_popcount(x)
+        while x:
+            bit = _highest(x)
+            x &= ~((<uint32_t>1) << bit)
+            bit += s * 8
+            a = (a << 2) | <uint64_t>(0 if (h0 >> bit) & 1 else (1 if (h1 >> bit) & 1 else 2))
+    k1[0] = a
+    k2[0] = b
+
+
 cdef int _search(Ctx* c, int depth, int alpha, int beta) nogil:
     """The declarer's tricks from here (the trick in progress has ``depth`` cards), fail-soft alpha-beta."""
     cdef Entry* e = NULL
-    cdef uint64_t k1, k2, h
+    cdef uint64_t k1 = 0, k2 = 0, h
     cdef int lo = 0, hi = 0, a0, b0
     cdef int seat, n, i, card, v, best, maximizer, w, led, win, wi, saved_leader, t0, t1
     cdef int moves[10]
@@ -176,8 +196,7 @@ cdef int _search(Ctx* c, int depth, int alpha, int beta) nogil:
     if depth == 0:
         if c.remaining == 0:
             return 0
-        k1 = (<uint64_t>c.hand[0]) | ((<uint64_t>c.hand[1]) << 32)
-        k2 = (<uint64_t>c.hand[2]) | ((<uint64_t>c.leader) << 32)
+        _key(c, &k1, &k2)
         h = _mix(k1 ^ (k2 * <uint64_t>0x9E3779B97F4A7C15)) & (TT_SIZE - 1)
         e = &_tt[h]
         lo, hi = 0, c.remaining
@@ -294,9 +313,17 @@ def solve(hands, int trump, int declarer, int leader, bint misere, trick=()):
     c.remaining = __builtin_popcount(c.hand[leader]) + (1 if depth > 0 else 0)
     if c.remaining == 0:
         return 0
-    cdef int v = _search(&c, depth, -1, 99)
+    # MTD(f): null-window searches around a guess, the table keeping the bounds between them
+    cdef int lower = 0, upper = c.remaining, g = (c.remaining + 1) // 2, b
+    while lower < upper:
+        b = g + 1 if g == lower else g
+        g = _search(&c, depth, b - 1, b)
+        if g < b:
+            upper = g
+        else:
+            lower = g
     _last_nodes = c.nodes
-    return v
+    return lower
 
 
 def last_nodes():
