@@ -205,9 +205,24 @@ class HeuristicBot:
         return "play:" + pc.names([pick])[0]
 
 
+def _pimc(**params: Any) -> Any:
+    from games.preferans.pimc import SCHEMA, PimcBot
+
+    return bot_factory("preferans/pimc", PimcBot, SCHEMA)(**params)
+
+
+def _pimc_schema() -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "properties": {
+        "samples": {"type": "integer", "minimum": 1, "maximum": 200, "default": 8,
+                    "description": "hidden deals sampled per decision"}}}
+
+
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("preferans/random", bot_factory("preferans/random", RandomBot, _EMPTY), _EMPTY,
             "a uniformly random legal action", lambda params: 300.0),
     BotInfo("preferans/heuristic", bot_factory("preferans/heuristic", HeuristicBot, _EMPTY), _EMPTY,
             "sure/likely tricks for bidding, obligations for whisting, standard play", lambda params: 150.0),
+    BotInfo("preferans/pimc", _pimc, _pimc_schema(),
+            "perfect-information Monte Carlo: samples hidden hands consistent with the view, solves each double-dummy",
+            lambda params: 0.05),
 )

@@ -299,7 +299,8 @@ def deal_view(d: Deal, seat: int) -> dict[str, Any]:
     acts = [[s, ("discard" if t.startswith("discard:") and s != seat else t)] for s, t in d.actions]
     out: dict[str, Any] = {
         "index": d.index, "phase": d.phase, "dealer": d.dealer, "active": list(d.active), "step": d.step,
-        "to_act": d.to_act(), "actions": acts, "hand": pc.names(d.hands[seat]),
+        "to_act": d.to_act(), "card_seat": d.next_card_seat() if d.step == "play" else None,
+        "actions": acts, "hand": pc.names(d.hands[seat]),
         "talon": [card_str(c) for c in d.talon] if d.talon_public else None,
         "discard": pc.names(d.discard) if d.discard and seat == d.declarer else None,
         "declarer": d.declarer, "bought": d.bought, "contract": d.contract, "level": d.level,

@@ -106,3 +106,28 @@ def test_cli_solve(tmp_path: Path) -> None:
     f.write_text(json.dumps({**pos, "hands": [["As", "Ks", "7h"], ["Qs", "8h", "9h"], ["Js", "Th", "7h"]]}))
     bad = subprocess.run(exe, capture_output=True, text=True)
     assert bad.returncode == 2 and "7h is repeated" in bad.stderr
+
+
+def test_pimc_bot_answers_legally_and_deterministically() -> None:
+    """The pimc bot picks legal actions, the same from the same view and generator, at every kind of step."""
+    from games.core import registry
+    from games.preferans.entry import ENTRY
+    from games.preferans.rules import SOCHI
+
+    pimc = registry.make("preferans/pimc", {"samples": 2})
+    heur = registry.make("preferans/heuristic", {})
+    rng = np.random.default_rng(11)
+    st = ENTRY.deal(SOCHI, 3, 0, rng)
+    steps: set[str] = set()
+    while st.deal_no < 4 and not st.is_over():
+        seat = st.to_act()
+        view = st.view(seat)
+        legal = st.legal_actions()
+        if seat == 0:
+            a = pimc.act(view, legal, np.random.default_rng(1))
+            assert a in legal and a == pimc.act(st.view(seat), legal, np.random.default_rng(1))
+            steps.add(view["deal"]["step"])
+        else:
+            a = heur.act(view, legal, rng)
+        st.apply(a)
+    assert {"auction", "play"} <= steps
