@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from games.core.entry import GameEntry, SolveOption, Solver
-from games.preferans import record, solver, tables
+from games.preferans import questions, record, solver, tables
 from games.preferans.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, VERSION, Rules
 from games.preferans.state import State
 
@@ -84,4 +84,5 @@ ENTRY = GameEntry(
     chance_prefix=True,
     solver=SOLVER,
     conformance_units=2,
+    questions=questions.QUESTIONS,
 )
