@@ -369,3 +369,20 @@ def test_pf_15_7_record_errors_name_the_rule() -> None:
     with pytest.raises(IllegalAction) as e:
         replay.replay_state(bad)
     assert e.value.rule == "PF-3.4" and "6s" in str(e.value)
+
+
+def test_pf_2_3_four_players_the_dealer_sits_out() -> None:
+    from games.preferans.bots import RandomBot
+
+    rng = np.random.default_rng(4)
+    st = ENTRY.deal(SOCHI, 4, 0, rng)
+    bot = RandomBot()
+    seen_dealers = set()
+    while not st.is_over() and st.deal_no < 12:
+        d = st.current
+        assert st.to_act() != d.dealer and d.active == ((d.dealer + 1) % 4, (d.dealer + 2) % 4, (d.dealer + 3) % 4)
+        assert st.deal_stub(d)["hands"][d.dealer] == [] and st.view(d.dealer)["deal"]["hand"] == []
+        seen_dealers.add(d.dealer)
+        st.apply(bot.act(st.view(st.to_act()), st.legal_actions(), rng))
+    assert seen_dealers == {0, 1, 2, 3}  # PF-2.2: the dealer moves one seat clockwise every deal
+    assert all(e["tricks"][d.dealer] is None for d, e in zip(st.deals, st.entries, strict=False))
