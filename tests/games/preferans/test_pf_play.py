@@ -386,3 +386,35 @@ def test_pf_2_3_four_players_the_dealer_sits_out() -> None:
         st.apply(bot.act(st.view(st.to_act()), st.legal_actions(), rng))
     assert seen_dealers == {0, 1, 2, 3}  # PF-2.2: the dealer moves one seat clockwise every deal
     assert all(e["tricks"][d.dealer] is None for d, e in zip(st.deals, st.entries, strict=False))
+
+
+def test_pf_7_1_opening_lead_option() -> None:
+    st = fresh(rules=Rules(opening_lead="declarer"))
+    run(st, [[1, "pass"], [2, "bid:6s"], [0, "pass"], [2, "discard:9h,9s"], [2, "declare:6s"],
+             [0, "pass"], [1, "whist"], [1, "closed"]])
+    assert st.to_act() == 2 and st.current.trick == []
+    st = fresh()
+    run(st, [[1, "pass"], [2, "bid:6s"], [0, "pass"], [2, "discard:9h,9s"], [2, "declare:6s"],
+             [0, "pass"], [1, "whist"], [1, "closed"]])
+    assert st.to_act() == 1  # PF-7.1: the first hand leads
+
+
+@pytest.mark.parametrize(("defence", "shown"), [("open", True), ("closed", False)])
+def test_pf_7_6_misere_defence(defence: str, shown: bool) -> None:
+    st = fresh(rules=Rules(misere_defence=defence))
+    run(st, [[1, "bid:misere"], [1, "discard:Ah,As"]])
+    assert st.current.contract == "misere" and st.current.step == "play"
+    assert st.view(1)["deal"]["open_hands"] == {}
+    st.apply(st.legal_actions()[0])  # the opening lead
+    assert bool(st.view(1)["deal"]["open_hands"]) is shown
+    if shown:
+        assert set(st.view(1)["deal"]["open_hands"]) == {"0", "2"}  # the defenders, never the declarer
+        assert "1" not in st.view(2)["deal"]["open_hands"]
+
+
+def test_pf_7_7_play_open_shows_all_three_hands() -> None:
+    st = fresh()
+    run(st, [[1, "bid:10s"], [2, "pass"], [0, "pass"], [1, "discard:7c,7d"], [1, "declare:10s"]])
+    assert st.current.step == "play"
+    st.apply(st.legal_actions()[0])
+    assert set(st.view(0)["deal"]["open_hands"]) == {"1", "2"} and st.current.responses == []
