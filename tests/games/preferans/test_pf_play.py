@@ -418,3 +418,30 @@ def test_pf_7_7_play_open_shows_all_three_hands() -> None:
     assert st.current.step == "play"
     st.apply(st.legal_actions()[0])
     assert set(st.view(0)["deal"]["open_hands"]) == {"1", "2"} and st.current.responses == []
+
+
+@pytest.mark.parametrize("options", [
+    {"ladder": "modern", "hold_rule": "senior"}, {"hold_rule": "off", "whist_without_play": False},
+    {"writeoff": "declarer_choice", "closing_whist_rate": 0.1}, {"writeoff": "mountain_first"},
+    {"ten_check": "solve", "consolation": "dealer_only"}, {"ten_check": "no_check", "consolation": "none"},
+    {"raspasy_talon": "unused", "talon_bonus_3p": True, "whists_on_failure": False},
+    {"lone_whist": "open_only", "open_at": "after_lead", "whist_split": "per_half"},
+    {"lone_whist": "closed_only", "opening_lead": "declarer", "misere_defence": "closed"},
+    {"preset": "classic", "razboinik_made": "off_mountain", "max_deals": 6, "whist_price": "1/10"},
+])
+def test_every_option_plays_replays_and_settles(options: dict[str, Any]) -> None:
+    """Random matches under every option value: the record replays, the deal balances sum to the settlement."""
+    rules = ENTRY.rules({"max_deals": 40, **options})
+    for players in (3, 4):
+        rng = np.random.default_rng(players)
+        st = ENTRY.deal(rules, players, 0, rng)
+        while not st.is_over():
+            acts = st.legal_actions()
+            st.apply(acts[int(rng.integers(len(acts)))])
+        assert st.settlement is not None
+        total = [sum((b[s] for b in st.balances), Fraction(0)) for s in range(players)]
+        assert total == st.settlement.balances and sum(total) == 0
+        rec = json.loads(json.dumps(st.record()))
+        assert replay.replay(rec) == json.loads(json.dumps(st.outcome()))
+        unit = players * (10 if rules.closing_whist_rate != 1 else 1)
+        assert st.scores() == [int(b * unit) for b in total]
