@@ -10,6 +10,7 @@ import numpy as np
 
 from games.core.entry import GameEntry, SolveOption, Solver
 from games.preferans import questions, record, solver, tables
+from games.preferans.hidden import resample_hidden
 from games.preferans.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, VERSION, Rules
 from games.preferans.state import State
 
@@ -80,6 +81,7 @@ ENTRY = GameEntry(
     describe_action=describe,
     dealer_of=_dealer_of,
     cards_in_play=cards_in_play,
+    resample_hidden=resample_hidden,
     score_total=score_total,
     chance_prefix=True,
     solver=SOLVER,

@@ -50,6 +50,12 @@ def phase_of(rules: Rules, players: int, k: int) -> tuple[str, int | None]:
     return "main", None
 
 
+def _fresh_stub(stub: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a cached ``deal`` entry that a caller may change freely."""
+    return {**stub, "deck": list(stub["deck"]), "hands": [list(h) for h in stub["hands"]],
+            "talon": list(stub["talon"])}
+
+
 def canonical_discard(token: str) -> str:
     """PF-15.1: a discard accepted in either order is written in canonical order (unparsable: as given)."""
     try:
@@ -77,6 +83,7 @@ class State:
         self.final: Sheet | None = None
         self.settlement: scoring.Settlement | None = None
         self._legal: list[str] | None = None  # the current decision's legal tokens, until an action
+        self._stubs: dict[int, tuple[dict[str, Any], list[list[Any]]]] = {}  # finished deals' record parts
         self._start(0)
 
     @classmethod
@@ -129,8 +136,19 @@ class State:
             self._finish(d)
 
     def copy(self) -> State:
+        """An independent copy. Finished deals, their entries and deltas are never changed again, so
+        the copy shares them and deep-copies only the deal in progress and the sheet."""
+        c = object.__new__(State)
+        c.__dict__.update(self.__dict__)
         memo = {id(self.decks): self.decks, id(self.rules): self.rules}
-        return copy.deepcopy(self, memo)
+        c.deals = list(self.deals)
+        if self.end is None:
+            c.deals[-1] = copy.deepcopy(self.deals[-1], memo)
+        c.entries, c.deltas, c.balances = list(self.entries), list(self.deltas), list(self.balances)
+        c.sheet = self.sheet.copy()
+        c._legal = None if self._legal is None else list(self._legal)
+        c._stubs = dict(self._stubs)
+        return c
 
     def scores(self) -> list[int]:
         """The balances so far (final once over) in units of 1/n whist (module docstring)."""
@@ -264,10 +282,20 @@ class State:
         """The match record (PF-15.3) in the ``rasklad-record/1`` envelope."""
         from games.preferans.record import rules_json
 
+        parts = [self._record_parts(d) for d in self.deals]
         return envelope(NAME, VERSION, rules_json(self.rules), self.players, self.dealer,
-                        [self.deal_stub(d) for d in self.deals],
-                        [[[s, t] for s, t in d.actions] for d in self.deals],
+                        [_fresh_stub(p[0]) for p in parts], [[list(a) for a in p[1]] for p in parts],
                         self.outcome() if self.end is not None else None)
+
+    def _record_parts(self, d: Deal) -> tuple[dict[str, Any], list[list[Any]]]:
+        """A deal's ``deal`` entry and action list (kept once the deal is finished)."""
+        got = self._stubs.get(d.index)
+        if got is not None:
+            return got
+        parts = (self.deal_stub(d), [[s, t] for s, t in d.actions])
+        if d.index < len(self.entries):
+            self._stubs[d.index] = parts
+        return parts
 
     def sheet_json(self) -> dict[str, Any]:
         s = self.sheet
