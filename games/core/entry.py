@@ -319,6 +319,10 @@ class GameEntry:
     deal is then a prefix of the stub at the end (per deal of a match), not equal to it."""
     solver: Solver | None = None
     """``rasklad solve <game>`` (optional): the game's exact solver, its options and output."""
+    conformance_units: int | None = None
+    """Random units the conformance suite plays per (seats, preset) (None: by the bots' declared cost).
+    A game whose unit is long under random play (a Preferans pulka runs to hundreds of deals) names a
+    smaller number so the suite stays quick."""
 
     def __post_init__(self) -> None:
         if self.unit not in ("deal", "match"):

@@ -24,7 +24,7 @@ from games.core.protocol import IllegalAction
 from sims.tables import TournamentRows
 
 #: A unit that has not ended after this many actions is taken to loop forever.
-MAX_STEPS = 10_000
+MAX_STEPS = 60_000  # a Preferans pulka may run to 500 main deals (PF-11.5)
 #: Share of the steps at which the hidden-information check deals what a seat cannot see again.
 HIDDEN_CHECK_SHARE = 0.25
 

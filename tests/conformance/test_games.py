@@ -39,6 +39,9 @@ def _seed(*parts: object) -> int:
 
 
 def _deals(name: str) -> int:
+    declared = registry.game(name).conformance_units
+    if declared is not None:
+        return declared
     fastest = max(b.cost({}) for b in registry.bots(name).values())
     return DEALS_FAST if fastest >= 5_000 else DEALS_SLOW
 

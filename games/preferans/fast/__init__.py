@@ -1,0 +1,1 @@
+"""Compiled kernels of Preferans: the double-dummy solver (``_dd``)."""
