@@ -185,11 +185,10 @@ async def get_job(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
     """State, shards done/total, deals/s, ETA and error of a job (at most ``status_max_age_s`` old)."""
     hit = svc.status.get(job_id)
     if hit is None:
-        job = await asyncio.to_thread(svc.store.get, job_id) if len(job_id) <= 64 else None
-        if job is None:
-            raise ApiError(404, f"no job {job_id}", "job_id")
+        # own_job: the owner check, and a unique prefix of one of the caller's ids, as every route.
+        job = await asyncio.to_thread(own_job, svc, key, job_id)
         hit = (job.owner, JobOut.of(job).model_dump_json().encode())
-        svc.status.put(job_id, *hit)
+        svc.status.put(job.id, *hit)
     owner, body = hit
     if owner != key.name and not key.admin:  # another key's job is never revealed
         raise ApiError(404, f"no job {job_id}", "job_id")
@@ -222,6 +221,8 @@ def resume_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
     except InvalidTransition:
         raise ApiError(409, f"job {job.id} is {job.state}: only a cancelled or failed job resumes",
                        "job_id") from None
+    finally:
+        svc.status.drop(job.id)
     return JobOut.of(job)
 
 
