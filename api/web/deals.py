@@ -49,8 +49,10 @@ def _flat(actions: Any) -> list[Mapping[str, Any]]:
     """Actions in play order (a match-unit game's record nests them per deal)."""
     out: list[Mapping[str, Any]] = []
     for a in actions or []:
-        if isinstance(a, list):
-            out.extend(_flat(a))
+        if isinstance(a, list) and a and all(isinstance(x, list | Mapping) for x in a):
+            out.extend(_flat(a))  # one deal's actions
+        elif not isinstance(a, Mapping):
+            out.append({"value": a})  # an action in a game's own compact form ([seat, "bid:6s"], ...)
         elif isinstance(a, Mapping) and isinstance(a.get("actions"), list):
             out.extend(_flat(a["actions"]))
         else:
