@@ -43,7 +43,7 @@ typecheck: build
 	$(VENV)/bin/mypy $(CODE)
 
 test: build services lint typecheck
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q --durations=25
 
 bench: build
 	$(PIP) install -q '.[bench]' --no-build-isolation --no-deps 2>/dev/null || true

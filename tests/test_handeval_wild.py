@@ -104,13 +104,13 @@ MODES = {
 
 
 #: Checked on every hand by default (each wild mode, the four-flush, the short deck and each low ranking
-#: once); the others too with RASKLAD_EXHAUSTIVE=1 (about 20-40 s each on a loaded 2-core machine).
+#: once); the others too with EXHAUSTIVE_WILD=1 (about 20-40 s each on a loaded 2-core machine).
 CORE = {"jokers-53", "bug-fill-54", "bug-ace-53", "deuces-52", "deuces+jokers-53", "four-flush-bug-ace-53",
         "short-bug-off-37", "low-ace-high-53", "low-ace-either-53", "low-ace-to-five-53"}
 #: By default the deuce modes check every hand with at most two wild cards (the reference's 3- and 4-wild
 #: substitutions take minutes); the published deuces-wild table above covers the rest by category.
 CAPPED = {"deuces-52": 2, "deuces+jokers-53": 2}
-EXHAUSTIVE = os.environ.get("RASKLAD_EXHAUSTIVE") == "1"
+EXHAUSTIVE = os.environ.get("EXHAUSTIVE_WILD") == "1"
 
 
 def _deck(deck: str, jokers: int) -> list[int]:
@@ -123,7 +123,7 @@ def _hands(deck: str, jokers: int) -> npt.NDArray[np.uint8]:
 
 
 @pytest.mark.parametrize("name", [n if n in CORE else pytest.param(n, marks=pytest.mark.skipif(
-    not EXHAUSTIVE, reason="set RASKLAD_EXHAUSTIVE=1")) for n in MODES])
+    not EXHAUSTIVE, reason="set EXHAUSTIVE_WILD=1")) for n in MODES])
 def test_every_five_card_hand_matches_the_reference(name: str) -> None:
     mode, ref, deck, jokers = MODES[name]
     hands = _hands(deck, jokers)

@@ -8,13 +8,17 @@ from games.core import registry
 
 
 def examples() -> list[dict[str, Any]]:
-    """One small duplicate tournament per game (its first bots, the fewest seats) and one sampled
+    """One small duplicate tournament per game (its fastest bots, the fewest seats) and one sampled
     deal-stats job per question of a game; every one is a valid spec as it stands."""
     out: list[dict[str, Any]] = []
     for name, entry in sorted(registry.games().items()):
         lo, _hi = entry.seats(entry.rules_class())
-        bots = sorted(registry.bots(name))
-        if bots:
+        infos = registry.bots(name)
+        # The fastest bots (their declared speed), so an example finishes in seconds (Preferans's
+        # pimc plays a pulka in minutes); ties by name.
+        bots = sorted(infos, key=lambda b: (-infos[b].cost({}), b))
+        if bots:  # and none 100 times slower than the fastest (a seat may repeat a bot)
+            bots = [b for b in bots if infos[b].cost({}) * 100 >= infos[bots[0]].cost({})]
             chosen = [bots[i % len(bots)] for i in range(lo)]
             out.append({"title": f"{entry.title}: a tournament of {', '.join(chosen)}", "spec": {
                 "kind": "tournament", "name": f"{entry.title} example", "game": entry.name, "players": lo,

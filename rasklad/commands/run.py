@@ -32,15 +32,19 @@ def _settings(data: Path | None) -> Settings:
     (messages name the folder a user can find whatever the working directory was)."""
     from sims.settings import get_settings
 
+    from storage.layout import is_object_url
+
     s = get_settings().with_data(data)
-    if "://" in str(s.data):  # an object-storage URL is absolute already
+    if is_object_url(s.data):  # an object-storage URL is absolute already
         return s
     return s.with_data(Path(s.data).resolve())
 
 
 def _root(settings: Any) -> Path | str:
     """The data root as an absolute path (for messages); an object-storage URL as it is."""
-    return settings.data if "://" in str(settings.data) else Path(settings.data).resolve()
+    from storage.layout import is_object_url
+
+    return settings.data if is_object_url(settings.data) else Path(settings.data).resolve()
 
 
 def default_workers() -> int:
