@@ -31,7 +31,6 @@ def _settings(data: Path | None) -> Settings:
     """The environment's settings with ``--data`` as the data root when given, made absolute
     (messages name the folder a user can find whatever the working directory was)."""
     from sims.settings import get_settings
-
     from storage.layout import is_object_url
 
     s = get_settings().with_data(data)
