@@ -108,13 +108,26 @@ def _watch(store: JobStore, job_id: str, k: int, holder: str, heartbeat_s: float
 
 
 def _holder(hostname: str | None, task_id: str | None) -> str:
-    """A delivery's lease holder: the worker's node name and the task id (``node|task``).
+    """A delivery's lease holder: the worker's node name, its incarnation and the task id
+    (``node|incarnation|task``).
 
     The main process takes the lease when the message arrives (``_lease_on_receipt``) and the
     pool process that runs the task computes the same holder: no window in which a received
     shard has no lease. A redelivery to another worker is another holder.
     """
-    return f"{hostname or socket.gethostname()}|{task_id or secrets.token_hex(8)}"
+    return f"{_node_prefix(hostname)}{task_id or secrets.token_hex(8)}"
+
+
+#: This worker's incarnation, drawn once in the main process and inherited by its pool processes
+#: (they are forked from it). A worker restarted under the same node name (``-n w2@host`` after a
+#: kill -9) is another incarnation: it must not renew the leases its dead predecessor held, or
+#: those shards would never be queued again.
+_INCARNATION = secrets.token_hex(6)
+
+
+def _node_prefix(hostname: str | None) -> str:
+    """The start of every lease holder of this worker incarnation: ``node|incarnation|``."""
+    return f"{hostname or socket.gethostname()}|{_INCARNATION}|"
 
 
 # ------------------------------------------------------------------ leases of the main process
@@ -170,7 +183,7 @@ def _start_renewing(sender: Any = None, **_: Any) -> None:
             time.sleep(every)
             try:
                 with _fork_guard:
-                    _main_store().renew_prefix(node + "|")
+                    _main_store().renew_prefix(_node_prefix(node))
             except Exception:  # a busy or unreachable store: renew at the next tick
                 log.warning("could not renew the leases of %s", node, exc_info=True)
 

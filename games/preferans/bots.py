@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from games.core.cards import card_id, rank_of, suit_of
-from games.core.registry import BotInfo, bot_factory
 from games.preferans import cards as pc
 from games.preferans.rules import MISERE, VALUES
 
@@ -203,26 +202,3 @@ class HeuristicBot:
         winners = [c for c in cards if _beats(c, None if win is None else win[1], led or 0, trump)]
         pick = min(winners, key=rank_of) if winners else min(cards, key=rank_of)
         return "play:" + pc.names([pick])[0]
-
-
-def _pimc(**params: Any) -> Any:
-    from games.preferans.pimc import SCHEMA, PimcBot
-
-    return bot_factory("preferans/pimc", PimcBot, SCHEMA)(**params)
-
-
-def _pimc_schema() -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "properties": {
-        "samples": {"type": "integer", "minimum": 1, "maximum": 200, "default": 8,
-                    "description": "hidden deals sampled per decision"}}}
-
-
-BOTS: tuple[BotInfo, ...] = (
-    BotInfo("preferans/random", bot_factory("preferans/random", RandomBot, _EMPTY), _EMPTY,
-            "a uniformly random legal action", lambda params: 300.0),
-    BotInfo("preferans/heuristic", bot_factory("preferans/heuristic", HeuristicBot, _EMPTY), _EMPTY,
-            "sure/likely tricks for bidding, obligations for whisting, standard play", lambda params: 150.0),
-    BotInfo("preferans/pimc", _pimc, _pimc_schema(),
-            "perfect-information Monte Carlo: samples hidden hands consistent with the view, solves each double-dummy",
-            lambda params: 0.05),
-)

@@ -44,7 +44,7 @@ def describe(state: State, action: Any) -> str:
 
 
 def _bots() -> Sequence[Any]:
-    from games.preferans.bots import BOTS
+    from games.preferans.catalog import BOTS
 
     return BOTS
 

@@ -8,7 +8,6 @@ each checked by the engine, which names the rule an illegal one breaks (PF-15.7)
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,11 +20,6 @@ from games.preferans.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, VERSION, Rules
 from games.preferans.state import State, canonical_discard, phase_of
 
 RECORD_RULE = "PF-15.3"
-
-
-def rules_json(rules: Rules) -> dict[str, Any]:
-    """Every option in force, the preset's name first (PF-15.3)."""
-    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
 
 
 def _int(v: Any) -> bool:

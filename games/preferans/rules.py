@@ -163,3 +163,8 @@ def call_strain(call: str) -> str:
     if call == MISERE:
         return MISERE
     return call[2:] if call.startswith("10") else call[1:]
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """Every option in force, the preset's name first (PF-15.3)."""
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}

@@ -27,7 +27,7 @@ from games.core.records import envelope
 from games.preferans import cards as pc
 from games.preferans import scoring
 from games.preferans.deal import Deal
-from games.preferans.rules import MISERE_LEVEL, NAME, VERSION, Rules
+from games.preferans.rules import MISERE_LEVEL, NAME, VERSION, Rules, rules_json
 from games.preferans.scoring import ContractResult, Delta, Sheet, exact
 
 RAZBOINIK_LEVELS = (6, 7, 8, 9, 10, MISERE_LEVEL)  # PF-11.2
@@ -280,7 +280,6 @@ class State:
 
     def record(self) -> dict[str, Any]:
         """The match record (PF-15.3) in the ``rasklad-record/1`` envelope."""
-        from games.preferans.record import rules_json
 
         parts = [self._record_parts(d) for d in self.deals]
         return envelope(NAME, VERSION, rules_json(self.rules), self.players, self.dealer,
@@ -304,7 +303,6 @@ class State:
 
     def view(self, seat: int) -> dict[str, Any]:
         """PF-14: exactly what ``seat`` may know now."""
-        from games.preferans.record import rules_json
 
         v: dict[str, Any] = {"seat": seat, "players": self.players, "rules": rules_json(self.rules),
                              "sheet": self.sheet_json(), "deal_no": self.deal_no, "over": self.end is not None}

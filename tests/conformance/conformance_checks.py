@@ -27,6 +27,10 @@ from sims.tables import TournamentRows
 MAX_STEPS = 60_000  # a Preferans pulka may run to 500 main deals (PF-11.5)
 #: Share of the steps at which the hidden-information check deals what a seat cannot see again.
 HIDDEN_CHECK_SHARE = 0.25
+#: ... but at step ``i`` of a unit only with chance ``HIDDEN_CHECK_BUDGET / (i + 1)`` when that is less:
+#: a check replays the unit so far, so a flat share would cost the square of a long unit's length (a
+#: Preferans pulka of 11,000 steps); this way the expected replay work is linear in the steps.
+HIDDEN_CHECK_BUDGET = 8.0
 
 
 @dataclass
@@ -112,7 +116,7 @@ class Player:
         while not st.is_over():
             where = f"{self.where}, deal {i}, step {step}"
             assert step < MAX_STEPS, f"{where}: no end after {MAX_STEPS} actions"
-            self.check_step(st, where, cards)
+            self.check_step(st, where, cards, step)
             legal = st.legal_actions()
             action = legal[int(self.rng.integers(len(legal)))]
             assert action in legal, f"{where}: {action!r} is listed by legal_actions but not `in` them"
@@ -128,7 +132,7 @@ class Player:
         return st
 
     # ------------------------------------------------------------------ the checks
-    def check_step(self, st: Any, where: str, cards: Any) -> None:
+    def check_step(self, st: Any, where: str, cards: Any, step: int = 0) -> None:
         """Before an action: a seat to act, a non-empty action list, views, cards, hidden information."""
         seat = st.to_act()
         assert 0 <= seat < self.players, f"{where}: to_act() is {seat} before the end"
@@ -138,9 +142,10 @@ class Player:
         if cards is not None:
             now = self.entry.cards_in_play(st)  # type: ignore[misc]
             assert now == cards, f"{where}: cards are not conserved: +{dict(now - cards)} -{dict(cards - now)}"
-        # Dealing the hidden cards again replays the unit so far for every seat: check it at a quarter
-        # of the steps, drawn from the suite's own generator, so long units cost no more than short ones.
-        if self.entry.resample_hidden is None or self.rng.random() >= HIDDEN_CHECK_SHARE:
+        # Dealing the hidden cards again replays the unit so far for every seat: check it at a share of
+        # the steps drawn from the suite's own generator, falling as 1/step so long units stay linear.
+        share = min(HIDDEN_CHECK_SHARE, HIDDEN_CHECK_BUDGET / (step + 1))
+        if self.entry.resample_hidden is None or self.rng.random() >= share:
             return
         record = st.record()
         for s in range(self.players):
