@@ -85,6 +85,6 @@ ENTRY = GameEntry(
     score_total=score_total,
     chance_prefix=True,
     solver=SOLVER,
-    conformance_units=2,
+    conformance_units=1,
     questions=questions.QUESTIONS,
 )

@@ -3,6 +3,7 @@ every promise of the game contract (tests/conformance/README.md)."""
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Mapping
 
@@ -13,9 +14,12 @@ from toyregistry import toys_in_registry, toys_registered  # noqa: F401 - an aut
 from games.core import registry
 
 #: Random units per (game, seats, preset), by the game's cheapest bot cost: a slow game gets fewer.
-DEALS_FAST, DEALS_SLOW = 300, 60
+#: Every game has many cases (classic poker 81), so a game is played in thousands of units in all.
+DEALS_FAST, DEALS_SLOW = 100, 20
 #: Decisions of each bot are checked in this many units (bots slower than MIN_COST deals/s are skipped).
 BOT_DEALS, MIN_COST = 4, 100.0
+#: ``CONFORMANCE_DEPTH=5`` plays every count above five times over (a deeper run than ``make test``'s).
+DEPTH = max(1, int(os.environ.get("CONFORMANCE_DEPTH", "1")))
 
 
 def _cases() -> list[tuple[str, int, str]]:
@@ -41,9 +45,9 @@ def _seed(*parts: object) -> int:
 def _deals(name: str) -> int:
     declared = registry.game(name).conformance_units
     if declared is not None:
-        return declared
+        return declared * DEPTH
     fastest = max(b.cost({}) for b in registry.bots(name).values())
-    return DEALS_FAST if fastest >= 5_000 else DEALS_SLOW
+    return (DEALS_FAST if fastest >= 5_000 else DEALS_SLOW) * DEPTH
 
 
 def test_the_toy_games_are_among_the_cases() -> None:
@@ -66,7 +70,8 @@ def test_random_deals_keep_the_contract(game: str, players: int, preset: str) ->
 def test_bots_answer_from_their_view(game: str, bot: str) -> None:
     entry = registry.game(game)
     lo, _hi = entry.seats(entry.rules_class())
-    assert check_bots(entry, bot, lo, BOT_DEALS, _seed(bot)) > 0
+    units = min(BOT_DEALS, entry.conformance_units or BOT_DEALS) * DEPTH
+    assert check_bots(entry, bot, lo, units, _seed(bot)) > 0
 
 
 def test_every_game_declares_what_the_suite_reads() -> None:
