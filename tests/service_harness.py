@@ -97,6 +97,9 @@ class Service:
             "RASKLAD_VISIBILITY_TIMEOUT": str(visibility),
             "RASKLAD_RESTORE_INTERVAL": "1",
             "RASKLAD_RECONCILE_SECONDS": "2",
+            # A killed worker's shard comes back after a lease and a reconciler period: 6 s, not
+            # the default 20 s, so the fault tests wait less (renewals every 1.5 s).
+            "RASKLAD_LEASE_SECONDS": "6",
             "PYTHONUNBUFFERED": "1",
             **(extra_env or {}),
         }

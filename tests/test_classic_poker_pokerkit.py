@@ -77,6 +77,10 @@ def _play(game: Any, players: int, rng: np.random.Generator) -> Played:
     return holes, folded, committed, list(st.payoffs)
 
 
+#: Random hands per variant (PokerKit plays about 50 a second): each seat count 2..7 a hundred times.
+HANDS = 600
+
+
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize(("game", "rules"), [
     (pk.FixedLimitSevenCardStud, Rules(form="stud7")),
@@ -86,7 +90,7 @@ def _play(game: Any, players: int, rng: np.random.Generator) -> Played:
 def test_same_payouts_as_pokerkit(game: Any, rules: Rules) -> None:
     rng = np.random.default_rng(2026)
     showdowns = 0
-    for i in range(1000):
+    for i in range(HANDS):
         players = 2 + i % 6
         holes, folded, committed, payoffs = _play(game, players, rng)
         live = [p for p in range(players) if not folded[p]]
@@ -102,4 +106,4 @@ def test_same_payouts_as_pokerkit(game: Any, rules: Rules) -> None:
                 lo = [hands.low_value(rules, holes[p]) if p in live else None for p in range(players)]
             ours = bt.settle(committed, folded, hi, order, lo)
         assert [ours[p] - committed[p] for p in range(players)] == payoffs, (i, holes, folded, committed)
-    assert showdowns > 250
+    assert showdowns > HANDS // 2  # most random hands reach a showdown (504 of 600 here)

@@ -78,6 +78,9 @@ ENTRY = GameEntry(
     tables=tables.TABLES,
     bots=_bots,
     unit="match",
+    # A match is dozens of deals (30 at 3 seats): 8 random matches per (seats, preset) case are
+    # some 4,000 deals over the nine cases.
+    conformance_units=8,
     questions=questions.QUESTIONS,
     describe_action=describe,
     dealer_of=_dealer_of,

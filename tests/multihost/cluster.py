@@ -52,7 +52,7 @@ def env_for(hub: str, **extra: str) -> dict[str, str]:
             # Shards take milliseconds here; these keep a cut link (6 s) short of the soft time
             # limit (4 x 3 s; hard 5 x 3 s) and bring back a killed worker's shard after 18 s.
             "RASKLAD_SHARD_SECONDS": "3", "RASKLAD_VISIBILITY_TIMEOUT": "18", "RASKLAD_RESTORE_INTERVAL": "1",
-            "RASKLAD_RECONCILE_SECONDS": "2", **extra}
+            "RASKLAD_RECONCILE_SECONDS": "2", "RASKLAD_LEASE_SECONDS": "6", **extra}
 
 
 @contextlib.contextmanager
