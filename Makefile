@@ -42,8 +42,12 @@ lint: build
 typecheck: build
 	$(VENV)/bin/mypy $(CODE)
 
+# The test files run on every core (pytest-xdist, a file stays on one process so its module
+# fixtures start once), at most 4 (each service test claims one of Redis's 15 spare databases);
+# TEST_JOBS=1 runs them one after another.
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 test: build services lint typecheck
-	$(VENV)/bin/pytest -q --durations=25
+	$(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist loadfile --durations=25
 
 bench: build
 	$(PIP) install -q '.[bench]' --no-build-isolation --no-deps 2>/dev/null || true
