@@ -298,6 +298,12 @@ class GameEntry:
     """The ``ext.handeval`` ranking of the game's hands (default of a ``categories`` question)."""
     describe_action: Callable[[Any, Any], str] | None = None
     legacy_record: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
+    replay_deal: Callable[[Mapping[str, Any], int | None], dict[str, Any]] | None = None
+    """Single deals of a match game (optional; ``rasklad replay --deal N``): ``replay_deal(record, n)``
+    replays deal ``n`` (1-based) of a match record (the match up to it: totals and carried state
+    depend on the deals before) and returns that deal's outcome entry; ``replay_deal(record, None)``
+    replays a record of one deal written alone, as the rules show one (no ``format``, ``deal`` a
+    number). Errors are ``IllegalAction``/``RulesError`` as everywhere."""
     dealer_of: Callable[[int, int], int] = field(default=lambda deal, players: deal % players)
     """Dealer of global deal ``deal`` of a job: by default the deal passes one seat on each time."""
     # Optional hooks of the conformance suite (tests/conformance/README.md); a game without them

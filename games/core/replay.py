@@ -21,7 +21,7 @@ from games.core.entry import GameEntry
 from games.core.protocol import IllegalAction, RulesError, State
 from games.core.records import check_outcome
 
-__all__ = ["entry_of", "normalize", "replay", "replay_state", "steps"]
+__all__ = ["entry_of", "is_single_deal", "normalize", "replay", "replay_deal", "replay_state", "steps"]
 
 
 def entry_of(record: Any) -> GameEntry:
@@ -99,9 +99,32 @@ def replay_state(record: Mapping[str, Any]) -> State:
     return last
 
 
-def replay(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate and replay ``record``; its outcome. A stored ``outcome`` is checked field by field."""
+def is_single_deal(record: Mapping[str, Any], entry: GameEntry | None = None) -> bool:
+    """Whether ``record`` is one deal of a match game written alone (``GameEntry.replay_deal``)."""
+    entry = entry or entry_of(record)
+    return (entry.replay_deal is not None and "format" not in record
+            and isinstance(record.get("deal"), int) and not isinstance(record.get("deal"), bool))
+
+
+def replay_deal(record: Mapping[str, Any], number: int) -> dict[str, Any]:
+    """Validate and replay deal ``number`` (1-based) of a match record alone; that deal's outcome entry."""
     entry = entry_of(record)
+    if entry.replay_deal is None:
+        kind = "single deals" if entry.unit == "deal" else "matches that replay only whole"
+        raise IllegalAction(f"--deal needs a match game that replays single deals; {entry.name} records are "
+                            f"{kind}", entry.record_rule_id)
+    return entry.replay_deal(normalize(record, entry), number)
+
+
+def replay(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate and replay ``record``; its outcome. A stored ``outcome`` is checked field by field.
+
+    A single deal of a match game written alone (``is_single_deal``) replays through the game's
+    ``replay_deal`` hook, to that deal's outcome."""
+    entry = entry_of(record)
+    if is_single_deal(record, entry):
+        assert entry.replay_deal is not None
+        return entry.replay_deal(record, None)
     rec = normalize(record, entry)
     st = replay_state(rec)
     out = st.outcome()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -58,6 +58,11 @@ def _bots() -> Sequence[Any]:
     return bots()
 
 
+def _replay_deal(rec: Mapping[str, Any], number: int | None) -> dict[str, Any]:
+    """Deal ``number`` of a match record (R-8.5), or a deal written alone (R-8.2, R-8.4)."""
+    return record.replay_deal_record(rec) if number is None else record.replay_deal(rec, number)
+
+
 ENTRY = GameEntry(
     name=NAME,
     title="Raspisnoy",
@@ -78,9 +83,9 @@ ENTRY = GameEntry(
     tables=tables.TABLES,
     bots=_bots,
     unit="match",
-    # A match is dozens of deals (30 at 3 seats): 8 random matches per (seats, preset) case are
-    # some 4,000 deals over the nine cases.
+    # A match is dozens of deals: 8 random matches per (seats, preset) case, nine cases.
     conformance_units=8,
+    replay_deal=_replay_deal,
     questions=questions.QUESTIONS,
     describe_action=describe,
     dealer_of=_dealer_of,

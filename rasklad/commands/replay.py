@@ -48,14 +48,27 @@ def replay_command(
     indent: Annotated[int | None, typer.Option("--indent", help="indent the JSON output")] = None,
     steps: Annotated[bool, typer.Option("--steps", help="print a readable playthrough: who did what, "
                                                         "with the cards, in the rules' words")] = False,
+    deal: Annotated[int | None, typer.Option("--deal", metavar="N",
+                                             help="replay deal N (from 1) of a match record alone (the match "
+                                                  "up to it) and print that deal's outcome entry")] = None,
 ) -> None:
-    """Validate and replay a deal record; print the outcome as JSON (exit 2 if it breaks a rule)."""
+    """Validate and replay a deal record; print the outcome as JSON (exit 2 if it breaks a rule).
+
+    A match record replays whole, or one of its deals with ``--deal N``; a single deal of a match
+    game written alone, as the rules show one, replays as it is."""
     from games.core import replay
 
     record = _load(file)
     if not isinstance(record, dict):
         _bad("a record must be a JSON object")
+    if deal is not None and steps:
+        _bad("--deal and --steps do not go together: --steps prints the whole record")
     try:
+        if deal is not None:
+            typer.echo(json.dumps(replay.replay_deal(record, deal), indent=indent, ensure_ascii=False))
+            return
+        if steps and replay.is_single_deal(record):
+            _bad("--steps prints match and deal records in the envelope; replay a deal written alone without it")
         if steps:
             for line in replay.steps(record):
                 typer.echo(line)

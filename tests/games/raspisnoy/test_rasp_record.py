@@ -229,3 +229,45 @@ def test_r84_deal_record_replays_as_written_in_the_rules() -> None:
     with pytest.raises(IllegalAction) as e:
         replay_deal_record(bad)
     assert e.value.rule == "R-2.4"
+
+
+def _cli(tmp_path: Any, record: Any, *args: str) -> Any:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    root = Path(__file__).resolve().parents[3]
+    return subprocess.run([sys.executable, "-m", "rasklad", "replay", str(path), *args], cwd=root,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_replays_one_deal_of_a_match_and_a_deal_written_alone(tmp_path: Any) -> None:
+    """``rasklad replay --deal 3`` gives R-8.4's entry of the match; R-8.4's record as printed replays
+    as it is; a deal the match does not have, or a broken one, exits 2 with the rule."""
+    rec = _finished_r84()
+    out = _cli(tmp_path, rec, "--deal", "3")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == rec["outcome"]["deals"][2] == replay.replay_deal(rec, 3)
+    n = len(rec["outcome"]["deals"])
+    out = _cli(tmp_path, rec, "--deal", str(n + 1))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert f"the match has deals 1..{n}, not {n + 1}" in out.stderr and "R-8.5" in out.stderr
+    out = _cli(tmp_path, R84_RECORD)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["points"] == [20, -10, 10] == replay.replay(R84_RECORD)["points"]
+    bad = copy.deepcopy(R84_RECORD)
+    bad["actions"][2] = [2, "bid:0"]
+    out = _cli(tmp_path, bad)
+    assert out.returncode == 2 and "R-3.4" in out.stderr and "action 2" in out.stderr, out.stderr
+
+
+def test_deal_option_on_a_deal_game_is_refused(tmp_path: Any) -> None:
+    from sims.run import play_one
+    from sims.spec import parse_spec
+
+    spec = parse_spec({"kind": "tournament", "game": "quintet", "players": 2, "deals": 1, "seed": 4,
+                       "bots": ["quintet/greedy", "quintet/random"]})
+    out = _cli(tmp_path, json.loads(json.dumps(play_one(spec, 0, 0).record())), "--deal", "1")
+    assert out.returncode == 2 and "--deal needs a match game" in out.stderr and "quintet" in out.stderr
