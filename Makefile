@@ -11,7 +11,7 @@ PYX    := $(wildcard ext/*.pyx ext/*.pxd games/*/fast/*.pyx games/*/fast/*.pxd)
 PYXDIRS := ext $(wildcard games/*/fast)
 CODE   := $(wildcard ext games rasklad sims storage workers api)
 
-.PHONY: all demo test lint typecheck bench build clean services
+.PHONY: all demo test lint typecheck bench build clean services conformance-deep
 
 all: demo
 
@@ -48,6 +48,11 @@ typecheck: build
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 test: build services lint typecheck
 	$(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist loadfile --durations=25
+
+# The conformance suite 28 times deeper than make test's: 2,016 random Raspisnoy matches, 28 Preferans
+# pulkas per case, 2,800 random deals per case of the deal games (long; see tests/conformance/README.md).
+conformance-deep: build
+	CONFORMANCE_DEPTH=28 $(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist load tests/conformance
 
 bench: build
 	$(PIP) install -q '.[bench]' --no-build-isolation --no-deps 2>/dev/null || true
