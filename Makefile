@@ -50,7 +50,8 @@ test: build services lint typecheck
 	$(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist loadfile --durations=25
 
 # The conformance suite 28 times deeper than make test's: 2,016 random Raspisnoy matches, 28 Preferans
-# pulkas per case, 2,800 random deals per case of the deal games (long; see tests/conformance/README.md).
+# pulkas per case, 2,800 random units per case of the other games (560 for slow engines; long: see
+# tests/conformance/README.md).
 conformance-deep: build
 	CONFORMANCE_DEPTH=28 $(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist load tests/conformance
 

@@ -18,7 +18,6 @@ from games.core.cards import card_id, rank_of, suit_of
 from games.preferans import cards as pc
 from games.preferans.rules import MISERE, VALUES
 
-_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
 STRAIN_SUIT = {"s": 3, "c": 0, "d": 1, "h": 2, "nt": None}
 
 

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.core.registry import BotInfo, bot_factory
-from games.preferans.bots import _EMPTY, HeuristicBot, RandomBot
+from games.preferans.bots import HeuristicBot, RandomBot
 from games.preferans.pimc import SCHEMA, PimcBot
+
+_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
 
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("preferans/random", bot_factory("preferans/random", RandomBot, _EMPTY), _EMPTY,

@@ -280,7 +280,6 @@ class State:
 
     def record(self) -> dict[str, Any]:
         """The match record (PF-15.3) in the ``rasklad-record/1`` envelope."""
-
         parts = [self._record_parts(d) for d in self.deals]
         return envelope(NAME, VERSION, rules_json(self.rules), self.players, self.dealer,
                         [_fresh_stub(p[0]) for p in parts], [[list(a) for a in p[1]] for p in parts],
@@ -303,7 +302,6 @@ class State:
 
     def view(self, seat: int) -> dict[str, Any]:
         """PF-14: exactly what ``seat`` may know now."""
-
         v: dict[str, Any] = {"seat": seat, "players": self.players, "rules": rules_json(self.rules),
                              "sheet": self.sheet_json(), "deal_no": self.deal_no, "over": self.end is not None}
         if self.end is not None:

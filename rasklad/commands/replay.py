@@ -67,9 +67,10 @@ def replay_command(
         if deal is not None:
             typer.echo(json.dumps(replay.replay_deal(record, deal), indent=indent, ensure_ascii=False))
             return
-        if steps and replay.is_single_deal(record):
-            _bad("--steps prints match and deal records in the envelope; replay a deal written alone without it")
         if steps:
+            if replay.is_single_deal(record):
+                _bad("--steps prints match and deal records in the envelope; replay a deal written alone "
+                     "without it")
             for line in replay.steps(record):
                 typer.echo(line)
             return

@@ -132,7 +132,7 @@ class Player:
         return st
 
     # ------------------------------------------------------------------ the checks
-    def check_step(self, st: Any, where: str, cards: Any, step: int = 0) -> None:
+    def check_step(self, st: Any, where: str, cards: Any, step: int) -> None:
         """Before an action: a seat to act, a non-empty action list, views, cards, hidden information."""
         seat = st.to_act()
         assert 0 <= seat < self.players, f"{where}: to_act() is {seat} before the end"
