@@ -257,3 +257,37 @@ def test_a_dead_workers_shards_run_again_within_a_minute_and_commit_once(tmp_pat
             assert commits == final["shards_total"] == 8, commits
         finally:
             svc.stop()
+
+
+def test_duplicate_messages_of_a_running_shard_are_not_deaths(tmp_path: Path) -> None:
+    """A message of a shard sent before a cancel runs after the resume beside the resumed job's
+    own message of that shard (seen in CI: the resumed job failed, "shard 14 was started 1 times
+    and its worker died every time"). Two live deliveries are duplicates, not deaths: even with
+    ``RASKLAD_MAX_DELIVERIES=1`` three messages of one shard running at once leave the job
+    succeeded, the shard committed once and its rows exact."""
+    with contextlib.ExitStack() as stack:
+        svc = Service(tmp_path, stack.enter_context(redis_db()), extra_env={"RASKLAD_MAX_DELIVERIES": "1"})
+        try:
+            svc.start_api()
+            key = svc.create_key("alice")
+            svc.start_worker("w1", 3)
+            svc.wait_worker_ready("w1")
+            spec = {**SPEC, "shard_deals": 480}  # one shard of a second or two
+            from workers.celery_app import make_app
+
+            app = make_app(svc.broker)
+            with svc.client(key) as http:
+                job = http.post("/v1/jobs", json=spec).json()
+                for _ in range(2):
+                    app.send_task("rasklad.run_shard", args=(job["id"], 0))
+                final = svc.wait_job(http, job["id"])
+            assert final["state"] == "succeeded", (final, svc.dump_logs())
+            assert job_checksums(svc, job["id"]) == clean_checksums(tmp_path, spec)
+            log = (svc.tmp / "worker-w1.log")
+            answers = wait_for(lambda: (a := re.findall(r"rasklad\.run_shard\[[^]]+\] succeeded in [0-9.e-]+s: '([^']*)'",
+                                                        log.read_text(errors="replace"))) and len(a) >= 3 and a,
+                               60, "the three deliveries to answer")
+            assert answers.count("committed") == 1, answers
+            assert "failed: too many deliveries" not in answers, answers
+        finally:
+            svc.stop()

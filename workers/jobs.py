@@ -183,6 +183,7 @@ def reap_dead(ctl: Control) -> dict[str, list[int]]:
             continue
         if lease.shard in ctl.store.recorded_shards(job.id):
             continue
+        ctl.tracker.note_reaped(job.id, lease.shard)
         enqueue(ctl, job.id, [lease.shard])
         out.setdefault(job.id, []).append(lease.shard)
     if out:

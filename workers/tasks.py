@@ -4,7 +4,8 @@ Fault tolerance, in short (details in docs/service.md):
 
 * A shard's output is a pure function of (spec, k) and is committed atomically with a
   unique (job, shard) record, so a shard that runs twice changes nothing.
-* A delivery counter per shard (in Redis) counts starts that never finished; a shard that
+* A delivery counter per shard (in Redis) counts starts whose worker died (a message's own
+  redeliveries and the reaper's finds; a concurrent duplicate message is no death); a shard that
   keeps killing its worker is failed after ``max_deliveries`` (``RASKLAD_MAX_DELIVERIES``) and
   the job with it.
 * No chords: whichever shard brings the committed count to the total enqueues
@@ -211,7 +212,8 @@ def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
     if job.state in TERMINAL or job.cancel_requested:
         tracker.unmark(job_id, k)
         return f"job {job.state}: dropped"
-    deliveries = tracker.count_delivery(job_id, k)
+    task_id = str(self.request.id or holder)
+    deliveries = tracker.count_delivery(job_id, k, task_id)
     if deliveries > max_deliveries(settings):
         reason = (f"shard {k} was started {deliveries - 1} times and its worker died every time "
                   f"(killed, out of memory or crashed): giving up after {max_deliveries(settings)} deliveries")
@@ -288,7 +290,7 @@ def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
         return "failed"
     finally:
         if finished_normally:
-            tracker.reset_deliveries(job_id, k)
+            tracker.reset_deliveries(job_id, k, task_id)
 
 
 def _after_commit(store: JobStore, tracker: Tracker, job_id: str, k: int) -> None:

@@ -16,6 +16,8 @@ PREFIX = "rasklad:"
 MARKER_TTL_S = 7 * 24 * 3600
 #: Upper bounds (seconds) of the shard-duration histogram buckets.
 BUCKETS = (0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800)
+#: The field of a shard's delivery hash that counts the deaths the reaper found.
+_REAPED = "reaped"
 
 
 class Tracker:
@@ -31,18 +33,43 @@ class Tracker:
     def _queued(self, job_id: str) -> str:
         return f"{PREFIX}queued:{job_id}"
 
-    def count_delivery(self, job_id: str, k: int) -> int:
-        """Count one more delivery of shard k and return the total so far."""
+    def count_delivery(self, job_id: str, k: int, task_id: str) -> int:
+        """Count one more start of shard k by the message ``task_id``; return the starts that
+        count against the shard: this message's starts so far plus the deaths of other
+        messages' workers the reaper saw (``note_reaped``).
+
+        A message starts again only when the process that ran it died (Celery redelivers the
+        same message, same id, after a lost pool process or the visibility timeout), so its own
+        count is its deaths plus one. Another message of the same shard running at the same time
+        (a message sent before a cancel and run after the resume; a reconciler's re-enqueue) is
+        a duplicate, not a death: it counts under its own id and never fails the shard.
+        """
         key = self._deliveries(job_id, k)
         with self.r.pipeline() as p:
-            p.incr(key)
+            p.hincrby(key, task_id, 1)
+            p.hget(key, _REAPED)
             p.expire(key, MARKER_TTL_S)
-            n, _ = p.execute()
-        return int(n)
+            n, reaped, _ = p.execute()
+        return int(n) + int(reaped or 0)
 
-    def reset_deliveries(self, job_id: str, k: int) -> None:
-        """Forget the delivery count of shard k (after it committed)."""
-        self.r.delete(self._deliveries(job_id, k))
+    def note_reaped(self, job_id: str, k: int) -> None:
+        """Count a death of shard k's worker that the reaper found (a lease not renewed): the
+        shard runs again as a new message, which ``count_delivery`` charges with it."""
+        key = self._deliveries(job_id, k)
+        with self.r.pipeline() as p:
+            p.hincrby(key, _REAPED, 1)
+            p.expire(key, MARKER_TTL_S)
+            p.execute()
+
+    def reset_deliveries(self, job_id: str, k: int, task_id: str | None = None) -> None:
+        """Forget the starts of shard k: all of them (``task_id`` None: a resumed job), or,
+        after a start of ``task_id`` ended normally, that message's and the reaper's deaths
+        (the shard proved it does not kill its worker; a duplicate still running keeps its own)."""
+        key = self._deliveries(job_id, k)
+        if task_id is None:
+            self.r.delete(key)
+        else:
+            self.r.hdel(key, task_id, _REAPED)
 
     def mark_queued(self, job_id: str, shards: list[int]) -> None:
         """Record that these shards have a message in the queue."""
