@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated
 
@@ -73,12 +74,28 @@ class KeyCache:
         return key
 
 
+#: Reads one job's status for the cache: (owner, JSON body), or None when there is no such job.
+Loader = Callable[[], "tuple[str, bytes] | None"]
+
+
+def status_loader(store: JobStore, job_id: str) -> Loader:
+    """The loader of ``job_id``'s status answer from ``store`` (exact id, no owner check: the
+    caller checks the owner it returns)."""
+    from api.schemas import JobOut
+
+    def load() -> tuple[str, bytes] | None:
+        job = store.get(job_id)
+        return None if job is None else (job.owner, JobOut.of(job).model_dump_json().encode())
+
+    return load
+
+
 class StatusCache:
     """The answer of ``GET /v1/jobs/{id}`` per job, reused for ``ttl_s`` seconds in this API process.
 
     Clients poll a job's status many times a second; with 200 of them each answer cost a
     database read, a model and its JSON, and the queue of requests made p99 352 ms. A status
-    at most ``ttl_s`` old is as good to a poller (a shard lasts seconds). The owner is kept
+    about ``ttl_s`` old is as good to a poller (a shard lasts seconds). The owner is kept
     with the body so that the ownership check still runs on every request; a cancel through
     this process drops the entry at once. ``ttl_s = 0`` turns the cache off.
     """
@@ -88,24 +105,75 @@ class StatusCache:
         self.size = size
         self._jobs: dict[str, tuple[float, str, bytes]] = {}
         self._lock = threading.Lock()
+        #: Loads in flight, by job id.
+        self._loading: dict[str, asyncio.Future[tuple[str, bytes] | None]] = {}
+        #: Counts drops: a load that began before a drop must not put back what it read.
+        self._drops = 0
 
-    def get(self, job_id: str) -> tuple[str, bytes] | None:
-        """(owner, JSON body) of the job while fresh."""
+    async def load(self, job_id: str, loader: Loader) -> tuple[str, bytes] | None:
+        """(owner, body) of ``job_id`` from ``loader`` (run in a thread; None: no such job), cached.
+
+        Concurrent misses of one job share one load. Without that, every poller of a job whose
+        entry just expired read the database at once (a herd of 100 reads on 8 threads every
+        ``ttl_s``), which made the tail of the status route. The load is shielded: a client
+        that goes away does not cancel it for the others.
+        """
+        task = self._loading.get(job_id) or self._start(job_id, loader)
+        return await asyncio.shield(task)
+
+    def _start(self, job_id: str, loader: Loader) -> asyncio.Future[tuple[str, bytes] | None]:
+        """Begin one load of ``job_id`` (on the running event loop); its result is cached unless
+        the job was dropped meanwhile."""
+        drops = self._drops
+        task = asyncio.ensure_future(asyncio.to_thread(loader))
+        self._loading[job_id] = task
+
+        def settle(t: asyncio.Future[tuple[str, bytes] | None]) -> None:
+            hit = None if t.cancelled() or t.exception() is not None else t.result()
+            with self._lock:
+                if self._loading.get(job_id) is t:
+                    del self._loading[job_id]
+                if hit is not None and self._drops == drops:
+                    self._put(job_id, *hit)
+
+        task.add_done_callback(settle)
+        return task
+
+    def get(self, job_id: str, reload: Loader | None = None) -> tuple[str, bytes] | None:
+        """(owner, JSON body) of the job while fresh.
+
+        With ``reload`` (and on the event loop): an entry in the last quarter of its life is
+        loaded again in the background while it still answers, so that a job polled steadily
+        never expires and no poller waits for the database (a load takes several of the GIL's
+        5 ms switch intervals when the event loop is busy: every poller arriving meanwhile
+        would wait with it).
+        """
+        now = time.monotonic()
         with self._lock:
             hit = self._jobs.get(job_id)
-        return (hit[1], hit[2]) if hit is not None and hit[0] > time.monotonic() else None
+        if hit is None or hit[0] <= now:
+            return None
+        if reload is not None and hit[0] - now < self.ttl_s / 4 and job_id not in self._loading:
+            self._start(job_id, reload)
+        return hit[1], hit[2]
 
     def put(self, job_id: str, owner: str, body: bytes) -> None:
+        with self._lock:
+            self._put(job_id, owner, body)
+
+    def _put(self, job_id: str, owner: str, body: bytes) -> None:  # the lock held
         if self.ttl_s <= 0:
             return
-        with self._lock:
-            if len(self._jobs) >= self.size:
-                self._jobs.clear()
-            self._jobs[job_id] = (time.monotonic() + self.ttl_s, owner, body)
+        if len(self._jobs) >= self.size:
+            self._jobs.clear()
+        self._jobs[job_id] = (time.monotonic() + self.ttl_s, owner, body)
 
     def drop(self, job_id: str) -> None:
+        """Forget the job's status (it just changed here): requests from now on read it afresh."""
         with self._lock:
             self._jobs.pop(job_id, None)
+            self._loading.pop(job_id, None)
+            self._drops += 1
 
 
 async def services(request: Request) -> Services:

@@ -108,8 +108,8 @@ class Settings(BaseSettings):
     query_threads: int = _f("query", 1, "DuckDB threads one query or download may use", gt=0)
     query_workers: int = _f("query", 2, "user SQL statements the API runs at once, on a pool of their own "
                                         "(4x as many may be admitted and wait)", gt=0)
-    query_per_key: int = _f("query", 2, "queries and downloads one key may have running in one API process "
-                                        "(more get 429 with Retry-After)", gt=0)
+    query_per_key: int = _f("query", 2, "queries and downloads one key may have running at once, across "
+                                        "the API processes (more get 429 with Retry-After)", gt=0)
 
     # --- api: `rasklad serve` ---------------------------------------------------------------------
     api_threads: int = _f("api", 8, "threads serving the API's sync routes (raise it for a remote job store)",

@@ -27,6 +27,8 @@ from service_harness import Service, free_port, have_redis_server, pg_database, 
 TESTS = Path(__file__).resolve().parent
 #: What a finished finalize task returned, as the worker logs it.
 FINALIZE_RESULT = re.compile(r"Task rasklad\.finalize\[[^]]+\] succeeded in [0-9.e-]+s: '([^']*)'")
+#: What a finished shard task returned ('committed', 'lease lost: result dropped', ...).
+SHARD_RESULT = re.compile(r"Task rasklad\.run_shard\[[^]]+\] succeeded in [0-9.e-]+s: '([^']*)'")
 SPEC: dict[str, Any] = {
     "kind": "tournament", "game": "order-poker", "players": 3,
     "bots": ["order-poker/heuristic", "order-poker/heuristic", "order-poker/random"],
@@ -283,9 +285,8 @@ def test_duplicate_messages_of_a_running_shard_are_not_deaths(tmp_path: Path) ->
                 final = svc.wait_job(http, job["id"])
             assert final["state"] == "succeeded", (final, svc.dump_logs())
             assert job_checksums(svc, job["id"]) == clean_checksums(tmp_path, spec)
-            log = (svc.tmp / "worker-w1.log")
-            answers = wait_for(lambda: (a := re.findall(r"rasklad\.run_shard\[[^]]+\] succeeded in [0-9.e-]+s: '([^']*)'",
-                                                        log.read_text(errors="replace"))) and len(a) >= 3 and a,
+            log = svc.tmp / "worker-w1.log"
+            answers = wait_for(lambda: len(a := SHARD_RESULT.findall(log.read_text(errors="replace"))) >= 3 and a,
                                60, "the three deliveries to answer")
             assert answers.count("committed") == 1, answers
             assert "failed: too many deliveries" not in answers, answers

@@ -219,6 +219,34 @@ def test_a_cached_status_is_still_checked_for_its_owner(svc: Service, alice: str
         assert ha.get(f"/v1/jobs/{running['id']}").json()["state"] == "cancelled"
 
 
+def test_the_polled_status_is_the_same_answer_from_the_fast_path(svc: Service, alice: str, bob: str,
+                                                                job: dict[str, Any]) -> None:
+    """A cached status is answered before the framework (api.fastpath): the same bytes and headers
+    as the route's, and every case the fast path does not own (another key's job, an admin, a
+    prefix, a missing or malformed key, a cookie) still gets the route's answer."""
+    admin = svc.create_key("root", "--admin")
+    url = f"/v1/jobs/{job['id']}"
+    with svc.client(alice) as ha, svc.client(bob) as hb, svc.client(admin) as hr:
+        answers = [ha.get(url) for _ in range(5)]  # the first fills the caches, the rest are hits
+        assert {r.status_code for r in answers} == {200}
+        assert len({r.content for r in answers}) == 1 and answers[0].json()["id"] == job["id"]
+        assert {(r.headers["content-type"], r.headers["content-length"]) for r in answers} == {
+            ("application/json", str(len(answers[0].content)))}
+        assert ha.get(f"/v1/jobs/{job['id'][:10]}").content == answers[0].content  # a prefix: the route
+        for _ in range(2):
+            r = hb.get(url)
+            assert r.status_code == 404
+            assert r.json()["detail"] == [{"field": "job_id", "message": f"no job {job['id']}"}]
+            assert hr.get(url).content == answers[0].content  # an admin sees every job
+    with httpx.Client(base_url=svc.url) as anon:
+        r = anon.get(url)
+        assert r.status_code == 401 and r.json()["detail"][0]["field"] == "Authorization"
+        r = anon.get(url, headers={"Authorization": f"Basic {alice}"})
+        assert r.status_code == 401 and r.json()["detail"][0]["message"] == "Authorization must be 'Bearer <key>'"
+        r = anon.get(url, headers={"Authorization": "Bearer not-a-key"})
+        assert r.status_code == 401 and r.json()["detail"][0]["message"] == "unknown or revoked API key"
+
+
 @pytest.mark.parametrize("sql", [
     "SELECT current_setting('allowed_paths')",
     "SELECT * FROM duckdb_settings()",
@@ -390,3 +418,33 @@ def test_sandbox_list_over_http(svc: Service, alice: str, job: dict[str, Any], s
         r = http.get(f"/v1/jobs/{job['id']}/tables/seats", params={"where": f"deal IN ({sql})"})
         assert r.status_code == 400 and r.json()["detail"][0]["field"] == "where", r.text
     assert not Path("/tmp/rasklad-tenant-leak.parquet").exists()
+
+
+def test_a_keys_query_limit_holds_across_api_processes(tmp_path: Path) -> None:
+    """``RASKLAD_QUERY_PER_KEY`` is one count for the deployment, not one per API process: with two
+    API processes (``rasklad serve --workers 2``, the deploy files' setting) a key's 8 concurrent
+    slow queries still run 2 at a time (slots counted in the broker's Redis), and the slots come
+    back when the statements end."""
+    with redis_db() as db:
+        s = Service(tmp_path, db, extra_env={"RASKLAD_QUERY_TIMEOUT_S": "4", "RASKLAD_QUERY_PER_KEY": "2"})
+        try:
+            s.start_api("--workers", "2")
+            key = s.create_key("carol")
+            s.start_worker("w1", 1)
+            s.wait_worker_ready("w1")
+            with s.client(key) as http:
+                done = s.wait_job(http, http.post("/v1/jobs", json=SPEC).json()["id"])
+
+            def slow_query(_: int) -> httpx.Response:
+                with s.client(key) as http:  # a connection each: the two processes share them
+                    return http.post("/v1/query", json={"sql": SLOW_SQL, "jobs": [done["id"]]})
+
+            with concurrent.futures.ThreadPoolExecutor(8) as pool:
+                codes = sorted(r.status_code for r in pool.map(slow_query, range(8)))
+            assert codes == [400, 400] + [429] * 6, codes  # two ran into the time limit
+            with s.client(key) as http:
+                for _ in range(4):  # every slot was given back
+                    r = http.post("/v1/query", json={"sql": "SELECT count(*) AS n FROM seats", "jobs": [done["id"]]})
+                    assert r.status_code == 200 and r.json()["rows"] == [[120 * 3 * 3]], r.text
+        finally:
+            s.stop()

@@ -158,7 +158,7 @@ async def download(job_id: str, table: str, request: Request, svc: ServicesDep, 
     job, jd = await asyncio.to_thread(_download_dir, svc, key, job_id, table)
     sql = _download_sql(table, columns, where)
     s = svc.settings
-    slot = svc.sql.acquire(key.name)
+    slot = await asyncio.to_thread(svc.sql.acquire, key.name)
     stop = threading.Event()
 
     def start() -> Iterator[bytes]:
@@ -258,7 +258,7 @@ async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) 
                        partial=partial)
         return Response(out.model_dump_json(), media_type="application/json")
 
-    slot = svc.sql.acquire(key.name)
+    slot = await asyncio.to_thread(svc.sql.acquire, key.name)
     try:
         return await svc.sql.call(request, stop, work)
     except QueryError as e:

@@ -11,7 +11,7 @@ import yaml
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
-from api.deps import KeyDep, Services, ServicesDep
+from api.deps import KeyDep, Services, ServicesDep, status_loader
 from api.errors import ApiError
 from api.schemas import SPEC_EXAMPLE, SPEC_YAML_EXAMPLE, ErrorOut, JobList, JobOut
 from sims.spec import SpecError, parse_spec, syntax_error_text
@@ -183,7 +183,10 @@ def list_jobs(svc: ServicesDep, key: KeyDep,
 @router.get("/{job_id}", response_model=JobOut, responses=ERRORS, summary="One job: state, progress, ETA")
 async def get_job(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
     """State, shards done/total, deals/s, ETA and error of a job (at most ``status_max_age_s`` old)."""
-    hit = svc.status.get(job_id)
+    hit = None
+    if len(job_id) <= 64:
+        loader = status_loader(svc.store, job_id)
+        hit = svc.status.get(job_id, reload=loader) or await svc.status.load(job_id, loader)  # one load per job
     if hit is None:
         # own_job: the owner check, and a unique prefix of one of the caller's ids, as every route.
         job = await asyncio.to_thread(own_job, svc, key, job_id)

@@ -73,8 +73,11 @@ def serve(
 
     if not 0 < port < 65536:
         _bad(f"--port must be 1..65535, not {port}")
+    # httptools parses HTTP in C (h11 in Python made the status route's p99 twice as long); the
+    # loop stays asyncio's: uvloop starved some connections for 200 ms under 200 clients in one
+    # process (docs/tenants.md, "Status under load").
     uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
-                log_level="info", access_log=False)
+                log_level="info", access_log=False, http="httptools", loop="asyncio")
 
 
 def _check_broker(url: str, wait_s: float) -> None:
