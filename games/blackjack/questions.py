@@ -29,7 +29,7 @@ import numpy as np
 from games.blackjack.solve_cli import dealer_tables
 from games.blackjack.solver import SLOTS, best_total
 from games.blackjack.strategy import UP_NAMES
-from games.core.entry import Question, QuestionParams, QuestionRows
+from games.core.entry import Question, QuestionParams, QuestionRows, no_params
 from games.core.streams import Streams
 
 SCALE = 10**15
@@ -111,7 +111,7 @@ def _doubling_run(params: QuestionParams, method: str, start: int, count: int,
 DOUBLING = Question(
     name="doubling",
     doc="BJ-10.4: the chance of each doubling event of the seed's house rule (BJ-2.2), one deck.",
-    schema={"type": "object", "additionalProperties": False, "properties": {}},
+    schema=no_params(),
     tables=lambda params, method: {"events": (("event", "string"),)},
     run=_doubling_run,
     per_shard=lambda params, method: SAMPLES if method == "sample" else 1,
@@ -142,7 +142,7 @@ def _naturals_run(params: QuestionParams, method: str, start: int, count: int,
 OCHKO_NATURALS = Question(
     name="ochko-naturals",
     doc="BJ-10.5: two-card golden ochko (two aces) and ace + ten in очко's 36-card deck.",
-    schema={"type": "object", "additionalProperties": False, "properties": {}},
+    schema=no_params(),
     tables=lambda params, method: {"naturals": (("kind", "string"),)},
     run=_naturals_run,
     per_shard=lambda params, method: SAMPLES if method == "sample" else 1,

@@ -19,10 +19,9 @@ from games.classic_poker import hands
 from games.classic_poker.rules import Rules
 from games.classic_poker.state import Action
 from games.core import betting as bt
+from games.core.entry import no_params
 from games.core.records import rules_from_dict
 from games.core.registry import BotInfo, bot_factory
-
-_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
 
 
 def _bets(legal: Sequence[Action]) -> dict[str, Action]:
@@ -221,9 +220,9 @@ def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int,
 
 
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo("classic-poker/random", bot_factory("classic-poker/random", RandomBot, _EMPTY), _EMPTY,
+    BotInfo("classic-poker/random", bot_factory("classic-poker/random", RandomBot, no_params()), no_params(),
             "a uniformly random legal action; never folds when checking is free", lambda params: 120.0),
-    BotInfo("classic-poker/rules", bot_factory("classic-poker/rules", RulesBot, _EMPTY), _EMPTY,
+    BotInfo("classic-poker/rules", bot_factory("classic-poker/rules", RulesBot, no_params()), no_params(),
             "hand-strength thresholds by street and position; standard discards", lambda params: 100.0),
     BotInfo("classic-poker/equity", bot_factory("classic-poker/equity", EquityBot, EQUITY_SCHEMA), EQUITY_SCHEMA,
             "Monte Carlo equity against the unfolded opponents' random hands vs the pot odds",

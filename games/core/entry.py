@@ -54,6 +54,12 @@ COLUMN_TYPES = ("bool", "int8", "int16", "int32", "int64", "float64", "string",
 ColumnRole = Literal["category", "measure", "label"]
 
 
+def no_params() -> dict[str, Any]:
+    """The JSON schema of a bot or question that takes no parameters (a fresh dict each call, so
+    that nobody's later change to one schema reaches another's)."""
+    return {"type": "object", "additionalProperties": False, "properties": {}}
+
+
 @dataclass(frozen=True)
 class Column:
     """One game-specific column of ``deals`` or ``seats``.

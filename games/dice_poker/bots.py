@@ -20,12 +20,11 @@ from typing import Any
 import numpy as np
 
 from games.core.dice import full_mask
+from games.core.entry import no_params
 from games.core.registry import BotInfo, bot_factory
 from games.dice_poker import scoring
 from games.dice_poker.rules import CLASSES, DICE, MAX_THROWS, Rules
 from games.dice_poker.state import Action
-
-_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
 
 
 class RandomBot:
@@ -143,19 +142,19 @@ def _race(**params: Any) -> Any:
     from games.dice_poker.race import RaceBot
     from games.dice_poker.race_sheet import SheetRaceBot
 
-    return ByPreset(SheetRaceBot(), bot_factory("dice-poker/optimal-race", RaceBot, _EMPTY)(**params))
+    return ByPreset(SheetRaceBot(), bot_factory("dice-poker/optimal-race", RaceBot, no_params())(**params))
 
 
 #: The game's bots with their declared speeds (matches/s of one process), used to size shards.
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo("dice-poker/random", bot_factory("dice-poker/random", RandomBot, _EMPTY), _EMPTY,
+    BotInfo("dice-poker/random", bot_factory("dice-poker/random", RandomBot, no_params()), no_params(),
             "a uniform choice among the legal actions", lambda params: 1_000.0),
-    BotInfo("dice-poker/greedy", bot_factory("dice-poker/greedy", GreedyBot, _EMPTY), _EMPTY,
+    BotInfo("dice-poker/greedy", bot_factory("dice-poker/greedy", GreedyBot, no_params()), no_params(),
             "keeps the dice of its best current pattern, writes the highest-scoring line", lambda params: 500.0),
     BotInfo("dice-poker/optimal", _optimal, OPTIMAL_SCHEMA,
             "full/mixed: plays the exact solitaire strategy (maximises its expected final score; "
             "`rasklad solve dice-poker`); simple: plays optimal-race", lambda params: 20.0),
-    BotInfo("dice-poker/optimal-race", _race, _EMPTY,
+    BotInfo("dice-poker/optimal-race", _race, no_params(),
             "simple: maximises its expected score against the hands to beat (exact for two players); "
             "full/mixed: maximises its chance of finishing ahead of the leading sheet, turn by turn, "
             "over the solitaire solution's score distributions (normal approximation)",

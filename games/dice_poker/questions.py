@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from games.core.entry import Question
+from games.core.entry import Question, no_params
 from games.dice_poker import scoring
 from games.dice_poker.rules import CATEGORIES, MAIN, Rules
 
@@ -99,7 +99,7 @@ def score_run(params: Mapping[str, Any], method: str, start: int, count: int,
 QUESTIONS: tuple[Question, ...] = (
     Question(name="dice-poker-categories",
              doc="one throw of five dice: its DP-3 category and the DP-5 lines it qualifies for (DP-10.1, DP-10.2)",
-             schema={"type": "object", "additionalProperties": False, "properties": {}},
+             schema=no_params(),
              tables=lambda p, m: {"categories": (("category", "string"),), "lines": (("line", "string"),)},
              run=categories_run, per_shard=lambda p, m: THROWS if m == "exact" else 200_000,
              units=lambda p: THROWS),

@@ -17,11 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from games.core.entry import no_params
 from games.core.registry import BotInfo, bot_factory
 from games.liars_poker.bids import Actions
 from games.liars_poker.truthful import TruthfulBot
-
-_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
 
 
 class RandomBot:
@@ -59,7 +58,7 @@ def _cfr(**params: Any) -> Any:
 
 #: The game's bots with their declared speeds (one-round matches per second of one process), for shard sizing.
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo("liars-poker/random", bot_factory("liars-poker/random", RandomBot, _EMPTY), _EMPTY,
+    BotInfo("liars-poker/random", bot_factory("liars-poker/random", RandomBot, no_params()), no_params(),
             "a uniformly random legal action", lambda params: 8_000.0),
     BotInfo("liars-poker/truthful", bot_factory("liars-poker/truthful", TruthfulBot, TRUTHFUL_SCHEMA), TRUTHFUL_SCHEMA,
             "bids its own note plus the others' expected count; challenges a bid less likely than threshold "

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from ext import handeval
 from games.core.cards import card_str, deck_cards, parse_cards
-from games.core.entry import Question, QuestionParams, QuestionRows
+from games.core.entry import Question, QuestionParams, QuestionRows, no_params
 from games.core.streams import Streams
 
 __all__ = ["QUESTIONS", "REACH", "ROBOT_COMBINATION", "reach_exact", "reach_sample", "robot_classes"]
@@ -152,7 +152,7 @@ ROBOT_COMBINATION = Question(
     name="robot-combination",
     doc="The robot's combination, and for each the orders still biddable (OP-3.2) and the chance that a "
         "player's own five cards already hold each order.",
-    schema={"type": "object", "additionalProperties": False, "properties": {}},
+    schema=no_params(),
     tables=_robot_tables,
     run=_robot_run,
     per_shard=lambda params, method: ROBOT_CLASSES_PER_SHARD if method == "exact" else ROBOT_SAMPLES_PER_SHARD,

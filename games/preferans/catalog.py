@@ -3,18 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from games.core.entry import no_params
 from games.core.registry import BotInfo, bot_factory
 from games.preferans.bots import HeuristicBot, RandomBot
 from games.preferans.pimc import SCHEMA, PimcBot
 
-_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
-
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo("preferans/random", bot_factory("preferans/random", RandomBot, _EMPTY), _EMPTY,
+    BotInfo("preferans/random", bot_factory("preferans/random", RandomBot, no_params()), no_params(),
             "a uniformly random legal action", lambda params: 300.0),
-    BotInfo("preferans/heuristic", bot_factory("preferans/heuristic", HeuristicBot, _EMPTY), _EMPTY,
+    BotInfo("preferans/heuristic", bot_factory("preferans/heuristic", HeuristicBot, no_params()), no_params(),
             "sure/likely tricks for bidding, obligations for whisting, standard play", lambda params: 150.0),
     BotInfo("preferans/pimc", bot_factory("preferans/pimc", PimcBot, SCHEMA), SCHEMA,
             "perfect-information Monte Carlo: samples hidden hands consistent with the view, solves each double-dummy",

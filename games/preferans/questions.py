@@ -17,18 +17,15 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 import numpy as np
 
-from games.core.entry import Question, QuestionParams, QuestionRows
+from games.core.entry import Question, QuestionParams, QuestionRows, no_params
 from games.core.streams import Streams
 from games.preferans import scoring, solver
 from games.preferans.bots import STRAIN_SUIT, misere_clean
 from games.preferans.cards import DECK
 from games.preferans.pimc import _heuristic_discard
-
-_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
 
 
 def _kind(pair: tuple[int, int]) -> str:
@@ -65,7 +62,7 @@ def _talon_run(params: QuestionParams, method: str, start: int, count: int,
 
 TALON = Question(
     name="talon", doc="PF-8.9: talon contents (aces, marriages) and the dealer's bonus in tricks.",
-    schema=_EMPTY,
+    schema=no_params(),
     tables=lambda params, method: {"contents": (("kind", "string"),), "bonus": (("tricks", "int8"),)},
     run=_talon_run, per_shard=lambda params, method: 1 if method == "exact" else 200_000,
 )
@@ -86,7 +83,7 @@ def _misere_run(params: QuestionParams, method: str, start: int, count: int,
 
 MISERE_SHAPE = Question(
     name="misere-shape", doc="A clean misère shape before and after the talon (the first hand's cards).",
-    schema=_EMPTY, tables=lambda params, method: {"shape": (("stage", "string"),)},
+    schema=no_params(), tables=lambda params, method: {"shape": (("stage", "string"),)},
     run=_misere_run, per_shard=lambda params, method: 20_000, methods=("sample",),
 )
 
@@ -118,7 +115,7 @@ def _dd_run(params: QuestionParams, method: str, start: int, count: int,
 
 DD_BEST = Question(
     name="dd-best", doc="Double-dummy tricks of the best contract of a random hand (first hand, with the talon).",
-    schema=_EMPTY,
+    schema=no_params(),
     tables=lambda params, method: {"best": (("tricks", "int8"),), "strain": (("strain", "string"),)},
     run=_dd_run, per_shard=lambda params, method: 200, methods=("sample",),
 )

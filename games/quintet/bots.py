@@ -19,13 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from games.core.entry import no_params
 from games.core.registry import BotInfo, bot_factory
 from games.quintet.construct import partition, sacrifice, strongest_last
 from games.quintet.equilibrium import EquilibriumBot
 from games.quintet.layout import Layout, LayoutSpace
 from games.quintet.rules import PACKETS
-
-_EMPTY: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {}}
 
 
 class RandomBot:
@@ -86,9 +85,9 @@ def _equilibrium_cost(params: Mapping[str, Any]) -> float:
 
 #: The game's bots with their declared speeds (deals/s of one process), used to size shards.
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo("quintet/random", bot_factory("quintet/random", RandomBot, _EMPTY), _EMPTY,
+    BotInfo("quintet/random", bot_factory("quintet/random", RandomBot, no_params()), no_params(),
             "a uniform random layout", lambda params: 10_000.0),
-    BotInfo("quintet/greedy", bot_factory("quintet/greedy", GreedyBot, _EMPTY), _EMPTY,
+    BotInfo("quintet/greedy", bot_factory("quintet/greedy", GreedyBot, no_params()), no_params(),
             "strongest packets first, the strongest into the 7-point slot", lambda params: 300.0),
     BotInfo("quintet/blotto", bot_factory("quintet/blotto", BlottoBot, BLOTTO_SCHEMA), BLOTTO_SCHEMA,
             "greedy's packets, the weakest sacrificed in a high slot so the others each move down one",
