@@ -260,8 +260,10 @@ def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
             finished_normally = True
             tracker.unmark(job_id, k)
             return "cancelled: result dropped"
+        # Records this shard only. Shards on disk but unrecorded (a worker killed between its
+        # files and its record) are recorded by the reconciler and by finalize: listing the job's
+        # files here, at every commit, made a job of S shards cost S listings of S files.
         commit_shard(store, jd, job_id, k, tables, data)
-        record_committed_on_disk(store, jd, job_id, tables, job.shards_total)
         finished_normally = True
         with contextlib.suppress(RedisError):
             tracker.observe_shard(time.perf_counter() - t0)
