@@ -306,7 +306,9 @@ def _after_commit(store: JobStore, tracker: Tracker, job_id: str, k: int) -> Non
         # of the store or the disk sends the task instead, which retries.
         try:
             log.info("finalize %s: %s", job_id, _finalize(_context()[0], store, tracker, job_id))
-        except TRANSIENT:
+        except (*TRANSIENT, SoftTimeLimitExceeded):
+            # The shard's own time limit ran out while its report was built: the finalize task
+            # gets a time limit of its own (and finalizing is idempotent), the job does not fail.
             app.send_task("rasklad.finalize", args=(job_id,))
         return
     # This shard's place in the job's window goes to the job's next shard (workers.jobs).
@@ -324,6 +326,10 @@ def finalize(self: Any, job_id: str) -> str:
     settings, store, tracker = _context()
     try:
         return _finalize(settings, store, tracker, job_id)
+    except SoftTimeLimitExceeded:
+        _fail(store, job_id, f"finalize exceeded the soft time limit of {app.conf.task_soft_time_limit:.0f} s "
+                             "(4 x RASKLAD_SHARD_SECONDS): raise it and resume the job")
+        raise Ignore() from None
     except TRANSIENT as e:
         if self.request.retries >= self.max_retries:
             _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
@@ -332,7 +338,8 @@ def finalize(self: Any, job_id: str) -> str:
 
 
 def _finalize(settings: Settings, store: JobStore, tracker: Tracker, job_id: str) -> str:
-    """The work of ``finalize``; TRANSIENT errors are raised for the caller to retry."""
+    """The work of ``finalize``; TRANSIENT errors are raised for the caller to retry, and the soft
+    time limit for the caller to decide (the last shard hands over to a finalize task)."""
     job = store.get(job_id)
     if job is None or job.state != "running":
         return f"nothing to do ({job.state if job else 'unknown job'})"
@@ -353,7 +360,7 @@ def _finalize(settings: Settings, store: JobStore, tracker: Tracker, job_id: str
             return "finished by another finalizer"
         tracker.forget_job(job_id)
         return "succeeded"
-    except TRANSIENT:
+    except (*TRANSIENT, SoftTimeLimitExceeded):
         raise
     except Exception as e:
         log.exception("finalize %s failed", job_id)
