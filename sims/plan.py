@@ -83,6 +83,21 @@ def shard_seed(seed: int, k: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=(k,))
 
 
+#: The spawn key of the job's own generator (``first_dealer_rng``): above any shard number.
+FIRST_DEALER_KEY = 0xF1257DEA
+
+
+def first_dealer_rng(seed: int) -> np.random.Generator:
+    """The generator of a job's first-dealer draw (``GameEntry.first_dealer``): the job's own, not
+    any shard's, so every shard (and ``rasklad record`` of one deal) finds the same first dealer."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(FIRST_DEALER_KEY,)))
+
+
+def first_dealer(entry: Any, rules: Any, players: int, seed: int) -> int:
+    """The seat that deals a job's deal 0 (0 for a game without the hook)."""
+    return 0 if entry.first_dealer is None else int(entry.first_dealer(rules, players, first_dealer_rng(seed)))
+
+
 def _limits(settings: Settings | None, max_deals: int | None, max_shards: int | None) -> tuple[int, int]:
     """Explicit limits, else the settings', else the defaults: planning never reads the environment."""
     if settings is not None:

@@ -9,16 +9,17 @@ choices. So the cards of a deal are a pure function of (spec, k, i) and a rotati
 (spec, k, i, r), whatever ran before it.
 
 Duplicate seating (docs/jobs.md): the deal is dealt once and replayed from a ``copy()`` of the fresh
-``State`` under every cyclic rotation r of the bots over the seats (seat s gets bot
-``(s + r) % players``), so every bot holds every seat's cards (in Quintet, where both seats hold the
-same 25 cards, the two rotations put every bot in both seats). The dealer of global deal j is seat
-``j % players`` (OP-1.3: the deal passes clockwise; Q-1.5: the dealer alternates) and is the same
-in every rotation (the entry's ``dealer_of``). The rows come from the finished state through the
-row functions of the game's entry (``sims.tables.TournamentRows``); a fast path the game declares
-plays the deal when it supports the rules and the bots at the table. In a summary job, when one
-fast path supports every rotation's bots, its ``play_rows`` plays all the rotations of a deal in
-one call and returns the rows (a kernel need not build a ``State`` per rotation): the same rows,
-since the rotation streams are the same (``tests/test_rows_golden.py``).
+``State`` under every cyclic rotation r of the bots over the seats (seat s gets bot ``(s + r) %
+players``), so every bot holds every seat's cards (in Quintet, where both seats hold the same 25
+cards, the two rotations put every bot in both seats). The dealer of global deal j is seat ``(first
++ j) % players`` (OP-1.3: the deal passes clockwise; Q-1.5: the dealer alternates) and is the same
+in every rotation (the entry's ``dealer_of``); ``first`` is 0, or the seat a game's ``first_dealer``
+hook draws once per job from the job's own generator (CP-1.4's jack search). The rows come from the
+finished state through the row functions of the game's entry (``sims.tables.TournamentRows``); a
+fast path the game declares plays the deal when it supports the rules and the bots at the table. In
+a summary job, when one fast path supports every rotation's bots, its ``play_rows`` plays all the
+rotations of a deal in one call and returns the rows (a kernel need not build a ``State`` per
+rotation): the same rows, since the rotation streams are the same (``tests/test_rows_golden.py``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from games.core import registry
 from games.core.entry import FastPath, GameEntry
 from games.core.streams import Streams
 from sims import dealstats
-from sims.plan import shard_seed
+from sims.plan import first_dealer, shard_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import TournamentRows
 
@@ -116,11 +117,12 @@ def _run_tournament(spec: TournamentSpec, k: int,
     # the bots and common fast path of their rotations (rows copy the seating lists they keep).
     fixed = None if spec.seating == "random" else seatings(spec, streams.rng)
     fixed_common = fast.common(fixed) if fixed is not None and not full else None
+    first = first_dealer(entry, rules, n, spec.seed)
     for i, deal in enumerate(shard_range(spec, k)):
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {deal}: the job was cancelled")
         rng = streams.at(i, 0)
-        dealt = entry.deal(rules, n, entry.dealer_of(deal, n), rng)
+        dealt = entry.deal(rules, n, (first + entry.dealer_of(deal, n)) % n, rng)
         plays = fixed if fixed is not None else seatings(spec, rng)
         if not full:
             rotation_bots, fp = fixed_common if fixed_common is not None else fast.common(plays)
@@ -154,7 +156,8 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     streams = Streams(shard_seed(spec.seed, k))
     rng = streams.at(i, 0)
-    st = entry.deal(rules, spec.players, entry.dealer_of(deal, spec.players), rng)
+    dealer = (first_dealer(entry, rules, spec.players, spec.seed) + entry.dealer_of(deal, spec.players)) % spec.players
+    st = entry.deal(rules, spec.players, dealer, rng)
     plays = seatings(spec, rng)
     if not 0 <= rotation < len(plays):
         raise ValueError(f"rotation {rotation} does not exist: deals of this job have rotations 0..{len(plays) - 1}")

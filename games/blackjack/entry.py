@@ -14,12 +14,22 @@ from games.blackjack.questions import QUESTIONS
 from games.blackjack.rules import NAME, PRESETS, SEATS, VERSION, Rules
 from games.blackjack.solve_cli import SOLVER
 from games.blackjack.state import Event, Table
-from games.core.cards import card_str
+from games.core.cards import card_str, deck_cards, first_jack_seat
 from games.core.entry import GameEntry
 
 
 def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> Table:
     return deal(rules, players, dealer, rng)
+
+
+def _first_dealer(rules: Rules, players: int, rng: np.random.Generator) -> int:
+    """BJ-4.1 (and BJ-6.3 for the first banker): with ``first_dealer=jack`` the first jack turned from
+    the game's deck (52 cards at home, 36 in ochko) deals first; ``seat0`` and casino (whose dealer is
+    no seat): seat 0. The deal then passes by the job's rotation (``deal_passes=left``; see BJ-4.1's
+    ruling on ``natural`` in a job)."""
+    if rules.preset == "casino" or rules.first_dealer != "jack":
+        return 0
+    return first_jack_seat(deck_cards("36" if rules.preset == "ochko" else "52"), players, rng)
 
 
 def _seats(rules: Rules) -> tuple[int, int]:
@@ -81,6 +91,7 @@ ENTRY = GameEntry(
     presets=PRESETS,
     seats=_seats,
     deal=_deal,
+    first_dealer=_first_dealer,
     from_record=record.from_record,
     encode_action=record.encode_action,
     decode_action=record.decode_action,

@@ -11,6 +11,7 @@ from games.classic_poker import record, tables
 from games.classic_poker.questions import QUESTIONS
 from games.classic_poker.rules import NAME, PRESETS, VERSION, Rules
 from games.classic_poker.state import Action, State
+from games.core.cards import first_jack_seat
 from games.core.entry import GameEntry
 
 
@@ -20,6 +21,13 @@ def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> 
 
 def _seats(rules: Rules) -> tuple[int, int]:
     return rules.seats()  # CP-1.1
+
+
+def _first_dealer(rules: Rules, players: int, rng: np.random.Generator) -> int:
+    """CP-1.4: the first jack dealt face up from the match's deck deals first (``seat0``: seat 0)."""
+    from games.classic_poker.hands import deck_of
+
+    return first_jack_seat(deck_of(rules), players, rng) if rules.first_dealer == "jack" else 0
 
 
 def describe(state: State, action: Action) -> str:
@@ -48,6 +56,7 @@ ENTRY = GameEntry(
     presets=PRESETS,
     seats=_seats,
     deal=_deal,
+    first_dealer=_first_dealer,
     from_record=record.from_record,
     encode_action=record.encode_action,
     decode_action=record.decode_action,

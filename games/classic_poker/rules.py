@@ -27,7 +27,7 @@ OPTION_RULES = {"preset": "CP-12", "form": "CP-12", "deck": "CP-1.2", "wild_rank
                 "joker": "CP-3.1", "bug_flush": "CP-3.5", "four_flush": "CP-4.2", "four_flush_opens": "CP-7.3",
                 "pot": "CP-5.1", "low_ranking": "CP-5.2", "low_qualifier": "CP-5.4", "ante": "CP-6.2",
                 "min_bet": "CP-6.5", "limit": "CP-6.4", "max_raises": "CP-6.6", "openers": "CP-7.3",
-                "max_draw": "CP-7.4", "ace_low_straight": "CP-10.2"}
+                "max_draw": "CP-7.4", "ace_low_straight": "CP-10.2", "first_dealer": "CP-1.4"}
 
 
 def _int(v: Any) -> bool:
@@ -57,6 +57,7 @@ class Rules:
     openers: str = "none"
     max_draw: int | str = 5
     ace_low_straight: str = "on"
+    first_dealer: str = "jack"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "wild_ranks", tuple(self.wild_ranks))
@@ -71,7 +72,7 @@ class Rules:
             "form": FORMS, "deck": DECKS, "joker": ("wild", "bug"), "bug_flush": ("fill", "ace_only"),
             "four_flush": ("off", "on"), "four_flush_opens": ("off", "on"), "pot": POTS,
             "low_ranking": LOW_RANKINGS, "low_qualifier": ("none", "8"), "openers": ("none", "jacks"),
-            "max_draw": MAX_DRAWS, "ace_low_straight": ("on", "off")}
+            "max_draw": MAX_DRAWS, "ace_low_straight": ("on", "off"), "first_dealer": ("jack", "seat0")}
         for name, allowed in choices.items():
             value = getattr(self, name)
             if value not in allowed or isinstance(value, bool):

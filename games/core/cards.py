@@ -68,6 +68,19 @@ def suit_of(cid: int) -> int:
     return int(cid) & 3
 
 
+def first_jack_seat(deck: Sequence[int], players: int, rng: np.random.Generator) -> int:
+    """The seat that deals first by the book's jack search (CP-1.4, BJ-4.1): one uniform permutation
+    of ``deck`` (card ids; any id outside 0..51, a joker, is no jack) is drawn from ``rng``, its cards
+    are turned from the top one to each seat from seat 0 clockwise, and the first jack's seat deals.
+    A deck holds jacks, so the search always ends."""
+    order = rng.permutation(len(deck))
+    for i, j in enumerate(order):
+        c = int(deck[int(j)])
+        if 0 <= c < 52 and rank_of(c) == RANKS.index("J"):
+            return i % players
+    raise ValueError("the deck holds no jack")
+
+
 def deck_cards(deck: str = "52") -> list[int]:
     """The card ids of a named deck (``"52"``, ``"36"``, ``"32"``), ascending."""
     try:

@@ -312,6 +312,11 @@ class GameEntry:
     number). Errors are ``IllegalAction``/``RulesError`` as everywhere."""
     dealer_of: Callable[[int, int], int] = field(default=lambda deal, players: deal % players)
     """Dealer of global deal ``deal`` of a job: by default the deal passes one seat on each time."""
+    first_dealer: Callable[[Any, int, np.random.Generator], int] | None = None
+    """``first_dealer(rules, players, rng)``: the seat that deals a job's first deal, drawn once per
+    job from a generator of the job's own (``sims.plan.first_dealer_rng``), before any deal (the
+    book's jack search, CP-1.4). Deal ``d`` is then dealt by ``(first + dealer_of(d, players)) %
+    players``. None: seat ``dealer_of(d, players)`` as it is."""
     # Optional hooks of the conformance suite (tests/conformance/README.md); a game without them
     # is still checked by everything that needs no hook.
     cards_in_play: Callable[[Any], Counter[Any]] | None = None
