@@ -14,7 +14,8 @@ players``), so every bot holds every seat's cards (in Quintet, where both seats 
 cards, the two rotations put every bot in both seats). The dealer of global deal j is seat ``(first
 + j) % players`` (OP-1.3: the deal passes clockwise; Q-1.5: the dealer alternates) and is the same
 in every rotation (the entry's ``dealer_of``); ``first`` is 0, or the seat a game's ``first_dealer``
-hook draws once per job from the job's own generator (CP-1.4's jack search). The rows come from the
+hook draws once per job from the job's own generator (CP-1.4's jack search); where the rules chain
+the dealers (blackjack's ``deal_passes=natural``) they follow the chain (``sims.dealers``). The rows come from the
 finished state through the row functions of the game's entry (``sims.tables.TournamentRows``); a
 fast path the game declares plays the deal when it supports the rules and the bots at the table. In
 a summary job, when one fast path supports every rotation's bots, its ``play_rows`` plays all the
@@ -35,7 +36,8 @@ from games.core import registry
 from games.core.entry import FastPath, GameEntry
 from games.core.streams import Streams
 from sims import dealstats
-from sims.plan import first_dealer, shard_seed
+from sims.dealers import DealerChain
+from sims.plan import shard_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import TournamentRows
 
@@ -117,12 +119,16 @@ def _run_tournament(spec: TournamentSpec, k: int,
     # the bots and common fast path of their rotations (rows copy the seating lists they keep).
     fixed = None if spec.seating == "random" else seatings(spec, streams.rng)
     fixed_common = fast.common(fixed) if fixed is not None and not full else None
-    first = first_dealer(entry, rules, n, spec.seed)
-    for i, deal in enumerate(shard_range(spec, k)):
+    dealers = DealerChain(entry, rules, spec)
+    deals = shard_range(spec, k)
+    chained = dealers.start(deals.start) if dealers.next_dealer is not None else None
+    for i, deal in enumerate(deals):
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {deal}: the job was cancelled")
         rng = streams.at(i, 0)
-        dealt = entry.deal(rules, n, (first + entry.dealer_of(deal, n)) % n, rng)
+        dealt = entry.deal(rules, n, dealers.rotation(deal) if chained is None else chained, rng)
+        if dealers.next_dealer is not None:  # from the fresh deal, before anyone plays it
+            chained = dealers.next_dealer(dealt)
         plays = fixed if fixed is not None else seatings(spec, rng)
         if not full:
             rotation_bots, fp = fixed_common if fixed_common is not None else fast.common(plays)
@@ -138,6 +144,8 @@ def _run_tournament(spec: TournamentSpec, k: int,
             play_deal(st, seat_bots, streams.at(i, r + 1), fp)
             rows.add(deal, r, seating, labels, st,
                      json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if full else None)
+    if chained is not None:
+        dealers.remember(deals.stop, chained)
     return rows.tables()
 
 
@@ -156,7 +164,8 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     streams = Streams(shard_seed(spec.seed, k))
     rng = streams.at(i, 0)
-    dealer = (first_dealer(entry, rules, spec.players, spec.seed) + entry.dealer_of(deal, spec.players)) % spec.players
+    dealers = DealerChain(entry, rules, spec)
+    dealer = dealers.start(deal) if dealers.next_dealer is not None else dealers.rotation(deal)
     st = entry.deal(rules, spec.players, dealer, rng)
     plays = seatings(spec, rng)
     if not 0 <= rotation < len(plays):

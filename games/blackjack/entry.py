@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from games.blackjack import record, tables
 from games.blackjack.dealing import deal
+from games.blackjack.home import natural_next_dealer
 from games.blackjack.questions import QUESTIONS
 from games.blackjack.rules import NAME, PRESETS, SEATS, VERSION, Rules
 from games.blackjack.solve_cli import SOLVER
@@ -25,11 +26,17 @@ def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> 
 def _first_dealer(rules: Rules, players: int, rng: np.random.Generator) -> int:
     """BJ-4.1 (and BJ-6.3 for the first banker): with ``first_dealer=jack`` the first jack turned from
     the game's deck (52 cards at home, 36 in ochko) deals first; ``seat0`` and casino (whose dealer is
-    no seat): seat 0. The deal then passes by the job's rotation (``deal_passes=left``; see BJ-4.1's
-    ruling on ``natural`` in a job)."""
+    no seat): seat 0. The deal then passes to the left, or by the naturals (``_dealer_chain``)."""
     if rules.preset == "casino" or rules.first_dealer != "jack":
         return 0
     return first_jack_seat(deck_cards("36" if rules.preset == "ochko" else "52"), players, rng)
+
+
+def _dealer_chain(rules: Rules) -> Callable[[Any], int] | None:
+    """BJ-4.1 ``deal_passes=natural`` at home: the next deal's dealer follows from this deal's cards."""
+    if rules.preset != "home" or rules.deal_passes != "natural":
+        return None
+    return lambda state: natural_next_dealer(state.players, state.dealer_seat, state.order)
 
 
 def _seats(rules: Rules) -> tuple[int, int]:
@@ -92,6 +99,7 @@ ENTRY = GameEntry(
     seats=_seats,
     deal=_deal,
     first_dealer=_first_dealer,
+    dealer_chain=_dealer_chain,
     from_record=record.from_record,
     encode_action=record.encode_action,
     decode_action=record.decode_action,

@@ -20,6 +20,18 @@ HIT, STAND, SPLIT = "hit", "stand", "split"
 DOUBLE, NO_DOUBLE, REDOUBLE, NO_REDOUBLE = "double", "no_double", "redouble", "no_redouble"
 
 
+def natural_next_dealer(players: int, dealer: int, order: Sequence[int]) -> int:
+    """BJ-4.1 ``deal_passes=natural`` from a deal's stub alone (the first two cards of every seat are
+    ``order[p]`` and ``order[players + p]`` for its place p in the dealing order, BJ-8.1): the dealer
+    keeps the deal when he has a natural; else the first player from his left dealt one takes it;
+    else the dealer keeps it. (``HomeState.next_dealer`` says the same from the hands as dealt.)"""
+    seats = [(dealer + 1 + i) % players for i in range(players - 1)] + [dealer]
+    two = {s: (order[p] >> 2, order[players + p] >> 2) for p, s in enumerate(seats)}
+    if is_natural(two[dealer]):
+        return dealer
+    return next((s for s in seats[:-1] if is_natural(two[s])), dealer)
+
+
 class HomeState(Table):
     """One deal of the home game. Seats 0..players-1; ``dealer_seat`` deals and plays last."""
 

@@ -317,6 +317,11 @@ class GameEntry:
     job from a generator of the job's own (``sims.plan.first_dealer_rng``), before any deal (the
     book's jack search, CP-1.4). Deal ``d`` is then dealt by ``(first + dealer_of(d, players)) %
     players``. None: seat ``dealer_of(d, players)`` as it is."""
+    dealer_chain: Callable[[Any], Callable[[Any], int] | None] | None = None
+    """``dealer_chain(rules)``: for rules under which the next deal's dealer depends on this deal
+    (BJ-4.1 ``deal_passes=natural``), ``next_dealer(fresh_state)``: the seat dealing the next deal,
+    from the fresh deal before anyone plays; None for rules whose deal simply passes. The runner then
+    follows the chain from deal 0 (``sims.dealers``)."""
     # Optional hooks of the conformance suite (tests/conformance/README.md); a game without them
     # is still checked by everything that needs no hook.
     cards_in_play: Callable[[Any], Counter[Any]] | None = None

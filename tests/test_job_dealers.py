@@ -1,8 +1,11 @@
-"""The first dealer by the book's jack search (CP-1.4, BJ-4.1: ``first_dealer=jack``).
+"""Who deals a job's deals: the first dealer by the book's jack search (CP-1.4, BJ-4.1:
+``first_dealer=jack``), and blackjack's deal passing by naturals (BJ-4.1: ``deal_passes=natural``).
 
 ``games.core.cards.first_jack_seat`` turns one permutation of the deck face up, one card to each
 seat from seat 0 clockwise, until the first jack; a job draws it once from its own generator
-(``sims.plan.first_dealer_rng``) and deal ``d`` is then dealt by ``(first + d) % players``.
+(``sims.plan.first_dealer_rng``) and deal ``d`` is then dealt by ``(first + d) % players``, unless the
+rules chain the dealers (``sims.dealers``): then every deal's dealer is the one the deal before
+names, found the same by every shard whatever the order they run in.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from math import comb
 import numpy as np
 import pytest
 
+from games.blackjack.home import natural_next_dealer
 from games.core import registry
 from games.core.cards import deck_cards, first_jack_seat
+from sims import dealers as job_dealers
 from sims.plan import first_dealer_rng
 from sims.run import play_one, run_shard
 from sims.spec import parse_spec
@@ -96,3 +101,49 @@ def test_the_first_dealer_option_is_checked() -> None:
     with pytest.raises(RulesError) as e:
         registry.game("classic-poker").rules({"first_dealer": "ace"})
     assert e.value.field == "first_dealer" and e.value.rule == "CP-1.4"
+
+
+def test_the_natural_rule_from_the_stub_is_the_engines() -> None:
+    """``natural_next_dealer`` (the chain, from the fresh deal's cards) against the finished deal's own
+    ``next_dealer()`` (from the hands as dealt), over random home deals of every table size."""
+    entry = registry.game("blackjack")
+    rules = entry.rules({"preset": "home", "deal_passes": "natural"})
+    rng = np.random.default_rng(41)
+    moved = kept = 0
+    for i in range(3000):
+        players = 3 + i % 6
+        dealer = int(rng.integers(players))
+        st = entry.deal(rules, players, dealer, rng)
+        predicted = natural_next_dealer(players, dealer, st.order)
+        while not st.is_over():
+            legal = st.legal_actions()
+            st.apply(legal[int(rng.integers(len(legal)))])
+        assert st.next_dealer() == predicted, (i, players, dealer)
+        moved += predicted != dealer
+        kept += predicted == dealer
+    assert moved > 300 and kept > 2000  # a natural turns up at about one table in five or six
+
+
+def test_a_job_follows_the_naturals_whatever_order_its_shards_run_in() -> None:
+    spec = parse_spec({"kind": "tournament", "game": "blackjack", "players": 4,
+                       "rules": {"preset": "home", "deal_passes": "natural"},
+                       "bots": ["blackjack/random"] * 4, "deals": 60, "shard_deals": 20, "seed": 5})
+    runs = []
+    for order in ((0, 1, 2), (2, 0, 1)):
+        job_dealers._STARTS.clear()  # a fresh worker: shard 2 first follows the chain from deal 0
+        dealer_of = {}
+        for k in order:
+            for row in run_shard(spec, k)["deals"].to_pylist():
+                dealer_of.setdefault(row["deal"], set()).add(row["dealer"])
+        assert all(len(v) == 1 for v in dealer_of.values())  # one dealer per deal, in every rotation
+        runs.append({d: v.pop() for d, v in dealer_of.items()})
+    assert runs[0] == runs[1]
+    dealers = runs[0]
+    entry = registry.game("blackjack")
+    assert dealers[0] == entry.first_dealer(entry.rules(spec.rules), 4, first_dealer_rng(5))
+    passes = 0
+    for d in range(59):
+        st = play_one(spec, d)  # the deal as its shard played it
+        assert st.dealer_seat == dealers[d] and st.next_dealer() == dealers[d + 1], d
+        passes += dealers[d + 1] != dealers[d]
+    assert 0 < passes < 59  # the deal moved on a natural and stayed otherwise

@@ -1,0 +1,81 @@
+"""Who deals each deal of a job.
+
+By default the deal passes one seat on (``GameEntry.dealer_of``), starting from seat 0 or from the
+seat a game's ``first_dealer`` hook draws once per job (CP-1.4's jack search): the dealer of deal
+``d`` is a formula of ``d``, and any shard knows its dealers at once.
+
+A game whose rules make the next dealer depend on the deal just dealt (blackjack's
+``deal_passes=natural``, BJ-4.1: the deal passes to a player dealt a natural) declares
+``GameEntry.dealer_chain``: for such rules it returns ``next_dealer(fresh_state)``, a function of the
+fresh deal (its cards, before anyone plays). The dealers then form a chain from deal 0, and a shard
+must follow it from the start of the job: each deal before its own is dealt again from its stream
+(the cards only, nobody plays), about 15 microseconds a deal. ``DealerChain`` remembers where each
+shard of a job starts in this process, so a worker running a job's shards in order follows the chain
+once; a worker handed a late shard first follows it from the job's start (one second per 70,000
+deals before it). Every shard finds the same dealers, so the rows stay a pure function of the spec.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from games.core.entry import GameEntry
+from games.core.streams import Streams
+from sims.plan import first_dealer, shard_seed
+from sims.spec import TournamentSpec
+
+#: Jobs whose chain starts are kept per process (a worker runs few jobs at once).
+_JOBS_KEPT = 64
+#: Per job (game, rules, players, seed, shard size): global deal -> its dealer, where known.
+_STARTS: OrderedDict[tuple[Any, ...], dict[int, int]] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+class DealerChain:
+    """The dealers of one job's deals, for a shard runner (see the module doc)."""
+
+    def __init__(self, entry: GameEntry, rules: Any, spec: TournamentSpec) -> None:
+        self.entry, self.rules, self.spec = entry, rules, spec
+        self.players = spec.players
+        self.first = first_dealer(entry, rules, spec.players, spec.seed)
+        hook = entry.dealer_chain
+        self.next_dealer: Callable[[Any], int] | None = None if hook is None else hook(rules)
+        self._key = (entry.name, rules, spec.players, spec.seed, spec.shard_deals)
+
+    @property
+    def chained(self) -> bool:
+        """True when each deal's dealer follows from the deal before (not a formula of the deal)."""
+        return self.next_dealer is not None
+
+    def rotation(self, deal: int) -> int:
+        """The dealer of global deal ``deal`` when the deal simply passes (not chained)."""
+        return (self.first + self.entry.dealer_of(deal, self.players)) % self.players
+
+    def start(self, deal: int) -> int:
+        """The dealer of global deal ``deal`` on the chain (dealing every deal before it again)."""
+        assert self.next_dealer is not None and self.spec.shard_deals is not None
+        with _LOCK:
+            known = _STARTS.setdefault(self._key, {0: self.first})
+            _STARTS.move_to_end(self._key)
+            while len(_STARTS) > _JOBS_KEPT:
+                _STARTS.popitem(last=False)
+            at = max(d for d in known if d <= deal)
+            dealer = known[at]
+        size = self.spec.shard_deals
+        streams: tuple[int, Streams] | None = None
+        for d in range(at, deal):
+            k, i = divmod(d, size)
+            if streams is None or streams[0] != k:
+                streams = (k, Streams(shard_seed(self.spec.seed, k)))
+            dealer = self.next_dealer(self.entry.deal(self.rules, self.players, dealer, streams[1].at(i, 0)))
+            if (d + 1) % size == 0:
+                self.remember(d + 1, dealer)
+        return dealer
+
+    def remember(self, deal: int, dealer: int) -> None:
+        """Note that global deal ``deal`` is dealt by ``dealer`` (a shard's end is the next one's start)."""
+        with _LOCK:
+            _STARTS.setdefault(self._key, {0: self.first})[deal] = dealer
