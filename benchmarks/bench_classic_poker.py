@@ -119,6 +119,13 @@ def round_robin(deals: int, samples: int) -> None:
             h = 1.96 * per_deal[:, b].std(ddof=1) / np.sqrt(deals)
             parts.append(f"{name} {m:+.2f} ± {h:.2f}")
         print(f"round robin {preset} ({deals} deals x 6 seatings, chips/deal): " + ", ".join(parts))
+        pairs = []
+        for a, b in ((0, 1), (1, 2), (0, 2)):  # paired by deal: the same cards for both
+            diff = per_deal[:, a] - per_deal[:, b]
+            m, h = diff.mean(), 1.96 * diff.std(ddof=1) / np.sqrt(deals)
+            verdict = "separable" if abs(m) > h else "not separable"
+            pairs.append(f"{names[a]} - {names[b]} {m:+.2f} ± {h:.2f} ({verdict})")
+        print("  paired: " + "; ".join(pairs))
 
 
 def main() -> None:
