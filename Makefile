@@ -60,6 +60,7 @@ conformance-deep: build
 bench: build
 	$(PIP) install -q '.[bench]' --no-build-isolation --no-deps 2>/dev/null || true
 	$(PIP) install -q eval7 phevaluator treys pokerkit || echo "some peer libraries did not install; their rows are skipped"
+	bash scripts/ensure_wrk.sh || echo "wrk did not install; bench_status_wrk.py is skipped"
 	$(PY) benchmarks/bench_eval.py
 	@for b in benchmarks/bench_*.py; do [ "$$b" = benchmarks/bench_eval.py ] || $(PY) $$b; done
 

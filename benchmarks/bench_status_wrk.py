@@ -83,7 +83,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if shutil.which("wrk") is None:
-        sys.exit("wrk is not installed (apt install wrk)")
+        sys.exit("wrk is not installed (bash scripts/ensure_wrk.sh installs it with apt; make bench runs it)")
     rows = [measure(int(n), args) for n in args.processes.split(",")]
     print(f"GET /v1/jobs/{{id}}, {args.clients} keep-alive clients (wrk -t2), {args.seconds} s")
     print(f"{'API processes':>13} {'req/s':>8} {'p50':>9} {'p90':>9} {'p99':>9} {'errors':>7}")
