@@ -1,7 +1,7 @@
 """Monte Carlo of ``blackjack/optimal`` through ``rasklad run`` against the exact expectation (BJ-10.3).
 
 Runs examples/blackjack-casino-optimal.yaml (casino, 6 decks, S17, DAS, 3:2, one player) with
-``--rounds`` rounds (default 10 million; about an hour on two cores) in a fresh data root, reads the
+``--rounds`` rounds (default 10 million; 848 s on two cores) in a fresh data root, reads the
 seats rows back from Parquet and prints the mean result per initial unit (score / bet), its 95%
 interval and whether the exact value of ``rasklad solve blackjack --preset casino --option decks=6``
 lies inside.
