@@ -2,9 +2,9 @@
 
 Clients poll a job's status many times a second. The route itself is cheap once its caches
 are warm (``api.deps.KeyCache`` and ``StatusCache``), but each request still pays FastAPI's
-routing, dependency injection, ``Request`` objects and the exception handlers' layers: on two
-cores under 200 keep-alive clients that framework work, not the job store, made the tail
-(docs/tenants.md, "Status under load").
+routing, dependency injection, ``Request`` objects and the exception handlers' layers: about
+three quarters of a request's cost (two API processes under 200 keep-alive clients answered
+2,909 requests/s through the route, 10,841 with this path; docs/tenants.md, "Status under load").
 
 ``StatusFastPath`` is a plain ASGI layer in front of the app. It answers exactly one case
 itself: a ``GET`` of ``/v1/jobs/<full id>`` whose ``Authorization: Bearer`` key is in the key
