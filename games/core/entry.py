@@ -332,6 +332,12 @@ class GameEntry:
     public history with everything ``seat`` may not see now (other hands, the undrawn stock, future
     dice) dealt again at random. ``view(seat)`` and, when ``seat`` acts, the legal actions must not
     change."""
+    score_unit: Callable[[Any], int] | None = None
+    """``score_unit(state)``: how many of ``scores()``'s units make one of the rules' own points, for
+    a game whose scores are fractions (Preferans's balances in thirds or quarters of a whist,
+    PF-11.6): ``scores()`` stays one integer per seat (rows, statistics) and the record's outcome
+    writes ``scores`` exact in the rules' points (``x / unit``: an integer when whole, else
+    ``"p/q"``). None: the outcome's ``scores`` are ``scores()`` themselves."""
     score_total: Callable[[Any], int] | None = None
     """``score_total(state)``: what the seats' scores of the finished unit sum to under the rules
     (``lambda state: 0`` for a zero-sum game)."""

@@ -83,6 +83,7 @@ ENTRY = GameEntry(
     cards_in_play=cards_in_play,
     resample_hidden=resample_hidden,
     score_total=score_total,
+    score_unit=lambda state: state.score_unit,  # scores() in 1/n whist; the outcome in whists (PF-15.6)
     chance_prefix=True,
     solver=SOLVER,
     conformance_units=1,

@@ -275,7 +275,7 @@ class State:
                            "shares": [exact(x) for x in st.shares],
                            "whists": [[exact(x) for x in row] for row in st.whists]},
             "money": [exact(b * self.rules.price) for b in st.balances],
-            "scores": self.scores(),
+            "scores": [exact(b) for b in st.balances],  # PF-15.4, PF-15.6: the balances, in whists
         }
 
     def record(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import copy
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -201,7 +202,12 @@ class Player:
         assert len(scores) == self.players and all(isinstance(x, int | np.integer) for x in scores), \
             f"{where}: scores() must be one integer per seat, not {scores!r}"
         outcome = st.outcome()
-        assert list(outcome["scores"]) == list(scores), f"{where}: outcome scores {outcome['scores']} != {scores}"
+        written = list(scores)
+        if entry.score_unit is not None:  # the outcome writes the rules' own exact points
+            unit = entry.score_unit(st)
+            written = [s // unit if s % unit == 0 else f"{Fraction(s, unit).numerator}/{Fraction(s, unit).denominator}"
+                       for s in scores]
+        assert list(outcome["scores"]) == written, f"{where}: outcome scores {outcome['scores']} != {written}"
         if entry.score_total is not None:
             total = entry.score_total(st)
             assert sum(scores) == total, f"{where}: scores {scores} sum to {sum(scores)}, the rules say {total}"

@@ -18,6 +18,7 @@ from games.preferans.cards import DECK
 from games.preferans.deal import legal_cards
 from games.preferans.entry import ENTRY
 from games.preferans.rules import CLASSIC, SOCHI, Rules
+from games.preferans.scoring import exact
 from games.preferans.state import State
 
 EXAMPLE_DECK = [
@@ -332,7 +333,11 @@ def test_pf_13_deal_balances_sum_to_the_settlement(rules: Rules, players: int) -
         total = [sum((b[s] for b in st.balances), Fraction(0)) for s in range(players)]
         assert total == st.settlement.balances and sum(total) == 0
         out = st.outcome()
-        assert out["scores"] == [int(b * players) for b in total]
+        # PF-15.4 / PF-15.6: the outcome's scores are the final balances in whists, exact; the deal
+        # scores (PF-13) sum to them exactly; scores() counts them in 1/n whist (rows, statistics).
+        assert out["scores"] == [exact(b) for b in total]
+        assert [sum(Fraction(str(d["scores"][s])) for d in out["deals"]) for s in range(players)] == total
+        assert st.scores() == [int(b * st.score_unit) for b in total]
         rec = json.loads(json.dumps(st.record()))
         assert replay.replay(rec) == json.loads(json.dumps(out))
         if rules.razboinik:
