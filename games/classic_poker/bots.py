@@ -99,6 +99,8 @@ class RulesBot:
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """Raise strong hands, call fair ones, check or fold the rest."""
+        if legal_actions and legal_actions[0].choose is not None:  # the dealer's choice (CP-9.2)
+            return legal_actions[int(rng.integers(len(legal_actions)))]
         rules = _rules_of(view)
         hand = [hands.parse(c) for c in view["hand"]]
         if legal_actions and legal_actions[0].discard is not None:
@@ -156,6 +158,8 @@ class EquityBot:
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """Draw like ``rules``; bet with equity above the pot odds, raise with a clear edge."""
+        if legal_actions and legal_actions[0].choose is not None:  # the dealer's choice (CP-9.2)
+            return legal_actions[int(rng.integers(len(legal_actions)))]
         rules = _rules_of(view)
         hand = [hands.parse(c) for c in view["hand"]]
         if legal_actions and legal_actions[0].discard is not None:

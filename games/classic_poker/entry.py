@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from games.classic_poker import record, tables
+from games.classic_poker.choice import ChoiceState
 from games.classic_poker.questions import QUESTIONS
 from games.classic_poker.rules import NAME, PRESETS, VERSION, Rules
 from games.classic_poker.state import Action, State
@@ -15,7 +16,9 @@ from games.core.cards import first_jack_seat
 from games.core.entry import GameEntry
 
 
-def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
+def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State | ChoiceState:
+    if rules.dealers_choice:  # CP-9.2: the dealer names the deal's preset first
+        return ChoiceState.deal(rules, players, dealer, rng)
     return State.deal(rules, players, dealer, rng)
 
 
@@ -30,8 +33,10 @@ def _first_dealer(rules: Rules, players: int, rng: np.random.Generator) -> int:
     return first_jack_seat(deck_of(rules), players, rng) if rules.first_dealer == "jack" else 0
 
 
-def describe(state: State, action: Action) -> str:
+def describe(state: State | ChoiceState, action: Action) -> str:
     """One line for ``rasklad replay --steps``."""
+    if action.choose is not None:
+        return f"seat {state.to_act()}, the dealer's choice (CP-9.2): {action.choose}"
     if action.discard is not None:
         return f"seat {state.to_act()}, the draw (CP-7.4): {action}"
     return f"seat {state.to_act()}, interval {state.street + 1}: {action}"

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.classic_poker import hands
+from games.classic_poker.choice import ChoiceState, any_draw, choice_deck
 from games.classic_poker.rules import NAME, VERSION, Rules
 from games.classic_poker.state import Action, State
 from games.core import betting as bt
@@ -30,7 +31,7 @@ def _cards(value: Any, what: str, rule: str) -> list[int]:
         raise IllegalAction(f"{what}: {e}", rule) from None
 
 
-def from_record(record: Mapping[str, Any]) -> State:
+def from_record(record: Mapping[str, Any]) -> State | ChoiceState:
     """The fresh state of a record (CP-11.2); ``IllegalAction`` / ``RulesError`` saying what is wrong."""
     check_envelope(record, NAME, VERSION, "CP-11.2")
     try:
@@ -49,26 +50,31 @@ def from_record(record: Mapping[str, Any]) -> State:
     deal = record["deal"]
     if not isinstance(deal, Mapping):
         raise IllegalAction("deal must be an object with deck_order", "CP-11.2")
-    deck = sorted(hands.deck_of(rules))
+    choosing = bool(rules.dealers_choice)
+    deck = choice_deck(rules) if choosing else sorted(hands.deck_of(rules))
+    what = "the cards of every preset of dealers_choice (CP-9.2)" if choosing else f"the {rules.deck}-card deck"
     order = _cards(deal.get("deck_order"), "deal.deck_order", "CP-11.2")
     if sorted(order) != deck:
-        raise IllegalAction(f"deal.deck_order must be a permutation of the {rules.deck}-card deck", "CP-1.2")
+        raise IllegalAction(f"deal.deck_order must be a permutation of {what}", "CP-1.2")
     re: list[int] = []
-    if rules.form == "draw":
+    if (any_draw(rules) if choosing else rules.form == "draw"):
         re = _cards(deal.get("reshuffle_order"), "deal.reshuffle_order", "CP-11.2")
         if sorted(re) != deck:
-            raise IllegalAction(f"deal.reshuffle_order must be a permutation of the {rules.deck}-card deck",
-                                "CP-11.3")
+            raise IllegalAction(f"deal.reshuffle_order must be a permutation of {what}", "CP-11.3")
     carried = deal.get("carried", [0] * players)
     if not isinstance(carried, list) or len(carried) != players or \
             not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in carried):
         raise IllegalAction(f"deal.carried must be {players} integers >= 0", "CP-7.3")
+    if choosing:
+        return ChoiceState(rules, players, dealer, order, re, carried)
     return State(rules, players, dealer, order, re, carried)
 
 
-def encode_action(state: State, action: Action) -> dict[str, Any]:
+def encode_action(state: State | ChoiceState, action: Action) -> dict[str, Any]:
     """An action as the record writes it (CP-11.2)."""
     seat = state.to_act()
+    if action.choose is not None:
+        return {"seat": seat, "act": "choose", "preset": action.choose}
     if action.bet is not None:
         out: dict[str, Any] = {"seat": seat, "act": action.bet.act.value}
         if action.bet.act is bt.Act.RAISE:
@@ -80,7 +86,7 @@ def encode_action(state: State, action: Action) -> dict[str, Any]:
     return out
 
 
-def decode_action(state: State, obj: Any, index: int) -> Action:
+def decode_action(state: State | ChoiceState, obj: Any, index: int) -> Action:
     """A record's action; ``IllegalAction`` naming the index and the rule when malformed."""
     if not isinstance(obj, Mapping) or "act" not in obj:
         raise IllegalAction("an action is an object with 'seat' and 'act'", "CP-11.2", index)
@@ -88,6 +94,11 @@ def decode_action(state: State, obj: Any, index: int) -> Action:
     if seat != state.to_act():
         raise IllegalAction(f"seat {state.to_act()} is to act, not {seat!r}", "CP-1.7", index)
     act = obj["act"]
+    if act == "choose":
+        preset = obj.get("preset")
+        if not isinstance(preset, str):
+            raise IllegalAction(f"a choose needs the preset's name, not {preset!r}", "CP-9.2", index)
+        return Action(choose=preset)
     if act == "draw":
         discard = _cards(obj.get("discard"), "discard", "CP-7.4")
         shown = hands.parse(str(obj["shown"])) if obj.get("shown") is not None else None
@@ -99,5 +110,5 @@ def decode_action(state: State, obj: Any, index: int) -> Action:
         return Action(bet=bt.raise_by(amount))
     kinds = {"fold": bt.FOLD, "check": bt.CHECK, "call": bt.CALL}
     if act not in kinds:
-        raise IllegalAction(f"unknown act {act!r}: check, call, fold, raise or draw", "CP-11.2", index)
+        raise IllegalAction(f"unknown act {act!r}: check, call, fold, raise, draw or choose", "CP-11.2", index)
     return Action(bet=kinds[act])

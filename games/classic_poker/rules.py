@@ -6,6 +6,7 @@ raises ``RulesError`` naming the option and the rule that defines it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,13 @@ OPTION_RULES = {"preset": "CP-12", "form": "CP-12", "deck": "CP-1.2", "wild_rank
                 "joker": "CP-3.1", "bug_flush": "CP-3.5", "four_flush": "CP-4.2", "four_flush_opens": "CP-7.3",
                 "pot": "CP-5.1", "low_ranking": "CP-5.2", "low_qualifier": "CP-5.4", "ante": "CP-6.2",
                 "min_bet": "CP-6.5", "limit": "CP-6.4", "max_raises": "CP-6.6", "openers": "CP-7.3",
-                "max_draw": "CP-7.4", "ace_low_straight": "CP-10.2", "first_dealer": "CP-1.4"}
+                "max_draw": "CP-7.4", "ace_low_straight": "CP-10.2", "first_dealer": "CP-1.4",
+                "dealers_choice": "CP-9.2"}
+#: The CP-12 presets by name (``PRESETS`` below), which ``dealers_choice`` lists from.
+PRESET_NAMES = ("draw", "jackpots", "draw-joker", "draw-bug", "draw-deuces", "lowball", "stud5", "stud7",
+                "stud7-hilo", "short36-draw", "short36-stud7", "lowball-a5")
+#: What a chosen preset keeps of the table's own rules under ``dealers_choice`` (CP-9.2 ruling).
+TABLE_OPTIONS = ("ante", "min_bet", "limit", "max_raises", "first_dealer")
 
 
 def _int(v: Any) -> bool:
@@ -58,10 +65,13 @@ class Rules:
     max_draw: int | str = 5
     ace_low_straight: str = "on"
     first_dealer: str = "jack"
+    dealers_choice: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "wild_ranks", tuple(self.wild_ranks))
         object.__setattr__(self, "wild_cards", tuple(self.wild_cards))
+        if isinstance(self.dealers_choice, list):
+            object.__setattr__(self, "dealers_choice", tuple(self.dealers_choice))
         self._check()
 
     def _bad(self, field: str, message: str) -> RulesError:
@@ -105,6 +115,20 @@ class Rules:
             raise self._bad("low_qualifier", "low_qualifier 8 needs low_ranking ace_to_five (CP-5.4)")
         if self.short and any(r in "2345" for r in self.wild_ranks):
             raise self._bad("wild_ranks", f"the {self.deck}-card deck has no ranks below 6")
+        if not isinstance(self.dealers_choice, tuple):
+            raise self._bad("dealers_choice", f"dealers_choice is a list of presets, not {self.dealers_choice!r}")
+        for name in self.dealers_choice:
+            if name not in PRESET_NAMES:
+                raise self._bad("dealers_choice", f"dealers_choice lists presets ({', '.join(PRESET_NAMES)}), "
+                                                  f"not {name!r}")
+        if len(set(self.dealers_choice)) != len(self.dealers_choice):
+            raise self._bad("dealers_choice", "dealers_choice lists a preset twice")
+        if len(self.dealers_choice) == 1:
+            raise self._bad("dealers_choice", "dealers_choice needs two presets or more (one is no choice: "
+                                              "use the preset itself)")
+        if self.dealers_choice and self.seats()[0] > self.seats()[1]:
+            raise self._bad("dealers_choice", f"no number of players suits every preset of {list(self.dealers_choice)} "
+                                              "(CP-1.1)")
         if self.joker == "bug" and self.jokers and (self.wild_ranks or self.wild_cards):
             # [ruling of this engine] the evaluator has one kind of wild card per hand.
             raise self._bad("joker", "joker=bug cannot be combined with wild_ranks or wild_cards")
@@ -120,8 +144,17 @@ class Rules:
         return {"52": 0, "53": 1, "54": 2, "36": 0, "37": 1}[self.deck]
 
     def seats(self) -> tuple[int, int]:
-        """CP-1.1: the seat range of the form on this deck."""
+        """CP-1.1: the seat range of the form on this deck; under ``dealers_choice`` the players every
+        listed preset allows (CP-9.2 ruling)."""
+        if self.dealers_choice:
+            ranges = [self.chosen(name).seats() for name in self.dealers_choice]
+            return max(lo for lo, _ in ranges), min(hi for _, hi in ranges)
         return (SEATS_36 if self.short else SEATS_52)[self.form]
+
+    def chosen(self, name: str) -> Rules:
+        """CP-9.2: the rules of a deal whose dealer chose preset ``name``: that preset with this table's
+        stakes and first dealer (``TABLE_OPTIONS``)."""
+        return dataclasses.replace(PRESETS[name], **{k: getattr(self, k) for k in TABLE_OPTIONS})
 
 
 PRESETS: dict[str, Rules] = {
@@ -138,3 +171,4 @@ PRESETS: dict[str, Rules] = {
     "short36-stud7": Rules(preset="short36-stud7", form="stud7", deck="36"),
     "lowball-a5": Rules(preset="lowball-a5", pot="low", low_ranking="ace_to_five"),
 }
+assert tuple(PRESETS) == PRESET_NAMES

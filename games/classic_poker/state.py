@@ -30,16 +30,20 @@ BET_RULES = {"amount": "CP-6.4", "cap": "CP-6.6", "check": "CP-6.4", "call": "CP
 
 @dataclass(frozen=True)
 class Action:
-    """A betting action (``bet``) or a draw (``discard``: the cards thrown; ``shown``: the ace kept
-    to draw four under ``max_draw=3_or_4_with_ace``, CP-7.4)."""
+    """A betting action (``bet``), a draw (``discard``: the cards thrown; ``shown``: the ace kept
+    to draw four under ``max_draw=3_or_4_with_ace``, CP-7.4), or the dealer's choice of the deal's
+    preset (``choose``, CP-9.2; ``games.classic_poker.choice``)."""
 
     bet: bt.BetAction | None = None
     discard: tuple[int, ...] | None = None
     shown: int | None = None
+    choose: str | None = None
 
     def __str__(self) -> str:
         if self.bet is not None:
             return str(self.bet)
+        if self.choose is not None:
+            return f"choose {self.choose}"
         return "draw " + (" ".join(hands.name(c) for c in self.discard or ()) or "none (stands pat)")
 
 
@@ -197,6 +201,8 @@ class State:
             raise IllegalAction("the deal is over", "CP-6.8")
         if not isinstance(action, Action):
             raise IllegalAction(f"{action!r} is not a classic-poker action", "CP-11.2")
+        if action.choose is not None:
+            raise IllegalAction("only a dealer's-choice table chooses a preset (dealers_choice)", "CP-9.2")
         seat = self.to_act()
         if self.phase == "draw":
             self._apply_draw(seat, action)
