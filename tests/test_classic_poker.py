@@ -214,6 +214,33 @@ def test_views_hide_other_hole_cards() -> None:
     assert v["hand"] == [hands.name(c) for c in st.cards[0]]
 
 
+def test_views_show_how_many_cards_others_drew_never_which() -> None:
+    """CP-11.1: another player's draw shows its count (and a shown ace, CP-7.4), never the cards
+    thrown; a seat sees its own discards. (Views listed every discard of every seat before.)"""
+    rules = ENTRY.rules({"preset": "draw"})
+    seen_draws = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        st = State.deal(rules, 3, 2, rng)
+        bot = RandomBot()
+        while not st.is_over():
+            seat = st.to_act()
+            st.apply(bot.act(st.view(seat), st.legal_actions(), rng))
+        for s in range(3):
+            thrown_by_others = {c for a in st.history if a["act"] == "draw" and a["seat"] != s for c in a["discard"]}
+            mine = [a for a in st.history if a["act"] == "draw" and a["seat"] == s]
+            actions = st.view(s)["actions"]
+            draws = [a for a in actions if a["act"] == "draw"]
+            for a in draws:
+                if a["seat"] == s:
+                    assert a in mine
+                else:
+                    assert "discard" not in a and a["count"] == st.drawn[a["seat"]]
+                    seen_draws += a["count"] > 0
+            assert not thrown_by_others & set(json.dumps(actions).split('"')) - set(st.view(s)["hand"])
+    assert seen_draws > 20
+
+
 def test_equity_bot_is_deterministic_and_legal() -> None:
     rules = ENTRY.rules({"preset": "stud7-hilo"})
     st = State.deal(rules, 3, 0, np.random.default_rng(2))

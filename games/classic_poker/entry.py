@@ -9,6 +9,7 @@ import numpy as np
 
 from games.classic_poker import record, tables
 from games.classic_poker.choice import ChoiceState
+from games.classic_poker.hidden import resample_hidden
 from games.classic_poker.questions import QUESTIONS
 from games.classic_poker.rules import NAME, PRESETS, VERSION, Rules
 from games.classic_poker.state import Action, State
@@ -72,4 +73,5 @@ ENTRY = GameEntry(
     score_total=lambda state: 0,
     questions=QUESTIONS,
     cards_in_play=lambda state: state.cards_in_play(),
+    resample_hidden=resample_hidden,
 )

@@ -432,7 +432,7 @@ class State:
             "in": [not f for f in self.betting.folded], "pot": self.betting.pot,
             "committed": list(self.betting.committed), "to_call": max(0, self.betting.current_bet - (
                 self.betting.bets[seat] if self.betting.bets else 0)),
-            "street": self.street, "phase": self.phase, "actions": _copy.deepcopy(self.history),
+            "street": self.street, "phase": self.phase, "actions": [_seen(a, seat) for a in self.history],
             "drawn": dict(self.drawn), "shown_aces": {p: hands.name(c) for p, c in self.shown_aces.items()},
         }
         if self.result is not None:
@@ -453,6 +453,17 @@ class State:
     def record(self) -> dict[str, Any]:
         return envelope(NAME, VERSION, _rules_dict(self.rules), self.players, self.dealer, self.stub(),
                         _copy.deepcopy(self.history), self.outcome() if self.result is not None else None)
+
+
+def _seen(entry: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A history entry as ``seat`` sees it (CP-11.1): another player's draw shows how many cards he
+    drew (and the ace he showed to draw four, CP-7.4), never the cards he threw."""
+    if entry["act"] != "draw" or entry["seat"] == seat:
+        return dict(entry, **({"discard": list(entry["discard"])} if "discard" in entry else {}))
+    out = {"seat": entry["seat"], "act": "draw", "count": len(entry["discard"])}
+    if "shown" in entry:
+        out["shown"] = entry["shown"]
+    return out
 
 
 def _jacks_threshold(rules: Rules) -> int:
