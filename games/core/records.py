@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from games.core.protocol import IllegalAction, RulesError
 
 R = TypeVar("R")
+
+
+def exact_number(x: Fraction | int) -> int | str:
+    """An exact number as a record writes it (PF-15.6, ``GameEntry.score_unit``): a whole number as an
+    integer, any other as ``"p/q"`` in lowest terms."""
+    q = Fraction(x)
+    return int(q) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 def rules_from_dict(cls: type[R], d: Mapping[str, Any] | None) -> R:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from games.core.records import exact_number
 from games.preferans.rules import VALUES, Rules
 
 Q = Fraction
@@ -279,7 +280,5 @@ def settle(sheet: Sheet) -> Settlement:
     return Settlement(low, shares, w, bal)
 
 
-def exact(x: Fraction | int) -> int | str:
-    """PF-15.6: a whole number as an integer, any other as ``"p/q"`` in lowest terms."""
-    q = Q(x)
-    return int(q) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+#: PF-15.6: a whole number as an integer, any other as ``"p/q"`` in lowest terms.
+exact = exact_number

@@ -22,6 +22,7 @@ import pyarrow as pa
 from games.core import replay
 from games.core.entry import GameEntry
 from games.core.protocol import IllegalAction
+from games.core.records import exact_number
 from sims.tables import TournamentRows
 
 #: A unit that has not ended after this many actions is taken to loop forever.
@@ -205,8 +206,7 @@ class Player:
         written = list(scores)
         if entry.score_unit is not None:  # the outcome writes the rules' own exact points
             unit = entry.score_unit(st)
-            written = [s // unit if s % unit == 0 else f"{Fraction(s, unit).numerator}/{Fraction(s, unit).denominator}"
-                       for s in scores]
+            written = [exact_number(Fraction(s, unit)) for s in scores]
         assert list(outcome["scores"]) == written, f"{where}: outcome scores {outcome['scores']} != {written}"
         if entry.score_total is not None:
             total = entry.score_total(st)
