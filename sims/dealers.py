@@ -45,18 +45,15 @@ class DealerChain:
         self.next_dealer: Callable[[Any], int] | None = None if hook is None else hook(rules)
         self._key = (entry.name, rules, spec.players, spec.seed, spec.shard_deals)
 
-    @property
-    def chained(self) -> bool:
-        """True when each deal's dealer follows from the deal before (not a formula of the deal)."""
-        return self.next_dealer is not None
-
     def rotation(self, deal: int) -> int:
         """The dealer of global deal ``deal`` when the deal simply passes (not chained)."""
         return (self.first + self.entry.dealer_of(deal, self.players)) % self.players
 
-    def start(self, deal: int) -> int:
-        """The dealer of global deal ``deal`` on the chain (dealing every deal before it again)."""
-        assert self.next_dealer is not None and self.spec.shard_deals is not None
+    def dealer(self, deal: int) -> int:
+        """The dealer of global deal ``deal``: by the rotation, or on the chain (dealing every deal
+        before it again from the nearest start this process knows)."""
+        if self.next_dealer is None:
+            return self.rotation(deal)
         with _LOCK:
             known = _STARTS.setdefault(self._key, {0: self.first})
             _STARTS.move_to_end(self._key)
@@ -64,18 +61,23 @@ class DealerChain:
                 _STARTS.popitem(last=False)
             at = max(d for d in known if d <= deal)
             dealer = known[at]
-        size = self.spec.shard_deals
+        assert self.spec.shard_deals is not None
         streams: tuple[int, Streams] | None = None
         for d in range(at, deal):
-            k, i = divmod(d, size)
+            k, i = divmod(d, self.spec.shard_deals)
             if streams is None or streams[0] != k:
                 streams = (k, Streams(shard_seed(self.spec.seed, k)))
-            dealer = self.next_dealer(self.entry.deal(self.rules, self.players, dealer, streams[1].at(i, 0)))
-            if (d + 1) % size == 0:
-                self.remember(d + 1, dealer)
+            dealer = self.after(d, self.entry.deal(self.rules, self.players, dealer, streams[1].at(i, 0)))
         return dealer
 
-    def remember(self, deal: int, dealer: int) -> None:
-        """Note that global deal ``deal`` is dealt by ``dealer`` (a shard's end is the next one's start)."""
-        with _LOCK:
-            _STARTS.setdefault(self._key, {0: self.first})[deal] = dealer
+    def after(self, deal: int, fresh: Any) -> int:
+        """The dealer of global deal ``deal + 1``, given deal ``deal``'s fresh state (before anyone
+        plays it); a shard's end is remembered as the next shard's start."""
+        if self.next_dealer is None:
+            return self.rotation(deal + 1)
+        dealer = self.next_dealer(fresh)
+        assert self.spec.shard_deals is not None
+        if (deal + 1) % self.spec.shard_deals == 0:
+            with _LOCK:
+                _STARTS.setdefault(self._key, {0: self.first})[deal + 1] = dealer
+        return dealer

@@ -121,14 +121,13 @@ def _run_tournament(spec: TournamentSpec, k: int,
     fixed_common = fast.common(fixed) if fixed is not None and not full else None
     dealers = DealerChain(entry, rules, spec)
     deals = shard_range(spec, k)
-    chained = dealers.start(deals.start) if dealers.next_dealer is not None else None
+    dealer = dealers.dealer(deals.start)
     for i, deal in enumerate(deals):
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {deal}: the job was cancelled")
         rng = streams.at(i, 0)
-        dealt = entry.deal(rules, n, dealers.rotation(deal) if chained is None else chained, rng)
-        if dealers.next_dealer is not None:  # from the fresh deal, before anyone plays it
-            chained = dealers.next_dealer(dealt)
+        dealt = entry.deal(rules, n, dealer, rng)
+        dealer = dealers.after(deal, dealt)  # from the fresh deal, before anyone plays it
         plays = fixed if fixed is not None else seatings(spec, rng)
         if not full:
             rotation_bots, fp = fixed_common if fixed_common is not None else fast.common(plays)
@@ -144,8 +143,6 @@ def _run_tournament(spec: TournamentSpec, k: int,
             play_deal(st, seat_bots, streams.at(i, r + 1), fp)
             rows.add(deal, r, seating, labels, st,
                      json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if full else None)
-    if chained is not None:
-        dealers.remember(deals.stop, chained)
     return rows.tables()
 
 
@@ -164,9 +161,7 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     streams = Streams(shard_seed(spec.seed, k))
     rng = streams.at(i, 0)
-    dealers = DealerChain(entry, rules, spec)
-    dealer = dealers.start(deal) if dealers.next_dealer is not None else dealers.rotation(deal)
-    st = entry.deal(rules, spec.players, dealer, rng)
+    st = entry.deal(rules, spec.players, DealerChain(entry, rules, spec).dealer(deal), rng)
     plays = seatings(spec, rng)
     if not 0 <= rotation < len(plays):
         raise ValueError(f"rotation {rotation} does not exist: deals of this job have rotations 0..{len(plays) - 1}")
