@@ -9,6 +9,7 @@ import numpy as np
 
 from games.classic_poker import record, tables
 from games.classic_poker.choice import ChoiceState
+from games.classic_poker.hands import deck_of
 from games.classic_poker.hidden import resample_hidden
 from games.classic_poker.questions import QUESTIONS
 from games.classic_poker.rules import NAME, PRESETS, VERSION, Rules
@@ -29,8 +30,6 @@ def _seats(rules: Rules) -> tuple[int, int]:
 
 def _first_dealer(rules: Rules, players: int, rng: np.random.Generator) -> int:
     """CP-1.4: the first jack dealt face up from the match's deck deals first (``seat0``: seat 0)."""
-    from games.classic_poker.hands import deck_of
-
     return first_jack_seat(deck_of(rules), players, rng) if rules.first_dealer == "jack" else 0
 
 

@@ -459,7 +459,7 @@ def _seen(entry: dict[str, Any], seat: int) -> dict[str, Any]:
     """A history entry as ``seat`` sees it (CP-11.1): another player's draw shows how many cards he
     drew (and the ace he showed to draw four, CP-7.4), never the cards he threw."""
     if entry["act"] != "draw" or entry["seat"] == seat:
-        return dict(entry, **({"discard": list(entry["discard"])} if "discard" in entry else {}))
+        return _copy.deepcopy(entry)
     out = {"seat": entry["seat"], "act": "draw", "count": len(entry["discard"])}
     if "shown" in entry:
         out["shown"] = entry["shown"]

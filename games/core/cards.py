@@ -73,10 +73,10 @@ def first_jack_seat(deck: Sequence[int], players: int, rng: np.random.Generator)
     of ``deck`` (card ids; any id outside 0..51, a joker, is no jack) is drawn from ``rng``, its cards
     are turned from the top one to each seat from seat 0 clockwise, and the first jack's seat deals.
     A deck holds jacks, so the search always ends."""
-    order = rng.permutation(len(deck))
-    for i, j in enumerate(order):
+    jack = RANKS.index("J")
+    for i, j in enumerate(rng.permutation(len(deck))):
         c = int(deck[int(j)])
-        if 0 <= c < 52 and rank_of(c) == RANKS.index("J"):
+        if 0 <= c < 52 and rank_of(c) == jack:
             return i % players
     raise ValueError("the deck holds no jack")
 
