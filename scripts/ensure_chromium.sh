@@ -8,8 +8,5 @@ if [ -x /usr/bin/chromium ]; then
   exit 0
 fi
 echo "chromium not found: installing it with apt-get" >&2
-export DEBIAN_FRONTEND=noninteractive
-SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq chromium >/dev/null
+bash "$(dirname "$0")/apt_install.sh" chromium
 test -x /usr/bin/chromium

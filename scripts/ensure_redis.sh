@@ -18,10 +18,7 @@ if ping 2>/dev/null; then
 fi
 if ! command -v redis-server >/dev/null 2>&1; then
   echo "redis-server not found: installing it with apt-get" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq redis-server >/dev/null
+  bash "$(dirname "$0")/apt_install.sh" redis-server
 fi
 echo "starting redis-server on 127.0.0.1:6379" >&2
 redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no \

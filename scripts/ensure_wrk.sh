@@ -7,8 +7,5 @@ if command -v wrk >/dev/null 2>&1; then
   exit 0
 fi
 echo "wrk not found: installing it with apt-get" >&2
-export DEBIAN_FRONTEND=noninteractive
-SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq wrk >/dev/null
+bash "$(dirname "$0")/apt_install.sh" wrk
 command -v wrk >/dev/null
