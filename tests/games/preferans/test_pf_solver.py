@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.core.cards import parse_cards
+from games.core.cards import card_str, parse_cards
 from games.preferans import reference, solver
 from games.preferans.cards import DECK
 from games.preferans.fast import _dd
@@ -79,6 +79,41 @@ def test_known_positions() -> None:
     # misère: a 7-8-9 of one suit against higher cards of it can never be forced to win
     assert solver.tricks([parse_cards("7s 8s 9s"), parse_cards("Ts Js Qs"), parse_cards("Ks As Ac")], None, 0, 1,
                          True) == 0
+
+
+#: Kovalevskaya's misère, the classic study: seat 1 plays misère with 7-8-9-10 of spades, the 8 of clubs,
+#: 7-8-9 of diamonds and 8-9 of hearts; seat 0 leads. As a public Preferans solver's test gives it (its
+#: suits ^ + $ @ read as s c d h: at misère there are no trumps, so any reading of the suits is the same
+#: position), with the line that catches it: the defenders strip seat 2 of clubs so that seat 0's 7 of
+#: clubs is won by the misère player's 8.
+KOVALEVSKAYA = ["Js Qs 7c 9c Td Jd Qd Kd 7h Jh", "7s 8s 9s Ts 8c 7d 8d 9d 8h 9h", "Ks As Tc Jc Qc Ad Th Qh Kh Ah"]
+KOVALEVSKAYA_LINE = ("Kd 9d Ad Th Jh 9h Qd 8d As Jd 7d Ks Td Ts Qc Qs 9s Jc Js 8s Tc 7c 8c Ah 8h Kh 7h Qh 9c 7s")
+
+
+def test_kovalevskaya_misere_is_caught_for_one_trick() -> None:
+    """With seat 0 leading the misère player cannot avoid one trick, and the published catching line is
+    optimal at every card (the position's value stays one trick all along it); led by himself he escapes."""
+    hands = [parse_cards(h) for h in KOVALEVSKAYA]
+    example = json.loads((Path(__file__).parents[3] / "examples/preferans-kovalevskaya.json").read_text())
+    assert [parse_cards(" ".join(h)) for h in example["hands"]] == hands  # the README's example file
+    assert solver.tricks(hands, None, 1, 0, True) == 1
+    assert solver.tricks(hands, None, 1, 1, True) == 0
+    hands = [list(h) for h in hands]
+    leader, taken, table = 0, 0, []
+    for card in parse_cards(KOVALEVSKAYA_LINE):
+        seat = (leader + len(table)) % 3
+        assert card in hands[seat]
+        hands[seat].remove(card)
+        table.append(card)
+        if len(table) == 3:
+            leader = (leader + reference._winner(table, None)) % 3
+            taken += leader == 1
+            table = []
+            rest = solver.tricks(hands, None, 1, leader, True) if hands[0] else 0
+        else:
+            rest = solver.tricks(hands, None, 1, leader, True, table)
+        assert taken + rest == 1, card_str(card)
+    assert taken == 1
 
 
 @pytest.mark.parametrize(("position", "message"), [
