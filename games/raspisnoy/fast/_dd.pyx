@@ -23,6 +23,7 @@ from libc.stdlib cimport calloc, free
 
 cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 
 DEF MAXP = 6
 DEF MAXMOVES = 64
@@ -35,7 +36,7 @@ cdef struct Entry:
     int32_t taken
     int32_t lo
     int32_t hi
-    int32_t used
+    int32_t used  # the generation (solve) that wrote the entry; 0: never
 
 
 cdef struct Ctx:
@@ -60,6 +61,7 @@ cdef struct Ctx:
     int taken
     Entry* tt
     uint64_t ttmask
+    int32_t gen
     long long nodes
 
 
@@ -248,7 +250,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int s_card[MAXP]
     cdef int s_mode[MAXP]
     cdef int s_call[MAXP]
-    cdef int s_leader, s_taken, maximize
+    cdef int s_leader, s_taken, maximize, lo_pay, hi_pay
     c.nodes += 1
     if boundary:
         if c.hands[c.leader] == 0:
@@ -257,7 +259,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         for i in range(c.n):
             key = mix(key ^ c.hands[i])
         e = &c.tt[key & c.ttmask]
-        if e.used and e.leader == c.leader and e.taken == c.taken:
+        if e.used == c.gen and e.leader == c.leader and e.taken == c.taken:
             j = 1
             for i in range(c.n):
                 if e.h[i] != c.hands[i]:
@@ -276,6 +278,20 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                     beta = e.hi
                 a0 = alpha  # the bounds stored below are relative to the narrowed window
                 b0 = beta
+    # The root ends with between taken and taken + (tricks left) tricks: the payoff over that range
+    # bounds the value (a fail-soft bound, so it may be returned as is).
+    w = __builtin_popcountll(c.hands[c.leader]) + (c.tcount > 0)
+    lo_pay = INF
+    hi_pay = -INF
+    for i in range(c.taken, min(c.taken + w, c.npay - 1) + 1):
+        if c.payoff[i] < lo_pay:
+            lo_pay = c.payoff[i]
+        if c.payoff[i] > hi_pay:
+            hi_pay = c.payoff[i]
+    if hi_pay <= alpha or lo_pay == hi_pay:
+        return hi_pay
+    if lo_pay >= beta:
+        return lo_pay
     seat = (c.leader + c.tcount) % c.n
     maximize = seat == c.root
     m = gen_moves(c, seat, moves)
@@ -330,7 +346,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             break
     if boundary:
         e = &c.tt[key & c.ttmask]
-        e.used = 1
+        e.used = c.gen
         e.leader = c.leader
         e.taken = c.taken
         for i in range(c.n):
@@ -383,9 +399,14 @@ cdef class Solver:
             free(self.c.tt)
 
     cdef void _clear(self):
+        # A new generation empties the table at no cost; clearing every entry (tens of MB) cost more
+        # than the search itself in small solves. Only when the counter would wrap is it wiped.
         cdef uint64_t i
-        for i in range(self.c.ttmask + 1):
-            self.c.tt[i].used = 0
+        if self.c.gen >= 0x3FFFFFFF or self.c.gen <= 0:
+            for i in range(self.c.ttmask + 1):
+                self.c.tt[i].used = 0
+            self.c.gen = 0
+        self.c.gen += 1
 
     cdef void _setup(self, hands, trick, int leader, int trump, tuple options, int root, payoff, int taken) except *:
         cdef int i
