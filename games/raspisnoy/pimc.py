@@ -15,9 +15,9 @@ mean value is played:
   mean points is made (within the legal bids, so with the dealer restriction). The bot looks rather
   than bid dark, and in a dark deal bids from samples of its own hand too.
 
-Full 9-card four-hand solves take from a second to minutes on this solver (benchmarks/), so the
-bot solves exactly only when a hand holds at most ``dd_cards`` cards and otherwise plays as the
-heuristic bot. ``time_limit`` (seconds per decision, null: none) stops sampling early; it makes the
+Full 9-card four-hand solves take from tens of milliseconds to seconds (README), and a decision
+solves every legal card of every sample, so the bot solves exactly only when a hand holds at most
+``dd_cards`` cards and otherwise plays as the heuristic bot. ``time_limit`` (seconds per decision, null: none) stops sampling early; it makes the
 play depend on the machine's speed, so it is off by default.
 """
 
