@@ -107,15 +107,16 @@ def solve_times(players: int, cards: int, solves: int) -> dict[str, Any]:
             "p99_s": times[min(len(times) - 1, int(0.99 * len(times)))], "max_s": times[-1]}
 
 
-def pimc_decision(matches: int) -> dict[str, Any]:
+def pimc_decision(matches: int, players: int = 3, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Wall time of pimc's decisions (its defaults unless ``params``) in whole matches against heuristics."""
     from games.core import registry
 
     times = []
     for m in range(matches):
         rng = np.random.default_rng(m)
-        st = State.deal(CLASSIC, 3, rng)
-        bots = [registry.make("raspisnoy/pimc", {"samples": 8, "dd_cards": 5}),
-                registry.make("raspisnoy/heuristic"), registry.make("raspisnoy/heuristic")]
+        st = State.deal(CLASSIC, players, rng)
+        bots = [registry.make("raspisnoy/pimc", params or {})] + \
+            [registry.make("raspisnoy/heuristic") for _ in range(players - 1)]
         while not st.is_over():
             s = st.to_act()
             t = time.perf_counter()
