@@ -17,8 +17,9 @@ mean value is played:
 
 Full 9-card four-hand solves take from tens of milliseconds to seconds (README), and a decision
 solves every legal card of every sample, so the bot solves exactly only when a hand holds at most
-``dd_cards`` cards and otherwise plays as the heuristic bot. ``time_limit`` (seconds per decision, null: none) stops sampling early; it makes the
-play depend on the machine's speed, so it is off by default.
+``dd_cards`` cards and otherwise plays as the heuristic bot. ``time_limit`` (seconds per decision,
+null: none) stops sampling early; it makes the play depend on the machine's speed, so it is off by
+default.
 """
 
 from __future__ import annotations
