@@ -146,7 +146,7 @@ def main() -> None:
     if args.big_solves:
         out["solves"].append(solve_times(4, 9, args.big_solves))
     if args.pimc_matches:
-        out["pimc"] = pimc_decision(args.pimc_matches)
+        out["pimc"] = {f"{n}_players": pimc_decision(args.pimc_matches, n) for n in (3, 4)}
     print(json.dumps(out, indent=2))
 
 

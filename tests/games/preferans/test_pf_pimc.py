@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import numpy as np
 import pytest
 
 from games.core.cards import parse_cards
+from games.preferans import cards as pc
 from games.preferans import scoring
 from games.preferans.pimc import declarer_balance
 from games.preferans.rules import SOCHI, VALUES
@@ -43,3 +47,117 @@ def test_a_failed_six_costs_more_than_three_made_sixes_earn() -> None:
     made = declarer_balance(6, 7, 3, "all", True)
     short = declarer_balance(6, 5, 3, "all", True)
     assert made > 0 > short and -short > 3 * made
+
+
+# ---------------------------------------------------------------- whisting and a defender's samples
+def _view(level: int = 6, talon: str = "7s 8h") -> dict:
+    from games.preferans.rules import rules_json
+
+    sheet = Sheet.fresh(3, 100)
+    return {"players": 3, "rules": rules_json(SOCHI),
+            "sheet": {"pulka": [str(x) for x in sheet.pulka], "mountain": [str(x) for x in sheet.mountain],
+                      "whists": [[str(x) for x in row] for row in sheet.whists]},
+            "deal": {"declarer": 0, "level": level, "talon": talon.split(), "active": [0, 1, 2], "dealer": 2}}
+
+
+@pytest.mark.parametrize(("whists", "defence", "expected"), [
+    ({1: False, 2: False}, 4, Fraction(-10, 3)),  # PF-6.3 both pass: the six is made, 10 off his pulka
+    ({1: True, 2: False}, 4, 4 - Fraction(10, 3)),  # PF-8.3 the lone whister writes both defenders' 4 tricks
+    ({1: True, 2: False}, 2, 2 - 10),  # PF-8.6 two short of the obligation: 5 x 2 on his mountain
+    ({1: False, 2: True}, 2, Fraction(-10, 3) + Fraction(10, 3)),  # the passer: his partner's penalty evens out
+    ({1: True, 2: True}, 5, 1 + Fraction(5, 2) + Fraction(10, 3)),  # PF-8.2/8.5 one down: consolation 1, 2.5 whists
+])
+def test_responder_balance_is_pf13_by_hand(whists: dict[int, bool], defence: int, expected: Fraction) -> None:
+    """Seat 1's balance (PF-13) from a six of seat 0 on a fresh sheet, worked out by hand from PF-8."""
+    from games.preferans.pimc import responder_balance
+
+    assert responder_balance(_view(), 1, whists, defence) == pytest.approx(float(expected), abs=1e-9)
+
+
+def _respond_states(seeds: range):  # type: ignore[no-untyped-def]
+    """(state, seat) at every main-phase respond step of heuristic matches (first 12 deals)."""
+    from games.core import registry
+    from games.preferans.entry import ENTRY
+
+    heur = registry.make("preferans/heuristic", {})
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        st = ENTRY.deal(SOCHI, 3, 0, rng)
+        while st.deal_no < 12 and not st.is_over():
+            seat = st.to_act()
+            view = st.view(seat)
+            if view["deal"]["step"] == "respond" and view["deal"]["talon"] is not None:
+                yield st.copy(), seat
+            st.apply(heur.act(view, st.legal_actions(), rng))
+
+
+def test_a_defenders_samples_hold_what_he_knows_and_the_declarer_the_talon() -> None:
+    """PF-5.1/PF-14: the talon is public and joins the declarer's hand, the discard is hidden. Every sample
+    deals the declarer ten cards and the other defender ten, none of them the defender's own or each
+    other's; a talon ace (never a heuristic discard) is always the declarer's; and the declarer's own ten
+    are worth about his bid (AUCTION_MARGIN) in nearly every sample."""
+    from games.preferans.bots import best_strain
+    from games.preferans.pimc import AUCTION_MARGIN, PimcBot
+    from games.preferans.rules import call_level
+
+    bot = PimcBot()
+    checked = aces = fits = 0
+    for st, seat in _respond_states(range(40)):
+        d = st.view(seat)["deal"]
+        decl = d["declarer"]
+        other = next(s for s in d["active"] if s not in (seat, decl))
+        mine = set(parse_cards(" ".join(d["hand"])))
+        talon = parse_cards(" ".join(d["talon"]))
+        plausible = 0
+        rng = np.random.default_rng(checked)
+        for _ in range(20):
+            hidden = bot._sample(d, seat, rng)
+            assert hidden is not None
+            h, o = set(hidden[decl]), set(hidden[other])
+            assert len(h) == len(o) == 10 and not (h & o) and not ((h | o) & mine)
+            assert (h | o | mine) >= set(talon) - {c for c in talon if c not in h}  # nothing lost but discards
+            for c in talon:
+                if c >> 2 == 12:
+                    assert c in h
+                    aces += 1
+            plausible += best_strain(sorted(h - set(talon)) + sorted(set(pc.DECK) - h - o - mine - set(talon)))[1] \
+                >= call_level(d["bought"]) - AUCTION_MARGIN
+        fits += plausible
+        checked += 1
+    assert checked >= 10 and aces > 0 and fits >= 0.9 * 20 * checked
+
+
+def test_pimc_whists_closer_to_the_full_information_answer_than_the_heuristic() -> None:
+    """At every respond step of 40 heuristic matches' first 12 deals, the answer a player seeing every
+    hand would give (the better PF-13 balance for the true double-dummy defence, the other responder's
+    true answer) against what pimc and the heuristic bot answer: pimc's mean regret is lower."""
+    from games.core import registry
+    from games.preferans import solver
+    from games.preferans.pimc import PimcBot, responder_balance
+
+    heur = registry.make("preferans/heuristic", {})
+    bot = PimcBot()
+    regret = {"pimc": [], "heuristic": []}
+    for n, (st, seat) in enumerate(_respond_states(range(40))):
+        view = st.view(seat)
+        d = view["deal"]
+        order = list(d["active"])
+        decl = d["declarer"]
+        k = order.index(decl)
+        first, second = order[(k + 1) % 3], order[(k + 2) % 3]
+        other = second if seat == first else first
+        defence = 10 - solver.tricks([sorted(st.current.hands[s]) for s in order], d["trump"], k, 0)
+        if seat == first:
+            ov = st.view(other)
+            ov["deal"] = {**ov["deal"], "to_act": other}
+            their = heur.act(ov, ["whist", "pass"], np.random.default_rng(0)) == "whist"
+        else:
+            their = next(t for s, t in reversed(d["actions"]) if s == other) == "whist"
+        value = {a: responder_balance(view, seat, {first: a == "whist" if seat == first else their,
+                                                   second: a == "whist" if seat == second else their}, defence)
+                 for a in ("whist", "pass")}
+        for name, b in (("pimc", bot), ("heuristic", heur)):
+            answer = b.act(view, st.legal_actions(), np.random.default_rng(n))
+            regret[name].append(max(value.values()) - value[answer])
+    assert len(regret["pimc"]) >= 200
+    assert np.mean(regret["pimc"]) < np.mean(regret["heuristic"])
