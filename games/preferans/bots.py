@@ -16,7 +16,7 @@ import numpy as np
 
 from games.core.cards import card_id, rank_of, suit_of
 from games.preferans import cards as pc
-from games.preferans.rules import MISERE, VALUES
+from games.preferans.rules import MISERE, VALUES, call_level
 
 STRAIN_SUIT = {"s": 3, "c": 0, "d": 1, "h": 2, "nt": None}
 
@@ -104,6 +104,35 @@ def _beats(c: int, cur: int | None, led: int, trump: int | None) -> bool:
     return key(c) > key(cur) and key(c)[0] > 0
 
 
+def standing_call(d: Mapping[str, Any]) -> str | None:
+    """The standing call of the deal's auction (PF-4.3): the last call bid, from the public actions."""
+    for _, tok in reversed(d["actions"]):
+        if tok.startswith("bid:"):
+            return str(tok[4:])
+    return None
+
+
+def affordable(call: str, level: int, strain: str) -> bool:
+    """Whether a hand good for ``level`` in ``strain`` may bid or hold ``call``: a lower level in any
+    strain, or its own strain at its level (never misère or a without-talon call)."""
+    if call == MISERE or call.endswith("wt"):
+        return False
+    lv = call_level(call)
+    return lv < level or (lv == level and call.endswith(strain))
+
+
+def hold_or_bid(d: Mapping[str, Any], legal: Sequence[str], level: int, strain: str) -> str:
+    """PF-4.3/PF-4.4: hold the standing call when the hand affords it (a hold claims that call at the
+    same rank, so a six-hand never holds a ten), else the lowest legal call it affords, else pass."""
+    call = standing_call(d)
+    if "hold" in legal and call is not None and affordable(call, level, strain):
+        return "hold"
+    for tok in legal:
+        if tok.startswith("bid:") and affordable(tok[4:], level, strain):
+            return tok
+    return "pass"
+
+
 class HeuristicBot:
     """Sure and likely tricks for bidding, obligations for whisting, standard play (module docstring)."""
 
@@ -113,7 +142,7 @@ class HeuristicBot:
         hand = [card_id(c) for c in d["hand"]]
         legal = list(legal_actions)
         if step == "auction":
-            return self._bid(hand, legal)
+            return self._bid(hand, legal, d)
         if step == "discard":
             return self._discard(hand, legal, d)
         if step == "declare":
@@ -128,21 +157,12 @@ class HeuristicBot:
             return legal[-1]
         return self._play(view, d, legal)
 
-    def _bid(self, hand: list[int], legal: list[str]) -> str:
+    def _bid(self, hand: list[int], legal: list[str], d: Mapping[str, Any]) -> str:
         if f"bid:{MISERE}" in legal and misere_clean(hand):
             return f"bid:{MISERE}"
         strain, est = best_strain(hand)
         level = int(est + 0.75)  # the talon's two cards help a little
-        if "hold" in legal and level >= 6:
-            return "hold"
-        for tok in legal:
-            if not tok.startswith("bid:") or tok == f"bid:{MISERE}" or tok.endswith("wt"):
-                continue
-            call = tok[4:]
-            lv = int(call[:2]) if call.startswith("10") else int(call[0])
-            if lv <= level and (call.endswith(strain) or lv < level):
-                return tok
-        return "pass"
+        return hold_or_bid(d, legal, level, strain)
 
     def _discard(self, hand: list[int], legal: list[str], d: Mapping[str, Any]) -> str:
         if d["bought"] == MISERE or d.get("round_level") == 11:

@@ -161,3 +161,50 @@ def test_pimc_whists_closer_to_the_full_information_answer_than_the_heuristic() 
             regret[name].append(max(value.values()) - value[answer])
     assert len(regret["pimc"]) >= 200
     assert np.mean(regret["pimc"]) < np.mean(regret["heuristic"])
+
+
+# ---------------------------------------------------------------- holding ("мои", PF-4.4)
+@pytest.mark.parametrize(("calls", "level", "strain", "expected"), [
+    (["bid:6s", "pass", "bid:10s"], 6, "s", "pass"),  # a six-hand never holds a ten
+    (["bid:6s", "pass"], 6, "s", "hold"),
+    (["bid:7h", "pass"], 7, "s", "pass"),  # at its own level only its own strain (as its bids)
+    (["bid:7h", "pass"], 8, "s", "hold"),  # any strain of a lower level
+    (["bid:7s", "pass"], 6, "h", "pass"),
+])
+def test_hold_only_what_the_hand_affords(calls: list[str], level: int, strain: str, expected: str) -> None:
+    from games.preferans.bots import hold_or_bid
+
+    d = {"actions": [[i % 3, c] for i, c in enumerate(calls)]}
+    assert hold_or_bid(d, ["hold", "pass"], level, strain) == expected
+
+
+def test_the_bots_never_hold_above_their_hand_against_random_bidders() -> None:
+    """Random bidders push the standing call to tens; the heuristic and pimc bots hold (PF-4.4) only a
+    call their own bid would reach, read from the public auction of real matches."""
+    from games.core import registry
+    from games.preferans.bots import affordable, best_strain, standing_call
+    from games.preferans.entry import ENTRY
+    from games.preferans.rules import call_level
+
+    heur = registry.make("preferans/heuristic", {})
+    rand = registry.make("preferans/random", {})
+    holds = declined = 0
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        st = ENTRY.deal(SOCHI, 3, 0, rng)
+        while st.deal_no < 20 and not st.is_over():
+            seat, legal = st.to_act(), st.legal_actions()
+            view = st.view(seat)
+            a = (heur if seat == 0 else rand).act(view, legal, rng)
+            if seat == 0 and "hold" in legal:
+                d = view["deal"]
+                strain, est = best_strain(parse_cards(" ".join(d["hand"])))
+                call = standing_call(d)
+                assert call is not None
+                if a == "hold":
+                    holds += 1
+                    assert affordable(call, int(est + 0.75), strain) and call_level(call) <= int(est + 0.75)
+                else:
+                    declined += 1
+            st.apply(a)
+    assert declined > 0
