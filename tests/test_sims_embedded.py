@@ -246,12 +246,19 @@ def test_a_run_killed_with_its_terminal_shows_as_interrupted(tmp_path: Path) -> 
     ``interrupted`` once that process is gone; a rerun resumes it to ``succeeded``."""
     spec = write_spec(tmp_path, {**TOURNAMENT, "deals": 60, "shard_deals": 2})
     root = tmp_path / "d"
-    proc = subprocess.Popen([sys.executable, "-m", "rasklad", "run", str(spec), "--data", str(root), "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    # As started from a terminal: SIGHUP at its default action, even when this test run itself was
+    # started under nohup (which ignores SIGHUP, and the ignoring is inherited across exec).
+    as_from_a_terminal = ("import runpy, signal; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+                          "runpy.run_module('rasklad', run_name='__main__', alter_sys=True)")
+    proc = subprocess.Popen([sys.executable, "-c", as_from_a_terminal, "run", str(spec), "--data", str(root),
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:
             if len(list(root.glob("jobs/*/seats/shard-*.parquet"))) >= 2:
+                # Freeze the run while the store is read, so it cannot finish its shards before the
+                # SIGHUP on a slow machine.
+                os.killpg(proc.pid, signal.SIGSTOP)
                 break
             time.sleep(0.01)
         assert proc.poll() is None, "the run finished before it could be killed: make the job longer"
@@ -262,10 +269,12 @@ def test_a_run_killed_with_its_terminal_shows_as_interrupted(tmp_path: Path) -> 
         job = store.list_jobs()[0]
         assert job.state == "running" and shown_state(store, job, settings.lease_seconds) == "running"
         os.killpg(proc.pid, signal.SIGHUP)  # the terminal went away: no handler runs
+        os.killpg(proc.pid, signal.SIGCONT)  # the pending SIGHUP ends it as it resumes, before its next step
+        assert proc.wait(timeout=30) == -signal.SIGHUP
     finally:
-        proc.wait(timeout=30)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
     job = store.get(job.id)
     assert job.state == "running"  # nothing could mark it...
     assert shown_state(store, job, settings.lease_seconds) == "interrupted"  # ...but its owner is gone
