@@ -106,8 +106,8 @@ def test_job_list_cancel(alice: Client) -> None:
     # Queued first, then running: the job may move from one to the other between the two calls (so it
     # can be listed under both), but not back, so it is listed under at least one.
     by_state = {s: alice.jobs(state=s, limit=500) for s in ("queued", "running")}
-    assert all(j.state == s for s, page in by_state.items() for j in page)  # the filter holds
-    assert job.id in [j.id for page in by_state.values() for j in page]
+    assert all(j.state == s for s, listed in by_state.items() for j in listed)  # the filter holds
+    assert job.id in [j.id for listed in by_state.values() for j in listed]
     cancelled = alice.cancel(job.id)
     assert cancelled.state == "cancelled" and cancelled.finished and not cancelled.succeeded
     assert cancelled.shards_done < 60
