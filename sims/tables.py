@@ -24,8 +24,8 @@ import pyarrow as pa
 
 from games.core.entry import Column, GameEntry, RotationRows
 
-__all__ = ["RECORDS", "TOURNAMENT_TABLES", "TournamentRows", "arrow_type", "counts_schema", "counts_table",
-           "deals_schema", "seats_schema"]
+__all__ = ["GAME_KEY", "RECORDS", "TOURNAMENT_TABLES", "VERSION_KEY", "TournamentRows", "arrow_type", "counts_schema",
+           "counts_table", "deals_schema", "game_metadata", "seats_schema"]
 
 RECORDS = pa.schema([
     pa.field("deal", pa.int64(), nullable=False),
@@ -51,25 +51,38 @@ def _fields(cols: Sequence[Column]) -> list[pa.Field]:
     return [pa.field(c.name, arrow_type(c.type), nullable=c.nullable) for c in cols]
 
 
+#: Schema metadata keys of ``deals`` and ``seats``: which game, at which version, wrote the rows (the
+#: version is bumped whenever the game's behaviour changes, so rows of two versions may differ).
+GAME_KEY = b"rasklad.game"
+VERSION_KEY = b"rasklad.game_version"
+
+
+def game_metadata(entry: GameEntry) -> dict[bytes, bytes]:
+    """The schema metadata naming the game and its version (``GAME_KEY``, ``VERSION_KEY``)."""
+    return {GAME_KEY: entry.name.encode(), VERSION_KEY: str(entry.version).encode()}
+
+
 def deals_schema(entry: GameEntry) -> pa.Schema:
-    """The ``deals`` schema of a game: the common keys, then the game's columns."""
+    """The ``deals`` schema of a game: the common keys, then the game's columns; the metadata names the
+    game and its version (``game_metadata``)."""
     keys = [pa.field("deal", pa.int64(), nullable=False),  # global deal index in the job
             pa.field("rotation", pa.int16(), nullable=False)]  # 0..players-1 with duplicate seating, else 0
     if entry.unit == "match":
         keys.append(pa.field("deal_no", pa.int16(), nullable=False))  # the deal's number within the match
     keys += [pa.field("dealer", pa.int8(), nullable=False),
              pa.field("seating", pa.list_(pa.int16()), nullable=False)]  # bot index of each seat
-    return pa.schema(keys + _fields(entry.tables.deals))
+    return pa.schema(keys + _fields(entry.tables.deals), metadata=game_metadata(entry))
 
 
 def seats_schema(entry: GameEntry) -> pa.Schema:
-    """The ``seats`` schema of a game: the common keys, then the game's columns (``score`` among them)."""
+    """The ``seats`` schema of a game: the common keys, then the game's columns (``score`` among them);
+    the metadata names the game and its version, as in ``deals``."""
     keys = [pa.field("deal", pa.int64(), nullable=False),
             pa.field("rotation", pa.int16(), nullable=False),
             pa.field("seat", pa.int8(), nullable=False),
             pa.field("bot_index", pa.int16(), nullable=False),  # position in spec.bots
             pa.field("bot", pa.string(), nullable=False)]  # the bot's label (sims.spec.bot_labels)
-    return pa.schema(keys + _fields(entry.tables.seats))
+    return pa.schema(keys + _fields(entry.tables.seats), metadata=game_metadata(entry))
 
 
 def counts_schema(keys: Sequence[tuple[str, pa.DataType]]) -> pa.Schema:

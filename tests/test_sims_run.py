@@ -48,6 +48,21 @@ def test_a_shard_is_a_pure_function_of_spec_and_k() -> None:
     assert not a["records"].equals(run_shard(s, 0)["records"])
 
 
+@pytest.mark.parametrize("game", sorted(registry.games()))
+def test_rows_name_the_game_and_its_version(game: str) -> None:
+    """The deals and seats schemas carry the game and its version in their metadata, so rows written
+    before a behaviour change (a version bump) can be told from rows written after it."""
+    entry = registry.game(game)
+    for schema in (deals_schema(entry), seats_schema(entry)):
+        assert schema.metadata == {b"rasklad.game": game.encode(), b"rasklad.game_version": str(entry.version).encode()}
+
+
+def test_shard_tables_carry_the_version() -> None:
+    a = run_shard(spec(record="summary"), 0)
+    for name in ("deals", "seats"):
+        assert a[name].schema.metadata[b"rasklad.game_version"] == str(registry.game("order-poker").version).encode()
+
+
 def test_rows_and_keys_of_a_shard() -> None:
     s = spec()
     last = run_shard(s, 2)  # deals 10 and 11

@@ -61,10 +61,9 @@ def _solve(options: Mapping[str, Any]) -> Mapping[str, Any]:
     from games.dice_poker.solver import solve_entry
 
     opts: dict[str, Any] = {"preset": options["preset"]}
-    given = options["option"]
-    items = [given] if isinstance(given, str) else list(given)
-    for item in filter(None, (x.strip() for text in items for x in str(text).split(","))):
-        name, sep, text = item.partition("=")
+    given = options["option"]  # a ``multiple`` option: every ``--option`` given, in order
+    for item in ([given] if isinstance(given, str) else list(given)):
+        name, sep, text = str(item).partition("=")
         if not sep or not name.strip():
             raise ValueError(f"--option {item!r} is not NAME=VALUE")
         opts[name.strip()] = _option_value(text.strip())
@@ -81,7 +80,7 @@ SOLVER = Solver(
     doc="the optimal solitaire strategy of full or mixed by backward induction (DP-10.5): its exact expected "
         "score (and, for full, the school and main parts); the strategy is cached for the optimal bot",
     options=(SolveOption("preset", str, "full", "full or mixed (DP-9)"),
-             SolveOption("option", str, (), "a rules option NAME=VALUE (or several, comma-separated)",
+             SolveOption("option", str, (), "a rules option NAME=VALUE (repeat --option for several)",
                          multiple=True),
              SolveOption("cache_dir", str, "", "where strategies are cached (default ~/.cache/rasklad)"),
              SolveOption("no_cache", bool, False, "solve again; neither read nor write the cache")),

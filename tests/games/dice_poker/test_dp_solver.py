@@ -117,7 +117,7 @@ def test_small_mixed_subgame_and_simple_is_refused() -> None:
 
 def test_rasklad_solve_json(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "rasklad", "solve", "dice-poker", "--preset", "full", "--option",
-                        "school_bonus=both,reroll_rule=free", "--json", "--cache-dir", str(tmp_path)],
+                        "school_bonus=both", "--option", "reroll_rule=free", "--json", "--cache-dir", str(tmp_path)],
                        capture_output=True, text=True, timeout=300, env={**os.environ})
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
@@ -126,6 +126,11 @@ def test_rasklad_solve_json(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "rasklad", "solve", "dice-poker", "--preset", "full", "--option",
                           "kickers=false"], capture_output=True, text=True, timeout=300, env={**os.environ})
     assert bad.returncode == 2 and "DP-8" in bad.stderr
+    # One NAME=VALUE per --option (a repeated option collects, SolveOption.multiple): no comma lists.
+    comma = subprocess.run([sys.executable, "-m", "rasklad", "solve", "dice-poker", "--preset", "full", "--option",
+                            "school_bonus=both,reroll_rule=free"], capture_output=True, text=True, timeout=300,
+                           env={**os.environ})
+    assert comma.returncode == 2 and "school_bonus" in comma.stderr, comma.stderr
 
 
 @pytest.mark.parametrize("locked", [False, True])
