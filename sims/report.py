@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,25 @@ def _merge_counts(counts: pa.Table) -> pa.Table:
     )
 
 
+def unit_names(spec: Mapping[str, Any]) -> dict[str, str]:
+    """What one unit of the spec's game is called, singular and plural (``GameEntry.unit_names``):
+    ``{"one": "deal", "many": "deals"}``, a match, or a Preferans pulka. The JSON keys of the report keep
+    the word ``deals`` (a contract); the words shown to a reader follow the unit."""
+    from games.core import registry
+
+    try:
+        one, many = registry.game(str(spec.get("game"))).unit_names
+    except KeyError:
+        one, many = "deal", "deals"
+    return {"one": one, "many": many}
+
+
+def _units(board: Mapping[str, Any]) -> tuple[str, str]:
+    """The unit's singular and plural of a leaderboard (``deal``/``deals`` for a report without them)."""
+    u = board.get("unit") or {}
+    return str(u.get("one", "deal")), str(u.get("many", "deals"))
+
+
 def build_report(job_dir: Location, spec: dict[str, Any]) -> dict[str, Any]:
     """The report of a finished job: the spec plus every statistic of its tables (deterministic)."""
     job_dir = job_dir if isinstance(job_dir, ObjectPath) else Path(job_dir)
@@ -155,6 +175,7 @@ def build_report(job_dir: Location, spec: dict[str, Any]) -> dict[str, Any]:
                 seats, deals, str(spec.get("seating", "duplicate")), int(spec.get("players") or 0),
                 columns=seat_cols,
             )
+            report["leaderboard"]["unit"] = unit_names(spec)
         report["deals_summary"] = stats.deals_summary(deals, deal_cols) if deals is not None else None
         return report
     samples = spec.get("samples")
@@ -242,10 +263,11 @@ def _num(x: Any, digits: int = 4) -> str:
 
 
 def format_leaderboard(board: dict[str, Any]) -> list[str]:
-    """The leaderboard as plain text lines (for a terminal): rank, bot, deals, mean, SE, 95% CI."""
+    """The leaderboard as plain text lines (for a terminal): rank, bot, units played, mean, SE, 95% CI."""
     rows = board["rows"]
+    _one, many = _units(board)
     width = max([len("bot"), *(len(r["bot"]) for r in rows)])
-    lines = [f"{'#':>2}  {'bot':<{width}}  {'deals':>8}  {'mean':>9}  {'se':>7}  95% CI"]
+    lines = [f"{'#':>2}  {'bot':<{width}}  {many:>8}  {'mean':>9}  {'se':>7}  95% CI"]
     for r in rows:
         ci = f"[{_num(r['ci_low'])}, {_num(r['ci_high'])}]"
         se = "-" if r["se"] is None else f"{r['se']:.4f}"
@@ -256,7 +278,7 @@ def format_leaderboard(board: dict[str, Any]) -> list[str]:
         line = (f"{p['a']} - {p['b']}: {_num(p['paired']['mean'])} "
                 f"[{_num(p['paired']['ci_low'])}, {_num(p['paired']['ci_high'])}] {p['verdict']}")
         if not p.get("separable") and p.get("deals_needed_80"):
-            line += f" (about {p['deals_needed_80']:,} deals would separate them, 80% power)"
+            line += f" (about {p['deals_needed_80']:,} {many} would separate them, 80% power)"
         lines.append(line)
     return lines + format_seat_columns(board)
 
@@ -456,6 +478,8 @@ def svg_histogram(label: str, hist: dict[str, Any], xs_all: list[Any] | None) ->
 
 def _leaderboard_html(board: dict[str, Any]) -> str:
     rows = board["rows"]
+    one, many = _units(board)
+    Many = many.capitalize()
     lead = [
         [
             _e(r["rank"]),
@@ -472,17 +496,17 @@ def _leaderboard_html(board: dict[str, Any]) -> str:
     ]
     out = [
         "<h2>Leaderboard</h2>",
-        f'<p class="note">{_e(board["deals"])} deals, {_e(board["rows_total"])} seat rows, seating '
-        f"{_e(board['seating'])}. Mean score per deal: each deal counts once (the bot's mean over its "
-        "rows of that deal); SE and the 95% t interval are over deals, the independent units.</p>",
-        _table(["#", "bot", "deals", "rows", "mean", "sd", "SE", "95% CI", "vs next"], lead, left=2),
-        "<h3>Mean score per deal with 95% intervals</h3>",
+        f'<p class="note">{_e(board["deals"])} {_e(many)}, {_e(board["rows_total"])} seat rows, seating '
+        f"{_e(board['seating'])}. Mean score per {_e(one)}: each {_e(one)} counts once (the bot's mean over its "
+        f"rows of that {_e(one)}); SE and the 95% t interval are over {_e(many)}, the independent units.</p>",
+        _table(["#", "bot", many, "rows", "mean", "sd", "SE", "95% CI", "vs next"], lead, left=2),
+        f"<h3>Mean score per {_e(one)} with 95% intervals</h3>",
         svg_intervals([(r["bot"], r["mean"], r["ci_low"], r["ci_high"]) for r in rows], "means with 95% CI"),
     ]
     pairs = board["pairs"]
     if pairs:
         same = (
-            "on the same cards (duplicate seating)" if board["paired_on_same_cards"] else "on the same deals"
+            "on the same cards (duplicate seating)" if board["paired_on_same_cards"] else f"on the same {many}"
         )
         prow = [
             [
@@ -502,23 +526,23 @@ def _leaderboard_html(board: dict[str, Any]) -> str:
         cls = [["", "", "", "", "", "", "", "sep" if p["separable"] else "ns", "", ""] for p in pairs]
         out += [
             "<h2>Paired differences</h2>",
-            f"<p class=\"note\">Per deal played by both, A's mean minus B's, {_e(same)}. The unpaired "
-            "interval treats the two bots' per-deal means as independent samples; SE ratio = unpaired SE / "
-            "paired SE (its square is the variance reduction). Deals needed: the sample size at which the "
+            f"<p class=\"note\">Per {_e(one)} played by both, A's mean minus B's, {_e(same)}. The unpaired "
+            f"interval treats the two bots' per-{_e(one)} means as independent samples; SE ratio = unpaired SE / "
+            f"paired SE (its square is the variance reduction). {_e(Many)} needed: the sample size at which the "
             "95% interval would exclude 0 if the observed difference and spread held (and with 80% "
             "power).</p>",
             _table(
                 [
                     "A",
                     "B",
-                    "deals",
+                    many,
                     "A − B",
                     "paired 95% CI",
                     "unpaired 95% CI",
                     "SE ratio",
                     "verdict",
-                    "deals needed",
-                    "deals (80% power)",
+                    f"{many} needed",
+                    f"{many} (80% power)",
                 ],
                 prow,
                 left=2,
@@ -546,8 +570,8 @@ def _leaderboard_html(board: dict[str, Any]) -> str:
             mcls.append(cl)
         out += [
             "<h2>Head-to-head</h2>",
-            '<p class="note">Row bot minus column bot: mean score difference per deal where both played, '
-            "95% CI, deals. Green: separable; yellow: not separable at this sample size.</p>",
+            f'<p class="note">Row bot minus column bot: mean score difference per {_e(one)} where both played, '
+            f"95% CI, {_e(many)}. Green: separable; yellow: not separable at this sample size.</p>",
             _table(["", *h2h["bots"]], mrows, classes=mcls),
         ]
     rating = board.get("rating")
@@ -557,7 +581,7 @@ def _leaderboard_html(board: dict[str, Any]) -> str:
             for r in rating["rows"]
         ]
         capped = (
-            f" Capped: first {rating['deals_rated']} of {rating['deals_total']} deals."
+            f" Capped: first {rating['deals_rated']} of {rating['deals_total']} {many}."
             if rating["capped"]
             else ""
         )

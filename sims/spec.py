@@ -480,7 +480,9 @@ def _default_shard_deals(spec: TournamentSpec) -> int:
     """Deals per shard so that a shard takes about ``SHARD_SECONDS``, from the slowest bot's declared cost."""
     from games.core import registry
 
-    slowest = min(registry.get(b.name).cost(b.params) for b in spec.bots)
+    entry = registry.game(spec.game)
+    rules = entry.rules(spec.rules)
+    slowest = min(registry.get(b.name).speed(b.params, rules, spec.players) for b in spec.bots)
     per_shard = max(1, int(SHARD_SECONDS * slowest / spec.rotations))
     return min(spec.deals, per_shard)
 

@@ -19,9 +19,9 @@ RANDOM = ["order-poker/random"] * 4
 MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "order-poker/heuristic"]
 
 CASES = [
-    (RANDOM, 600, "6c980285e56a1633cd8c4888cf80941cfebafccdd02d629e76ee8dce99974176",
+    (RANDOM, 600, "ea8d4ab0f926980d99c40cf646fa6fe9031be354c673856195f4eeb2d54fb0f6",
      "a2f45a85bba6b31aaa71fc094dc14439e02b2be403ab65d15ed95145935056ad"),
-    (MIXED, 30, "c522b778bc3b414cb7aaaeb6e9795b1a6a003039897b6820266bf34b465a5d90",
+    (MIXED, 30, "605c190df4f1ef91c83e2ef29a09b2dfcd41d980825f9aaa81ef81a2f12c4680",
      "5fccf8a89f3e673508961bd3b8dcacb9a074421e73f1b97ebaecee587a4fdfda"),
 ]
 

@@ -235,3 +235,28 @@ def test_format_leaderboard_lines(tournament_job: Path) -> None:
     assert len(lines) == 1 + 4 + 6 + 2 + 4  # + the per-bot seat columns: a title, a header, one line a bot
     assert lines[11].startswith("per bot") and lines[12].split()[1:] == ["role=(none)", "fulfilled"]
     assert all(line.split()[-2:] == ["100.0%", "0.0%"] for line in lines[13:])
+
+
+def test_reports_name_the_unit_of_a_match_game() -> None:
+    """A Preferans leaderboard counts pulkas, a Raspisnoy one matches, an Order Poker one deals: the words a
+    reader sees follow the game's unit (GameEntry.unit_names); the JSON keys stay ``deals``."""
+    from sims.report import _leaderboard_html, format_leaderboard, unit_names
+
+    assert unit_names({"game": "preferans"}) == {"one": "pulka", "many": "pulkas"}
+    assert unit_names({"game": "raspisnoy"}) == {"one": "match", "many": "matches"}
+    assert unit_names({"game": "order-poker"}) == {"one": "deal", "many": "deals"}
+    row = {"rank": 1, "bot": "a", "bot_index": 0, "deals": 3, "rows": 3, "mean": 1.0, "sd": 1.0, "se": 0.5,
+           "ci_low": -1.0, "ci_high": 3.0, "vs_next": None}
+    board = {"rows": [row], "pairs": [], "deals": 3, "rows_total": 3, "seating": "duplicate",
+             "paired_on_same_cards": True, "unit": unit_names({"game": "preferans"})}
+    text = format_leaderboard(board)
+    assert "pulkas" in text[0] and "deals" not in text[0]
+    page = _leaderboard_html(board)
+    assert "3 pulkas" in page and "Mean score per pulka" in page and " deals" not in page
+
+
+def test_progress_rates_keep_their_precision() -> None:
+    """A slow unit's rate is not rounded to 0 (a Raspisnoy job at 0.4 matches/s read '0 deals/s')."""
+    from rasklad.commands.run import rate_text
+
+    assert [rate_text(x) for x in (12345.6, 45.67, 0.0213, 0.4)] == ["12,346", "45.7", "0.0213", "0.4"]

@@ -339,3 +339,25 @@ def test_examples_validate(name: str) -> None:
     if yaml.safe_load((EXAMPLES / name).read_text()).get("kind") == "tournament" and not HAVE_ENGINE:
         pytest.skip("games.order_poker is not installed yet")
     assert plan(load_spec(EXAMPLES / name)).shards_total >= 1
+
+
+def test_default_shard_size_sees_the_rules_a_match_length_depends_on() -> None:
+    """A bot's declared cost sees the rules and seats (BotInfo.cost): a liar's poker match of 10 rounds
+    (LP-5.4) is sized as ten times the work of a one-round match, a Raspisnoy match by its schedule."""
+    from games.core import registry
+    from games.raspisnoy.rules import schedule
+
+    def shard(game: str, players: int, bots: list[str], rules: dict[str, object]) -> int:
+        s = parse_spec({"kind": "tournament", "game": game, "players": players, "bots": bots, "deals": 10**6,
+                        "seating": "duplicate", "seed": 1, "rules": rules})
+        assert isinstance(s, TournamentSpec) and s.shard_deals is not None
+        return s.shard_deals
+
+    lp = ["liars-poker/random", "liars-poker/random"]
+    one, ten = shard("liars-poker", 2, lp, {"rounds": 1}), shard("liars-poker", 2, lp, {"rounds": 10})
+    assert one == 10 * ten
+    info = registry.get("raspisnoy/random")
+    entry = registry.game("raspisnoy")
+    r3, r4 = entry.rules({}), entry.rules({})
+    assert info.speed({}, r3, 3) * len(schedule(r3, 3)) == pytest.approx(info.speed({}, r4, 4) * len(schedule(r4, 4)))
+    assert len(schedule(r3, 3)) != len(schedule(r4, 4))

@@ -16,9 +16,9 @@ def examples() -> list[dict[str, Any]]:
         infos = registry.bots(name)
         # The fastest bots (their declared speed), so an example finishes in seconds (Preferans's
         # pimc plays a pulka in minutes); ties by name.
-        bots = sorted(infos, key=lambda b: (-infos[b].cost({}), b))
+        bots = sorted(infos, key=lambda b: (-infos[b].speed({}), b))
         if bots:  # and none 100 times slower than the fastest (a seat may repeat a bot)
-            bots = [b for b in bots if infos[b].cost({}) * 100 >= infos[bots[0]].cost({})]
+            bots = [b for b in bots if infos[b].speed({}) * 100 >= infos[bots[0]].speed({})]
             chosen = [bots[i % len(bots)] for i in range(lo)]
             out.append({"title": f"{entry.title}: a tournament of {', '.join(chosen)}", "spec": {
                 "kind": "tournament", "name": f"{entry.title} example", "game": entry.name, "players": lo,

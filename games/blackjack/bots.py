@@ -31,18 +31,18 @@ BASIC_SCHEMA: dict[str, Any] = {
 #: The game's bots with their declared speeds (rounds per second of one process), for shard sizing.
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("blackjack/random", bot_factory("blackjack/random", RandomBot, no_params()), no_params(),
-            "a uniformly random legal action", lambda params: 8_000.0),
+            "a uniformly random legal action", lambda params, rules, players: 8_000.0),
     BotInfo("blackjack/dealer-rule", bot_factory("blackjack/dealer-rule", DealerRuleBot, no_params()), no_params(),
             "hits below 17 like the casino dealer (BJ-7.6); smallest bet; no doubles or splits",
-            lambda params: 8_000.0),
+            lambda params, rules, players: 8_000.0),
     BotInfo("blackjack/home/heuristic",
             bot_factory("blackjack/home/heuristic", HomeHeuristicBot, no_params()), no_params(),
             "the seed's advice (BJ-2.4) as a player; as home dealer the house rule's doubling and drawing by the "
-            "table (BJ-2.3)", lambda params: 6_000.0),
+            "table (BJ-2.3)", lambda params, rules, players: 6_000.0),
     BotInfo("blackjack/basic", bot_factory("blackjack/basic", BasicBot, BASIC_SCHEMA), BASIC_SCHEMA,
             "casino: the exact solver's total-dependent chart (hard/soft/pairs); elsewhere the dealer's rule",
-            lambda params: 6_000.0),
+            lambda params, rules, players: 6_000.0),
     BotInfo("blackjack/optimal", bot_factory("blackjack/optimal", OptimalBot, no_params()), no_params(),
             "casino: the exact solver's decisions for the deck in use (composition-dependent first decision); "
-            "elsewhere the dealer's rule", lambda params: 3_000.0),
+            "elsewhere the dealer's rule", lambda params, rules, players: 3_000.0),
 )

@@ -225,10 +225,10 @@ def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int,
 
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("classic-poker/random", bot_factory("classic-poker/random", RandomBot, no_params()), no_params(),
-            "a uniformly random legal action; never folds when checking is free", lambda params: 120.0),
+            "a uniformly random legal action; never folds when checking is free", lambda params, rules, players: 120.0),
     BotInfo("classic-poker/rules", bot_factory("classic-poker/rules", RulesBot, no_params()), no_params(),
-            "hand-strength thresholds by street and position; standard discards", lambda params: 100.0),
+            "hand-strength thresholds by street and position; standard discards", lambda params, rules, players: 100.0),
     BotInfo("classic-poker/equity", bot_factory("classic-poker/equity", EquityBot, EQUITY_SCHEMA), EQUITY_SCHEMA,
             "Monte Carlo equity against the unfolded opponents' random hands vs the pot odds",
-            lambda params: 30.0),
+            lambda params, rules, players: 30.0),
 )

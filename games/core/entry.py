@@ -347,6 +347,10 @@ class GameEntry:
     deal is then a prefix of the stub at the end (per deal of a match), not equal to it."""
     solver: Solver | None = None
     """``rasklad solve <game>`` (optional): the game's exact solver, its options and output."""
+    unit_noun: tuple[str, str] | None = None
+    """What one unit is called to a reader, singular and plural (``("pulka", "pulkas")``); None: ``deal``/
+    ``deals`` for a deal-unit game, ``match``/``matches`` for a match-unit one (``unit_names``). Reports
+    and progress say it; JSON keys keep ``deals``."""
     conformance_units: int | None = None
     """Random units the conformance suite plays per (seats, preset) (None: by the bots' declared cost).
     A game whose unit is long under random play (a Preferans pulka runs to hundreds of deals) names a
@@ -398,6 +402,13 @@ class GameEntry:
             return None
         seats = str(lo) if lo == hi else f"{lo} to {hi}"
         return f"{self.name} is played by {seats} players"
+
+    @property
+    def unit_names(self) -> tuple[str, str]:
+        """``unit_noun``, else ``("deal", "deals")`` or ``("match", "matches")`` by ``unit``."""
+        if self.unit_noun is not None:
+            return self.unit_noun
+        return ("deal", "deals") if self.unit == "deal" else ("match", "matches")
 
     @property
     def record_rule_id(self) -> str:

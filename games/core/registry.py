@@ -33,15 +33,26 @@ __all__ = ["BotInfo", "bot_factory", "bots", "configure", "game", "games", "get"
 class BotInfo:
     """A bot: its factory, the JSON schema of its parameters and its declared cost.
 
-    ``cost(params)`` is the bot's rough speed in deals per second of one process (plays of one
-    deal by a table of such bots), used only to size shards so one takes a few seconds.
+    ``cost(params, rules, players)`` is the bot's rough speed in units per second of one process (plays
+    of one unit -- a deal, or a whole match for a match-unit game -- by a table of such bots under
+    ``rules`` with ``players`` seats), used only to size shards so one takes a few seconds. It sees
+    the rules because a match's length does (Raspisnoy's schedule, a Preferans pulka's points, the
+    rounds of a liar's poker match); ``speed`` calls it with a game's default rules.
     """
 
     name: str
     factory: Callable[..., Bot]
     schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
     description: str = ""
-    cost: Callable[[Mapping[str, Any]], float] = field(default=lambda params: 2_000.0)
+    cost: Callable[[Mapping[str, Any], Any, int], float] = field(default=lambda params, rules, players: 2_000.0)
+
+    def speed(self, params: Mapping[str, Any], rules: Any = None, players: int | None = None) -> float:
+        """``cost`` under ``rules`` and ``players`` (None: the game's default rules, its fewest seats)."""
+        if rules is None or players is None:
+            entry = game(self.game)
+            rules = entry.rules_class() if rules is None else rules
+            players = entry.seats(rules)[0] if players is None else players
+        return float(self.cost(params, rules, players))
 
     @property
     def game(self) -> str:
@@ -137,11 +148,11 @@ def game(name: str) -> GameEntry:
 
 
 def register(name: str, factory: Callable[..., Bot], schema: Mapping[str, Any] | None = None,
-             description: str = "", cost: Callable[[Mapping[str, Any]], float] | None = None) -> None:
+             description: str = "", cost: Callable[[Mapping[str, Any], Any, int], float] | None = None) -> None:
     """Register an extra bot ``factory(**params) -> Bot`` under ``name`` (``"<game>/<bot>"``)."""
     global _BOTS
     info = BotInfo(name, factory, schema or {"type": "object", "properties": {}}, description,
-                   cost or (lambda params: 2_000.0))
+                   cost or (lambda params, rules, players: 2_000.0))
     _EXTRA_BOTS[name] = info
     _BOTS = None
 

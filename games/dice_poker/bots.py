@@ -148,15 +148,15 @@ def _race(**params: Any) -> Any:
 #: The game's bots with their declared speeds (matches/s of one process), used to size shards.
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("dice-poker/random", bot_factory("dice-poker/random", RandomBot, no_params()), no_params(),
-            "a uniform choice among the legal actions", lambda params: 1_000.0),
+            "a uniform choice among the legal actions", lambda params, rules, players: 1_000.0),
     BotInfo("dice-poker/greedy", bot_factory("dice-poker/greedy", GreedyBot, no_params()), no_params(),
-            "keeps the dice of its best current pattern, writes the highest-scoring line", lambda params: 500.0),
+            "keeps the dice of its best current pattern, writes the highest-scoring line", lambda params, rules, players: 500.0),
     BotInfo("dice-poker/optimal", _optimal, OPTIMAL_SCHEMA,
             "full/mixed: plays the exact solitaire strategy (maximises its expected final score; "
-            "`rasklad solve dice-poker`); simple: plays optimal-race", lambda params: 20.0),
+            "`rasklad solve dice-poker`); simple: plays optimal-race", lambda params, rules, players: 20.0),
     BotInfo("dice-poker/optimal-race", _race, no_params(),
             "simple: maximises its expected score against the hands to beat (exact for two players); "
             "full/mixed: maximises its chance of finishing ahead of the leading sheet, turn by turn, "
             "over the solitaire solution's score distributions (normal approximation)",
-            lambda params: 300.0),
+            lambda params, rules, players: 300.0),
 )

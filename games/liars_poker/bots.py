@@ -12,7 +12,7 @@ note's digit counts, the public bidding, LP-2) and the lazy ``Actions`` of the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,15 +56,23 @@ def _cfr(**params: Any) -> Any:
     return CfrBot(**params)
 
 
-#: The game's bots with their declared speeds (one-round matches per second of one process), for shard sizing.
+def _per_match(rounds_per_second: float) -> Callable[[Mapping[str, Any], Any, int], float]:
+    """A bot's cost in matches per second: ``rounds_per_second`` over the match's rounds (LP-5.4)."""
+    def cost(params: Mapping[str, Any], rules: Any, players: int) -> float:
+        return rounds_per_second / max(1, int(rules.rounds))
+    return cost
+
+
+#: The game's bots with their declared speeds (matches of the job's rounds per second of one process), for
+#: shard sizing.
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("liars-poker/random", bot_factory("liars-poker/random", RandomBot, no_params()), no_params(),
-            "a uniformly random legal action", lambda params: 8_000.0),
+            "a uniformly random legal action", _per_match(8_000.0)),
     BotInfo("liars-poker/truthful", bot_factory("liars-poker/truthful", TruthfulBot, TRUTHFUL_SCHEMA), TRUTHFUL_SCHEMA,
             "bids its own note plus the others' expected count; challenges a bid less likely than threshold "
-            "(exact binomial tails)", lambda params: 2_000.0),
+            "(exact binomial tails)", _per_match(2_000.0)),
     BotInfo("liars-poker/cfr", _cfr, CFR_SCHEMA,
             "the CFR+ average policy of the small two-player games (exploitability: rasklad solve liars-poker); "
             "on the classic game (2 to 4 seats) an abstraction trained by compiled MCCFR; elsewhere the truthful bot",
-            lambda params: 2_000.0),
+            _per_match(2_000.0)),
 )

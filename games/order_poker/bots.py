@@ -70,7 +70,7 @@ def _make_random(**params: Any) -> RandomBot:
     return RandomBot(**params)
 
 
-def _montecarlo_cost(params: Mapping[str, Any]) -> float:
+def _montecarlo_cost(params: Mapping[str, Any], rules: Any, players: int) -> float:
     # ~5 deals/s at the default 12 samples, inversely proportional to the samples.
     return 5.0 * 12.0 / max(1.0, float(params.get("samples", 12)))
 
@@ -80,10 +80,10 @@ def _montecarlo_cost(params: Mapping[str, Any]) -> float:
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("order-poker/random", _make_random, RANDOM_SCHEMA,
             "uniform over the legal actions; pass_prob sets the chance to pass in the bidding",
-            lambda params: 10_000.0),
+            lambda params, rules, players: 10_000.0),
     BotInfo("order-poker/heuristic", heuristic.make, heuristic.SCHEMA,
             "the seed's strategy remarks with exact reach tables from the Cython evaluator",
-            lambda params: 1_500.0),
+            lambda params, rules, players: 1_500.0),
     BotInfo("order-poker/montecarlo", montecarlo.make, montecarlo.SCHEMA,
             "samples the hidden hands, plays every candidate out with heuristic policies, keeps the best mean",
             _montecarlo_cost),

@@ -78,6 +78,7 @@ ENTRY = GameEntry(
     tables=tables.TABLES,
     bots=_bots,
     unit="match",
+    unit_noun=("pulka", "pulkas"),
     describe_action=describe,
     dealer_of=_dealer_of,
     cards_in_play=cards_in_play,

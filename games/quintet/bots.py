@@ -78,7 +78,7 @@ EQUILIBRIUM_SCHEMA: dict[str, Any] = {
 }
 
 
-def _equilibrium_cost(params: Mapping[str, Any]) -> float:
+def _equilibrium_cost(params: Mapping[str, Any], rules: Any, players: int) -> float:
     # ~8 layouts/s at k = 200 (benchmarks/compare_quintet.py), inversely proportional to k.
     return 8.0 * 200.0 / max(5.0, float(params.get("k", 200)))
 
@@ -86,12 +86,12 @@ def _equilibrium_cost(params: Mapping[str, Any]) -> float:
 #: The game's bots with their declared speeds (deals/s of one process), used to size shards.
 BOTS: tuple[BotInfo, ...] = (
     BotInfo("quintet/random", bot_factory("quintet/random", RandomBot, no_params()), no_params(),
-            "a uniform random layout", lambda params: 10_000.0),
+            "a uniform random layout", lambda params, rules, players: 10_000.0),
     BotInfo("quintet/greedy", bot_factory("quintet/greedy", GreedyBot, no_params()), no_params(),
-            "strongest packets first, the strongest into the 7-point slot", lambda params: 300.0),
+            "strongest packets first, the strongest into the 7-point slot", lambda params, rules, players: 300.0),
     BotInfo("quintet/blotto", bot_factory("quintet/blotto", BlottoBot, BLOTTO_SCHEMA), BLOTTO_SCHEMA,
             "greedy's packets, the weakest sacrificed in a high slot so the others each move down one",
-            lambda params: 300.0),
+            lambda params, rules, players: 300.0),
     BotInfo("quintet/equilibrium", bot_factory("quintet/equilibrium", EquilibriumBot, EQUILIBRIUM_SCHEMA),
             EQUILIBRIUM_SCHEMA, "mixed strategy of a k x k matrix game over diverse candidate layouts (scipy linprog)",
             _equilibrium_cost),

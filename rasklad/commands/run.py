@@ -128,7 +128,9 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
     from sims.spec import SpecError
 
     console = Console(stderr=True)
-    unit = "deals" if spec.kind == "tournament" else "samples"
+    from games.core import registry
+
+    unit = registry.game(spec.game).unit_names[1] if spec.kind == "tournament" else "samples"
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("shards"),
                    TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=console,
                    disable=quiet or not console.is_terminal, transient=False)
@@ -143,7 +145,7 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
     def on_shard(p: JobProgress) -> None:
         import time
 
-        rate = f"{p.rate():,.0f} {unit}/s" if p.items_this_run else ""
+        rate = f"{rate_text(p.rate())} {unit}/s" if p.items_this_run else ""
         bar.update(task[0], completed=p.shards_done, rate=rate)
         now = time.monotonic()
         if plain and (now - said[0] >= 5.0 or p.shards_done == p.shards_total):
@@ -159,6 +161,16 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
     except KeyboardInterrupt:
         typer.echo("interrupted: committed shards are kept; run the same command again to resume", err=True)
         raise typer.Exit(code=130) from None
+
+
+def rate_text(per_second: float) -> str:
+    """A rate with the precision it needs: ``12,345``, ``45.6``, ``0.0213`` (a slow unit, a Raspisnoy
+    match or a Preferans pulka, would otherwise read ``0``)."""
+    if per_second >= 100:
+        return f"{per_second:,.0f}"
+    if per_second >= 1:
+        return f"{per_second:.1f}"
+    return f"{per_second:.3g}"
 
 
 def print_run_result(result: Any, max_rows: int = 40) -> None:

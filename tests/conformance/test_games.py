@@ -35,7 +35,7 @@ def _cases() -> list[tuple[str, int, str]]:
 def _bot_cases() -> list[tuple[str, str]]:
     with toys_registered():
         return [(name, b.name) for name in registry.games() for b in registry.bots(name).values()
-                if b.cost({}) >= MIN_COST]
+                if b.speed({}) >= MIN_COST]
 
 
 def _seed(*parts: object) -> int:
@@ -46,7 +46,7 @@ def _deals(name: str) -> int:
     declared = registry.game(name).conformance_units
     if declared is not None:
         return declared * DEPTH
-    fastest = max(b.cost({}) for b in registry.bots(name).values())
+    fastest = max(b.speed({}) for b in registry.bots(name).values())
     return (DEALS_FAST if fastest >= 5_000 else DEALS_SLOW) * DEPTH
 
 

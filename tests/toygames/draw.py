@@ -308,9 +308,9 @@ def _random(**params: Any) -> RandomBot:
 
 
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo(f"{NAME}/random", _random, _EMPTY, "stands or draws at random", lambda params: 50_000.0),
+    BotInfo(f"{NAME}/random", _random, _EMPTY, "stands or draws at random", lambda params, rules, players: 50_000.0),
     BotInfo(f"{NAME}/threshold", lambda **p: ThresholdBot(**p), THRESHOLD_SCHEMA,
-            "draws below a rank, stands at or above it", lambda params: 40_000.0),
+            "draws below a rank, stands at or above it", lambda params, rules, players: 40_000.0),
 )
 
 

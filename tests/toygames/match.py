@@ -299,9 +299,9 @@ def _random(**params: Any) -> RandomBot:
 
 
 BOTS: tuple[BotInfo, ...] = (
-    BotInfo(f"{NAME}/random", _random, _EMPTY, "bids or passes at random", lambda params: 20_000.0),
+    BotInfo(f"{NAME}/random", _random, _EMPTY, "bids or passes at random", lambda params, rules, players: 20_000.0),
     BotInfo(f"{NAME}/threshold", lambda **p: ThresholdBot(**p), THRESHOLD_SCHEMA,
-            "bids with a die at or above a face", lambda params: 20_000.0),
+            "bids with a die at or above a face", lambda params, rules, players: 20_000.0),
 )
 
 
