@@ -15,7 +15,7 @@ from typing import Any
 from games.core.protocol import RulesError
 
 NAME = "blackjack"
-VERSION = 1
+VERSION = 2
 PRESET_NAMES = ("home", "ochko", "casino")
 
 #: BJ-3.1 / BJ-6.3 / BJ-7.1: seats by preset (``casino`` counts players only; the dealer is no seat).

@@ -14,7 +14,7 @@ from typing import Any
 from games.core.protocol import RulesError
 
 NAME = "preferans"
-VERSION = 1
+VERSION = 2
 #: PF-2.1: 3 or 4 players.
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
 
