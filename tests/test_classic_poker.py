@@ -29,7 +29,7 @@ PREFIX = ["Qs", "9h", "Kd", "Ah", "Qh", "8d", "3c", "Tc", "2c", "7s", "Jh", "6h"
 def _example_record() -> dict[str, Any]:
     """CP-11.2's example, its abridged deck orders completed with the remaining cards in id order."""
     rest = [card_str(c) for c in range(52) if card_str(c) not in PREFIX]
-    return {"format": "rasklad-record/1", "game": "classic-poker", "version": 1,
+    return {"format": "rasklad-record/1", "game": "classic-poker", "version": 2,
             "rules": {"preset": "draw", "deck": "52", "ante": 1, "min_bet": 1, "limit": 3, "max_raises": 3,
                       "openers": "none", "max_draw": 5, "pot": "high"},
             "players": 4, "dealer": 3,
@@ -290,3 +290,137 @@ def test_openers_are_shown() -> None:
         if len(ranks) == 2:  # one pair opens only from jacks up; two pair, three, four always
             assert "23456789TJQKA".index(ranks[0]) >= 9
     assert seen
+
+
+# ------------------------------------------------------------------ CP-7.4, CP-5.4, CP-7.3/CP-7.5 as written
+def _interleave(by_pos: list[list[str]], stock: list[str], deck: list[int]) -> list[int]:
+    """A ``deck_order`` dealing ``by_pos[i]`` to position i (CP-11.3: card k to position k mod n), then
+    ``stock`` on top of the stock, then the rest of ``deck`` in id order."""
+    n = len(by_pos)
+    order = [hands.parse(by_pos[k % n][k // n]) for k in range(5 * n)] + [hands.parse(c) for c in stock]
+    return order + [c for c in sorted(deck) if c not in order]
+
+
+def test_cp7_4_a_discard_in_any_order_is_accepted_and_written_in_the_order_held() -> None:
+    """CP-7.4 gives a discard no order: seat 0 holds Qs Qh 2c Qd 5d (as dealt, CP-11.3) and throws
+    5d 2c; the record writes ["2c", "5d"], the order the cards are held (CP-11.2). It was rejected as
+    "a discard of 2 cards is over the limit max_draw=5"."""
+    rec = _example_record()
+    rec["actions"][5] = {"seat": 0, "act": "draw", "discard": ["5d", "2c"]}
+    out = replay.replay(rec)  # the stored outcome still holds
+    assert out["scores"] == [-7, 9, -1, -1]
+    st = replay.replay_state(rec)
+    assert st.record()["actions"][5] == {"seat": 0, "act": "draw", "discard": ["2c", "5d"]}
+    assert [hands.name(c) for c in st.cards[0]] == ["Qs", "Qh", "Qd", "9c", "4s"]
+    # Straight through the engine and the record writer: three cards in reverse order.
+    st = ENTRY.from_record({**_example_record(), "actions": [], "outcome": None})
+    for a in _example_record()["actions"][:5]:
+        st.apply(ENTRY.decode_action(st, a, 0))
+    thrown = (hands.parse("5d"), hands.parse("Qd"), hands.parse("2c"))
+    act = type(st.legal_actions()[0])(discard=thrown)
+    assert ENTRY.encode_action(st, act)["discard"] == ["2c", "Qd", "5d"]
+    st.apply(act)
+    assert st.history[-1]["discard"] == ["2c", "Qd", "5d"] and st.drawn[0] == 3
+
+
+def test_cp5_4_a_low_pot_with_no_qualifying_low_goes_to_the_high_hand() -> None:
+    """CP-5.4: ``pot=low`` with ``low_qualifier=8`` and no low of 8 or better: the high hand takes the
+    whole pot. Seat 0 (K-Q-J-9-3, no pair: the better low) loses to seat 1's pair of aces; the engine
+    gave the pot to the best non-qualifying low before."""
+    rules = Rules(pot="low", low_ranking="ace_to_five", low_qualifier="8")
+    order = _interleave([["Ks", "Qd", "Jc", "9h", "3s"], ["As", "Ad", "7c", "6h", "5s"]], [], list(range(52)))
+    st = State(rules, 2, 1, order, list(range(52)))
+    for text in ("check", "check"):
+        st.apply(next(a for a in st.legal_actions() if str(a) == text))
+    st.apply(type(st.legal_actions()[0])(discard=()))
+    st.apply(type(st.legal_actions()[0])(discard=()))
+    for text in ("check", "check"):
+        st.apply(next(a for a in st.legal_actions() if str(a) == text))
+    out = st.outcome()
+    assert out["scores"] == [-1, 1] and out["winners"] == {"high": [1], "low": []}
+    assert out["showdown"]["1"]["category"] == "pair" and out["showdown"]["0"]["low"] is None
+    # A qualifying low still takes the whole low pot (seat 1 now holds 7-6-5-3-A).
+    order = _interleave([["Ks", "Kd", "Kc", "9h", "9s"], ["As", "3d", "7c", "6h", "5s"]], [], list(range(52)))
+    st = State(rules, 2, 1, order, list(range(52)))
+    for a in ("check", "check", (), (), "check", "check"):
+        st.apply(type(st.legal_actions()[0])(discard=a) if isinstance(a, tuple)
+                 else next(x for x in st.legal_actions() if str(x) == a))
+    assert st.outcome()["scores"] == [-1, 1] and st.outcome()["winners"]["low"] == [1]
+
+
+def test_cp7_3_cp7_5_only_the_openers_opening_cards_are_kept_aside() -> None:
+    """CP-7.3 / CP-7.5: the opener (seat 0, Jc Jd) throws Jd 6h 8s Tc. Jd, an opening card, is kept
+    aside; 6h 8s Tc join the new stock. 36 cards, six players: after seat 0 draws four, two cards are
+    left, so seat 2's draw of five rebuilds the stock from 8s 6h Tc (first in ``reshuffle_order``)
+    and seat 1's folded hand: seat 2 ends with the two stock cards and 8s 6h Tc. The engine kept every
+    discard of the opener aside and dealt seat 2 seat 1's folded cards instead."""
+    rules = Rules(deck="36", openers="jacks")
+    deck = hands.deck_of(rules)
+    by_pos = [["Jc", "Jd", "6h", "8s", "Tc"], ["Ac", "Kc", "Qc", "9c", "7c"], ["Ad", "Kd", "Qd", "9d", "7d"],
+              ["Ah", "Ks", "Qh", "9h", "7s"], ["As", "Kh", "Qs", "9s", "7h"], ["Ts", "Th", "8c", "8d", "6c"]]
+    stock = ["6d", "6s", "Js", "Jh", "8h", "Td"]
+    order = _interleave(by_pos, stock, deck)
+    first = [hands.parse(c) for c in ("Jd", "8s", "6h", "Tc")]
+    re = first + [c for c in sorted(deck) if c not in first]
+    st = State(rules, 6, 5, order, re)
+    Act = type(st.legal_actions()[0])
+    st.apply(Act(bet=bt.raise_by(1)))  # seat 0 opens (CP-7.3)
+    st.apply(Act(bet=bt.FOLD))  # seat 1
+    for _ in range(4):
+        st.apply(Act(bet=bt.CALL))
+    st.apply(Act(discard=tuple(hands.parse(c) for c in ("Jd", "6h", "8s", "Tc"))))
+    st.apply(Act(discard=tuple(st.cards[2])))
+    assert [hands.name(c) for c in st.cards[0]] == ["Jc", "6d", "6s", "Js", "Jh"]
+    assert [hands.name(c) for c in st.cards[2]] == ["8h", "Td", "8s", "6h", "Tc"]
+    assert st.kept_aside == [hands.parse("Jd")]
+    for _ in range(3):
+        st.apply(Act(discard=()))
+    while not st.is_over():
+        st.apply(Act(bet=bt.CHECK))
+    out = st.outcome()
+    assert out["openers"] == {"seat": 0, "cards": ["Jc", "Jd"]}  # CP-11.1: the kept-aside Jd shown
+    assert out["showdown"]["0"]["category"] == "full_house" and out["showdown"]["2"]["category"] == "two_pair"
+    assert out["winners"] == {"high": [0]} and out["scores"] == [9, -1, -2, -2, -2, -2]
+    assert sum(st.cards_in_play().values()) == 36
+
+
+def test_cp7_5_no_discard_beyond_the_cards_left_to_replace_it() -> None:
+    """CP-7.5: 36 cards, six players, the opener (seat 0) throws all five, Jc Jd kept aside (CP-7.3):
+    one stock card and his three other discards are left, so seat 1 may draw four, not five (the
+    engine offered five and then failed with "the stock and the discards are exhausted")."""
+    rules = Rules(deck="36", openers="jacks")
+    deck = hands.deck_of(rules)
+    by_pos = [["Jc", "Jd", "6h", "8s", "Tc"], ["Ac", "Kc", "Qc", "9c", "7c"], ["Ad", "Kd", "Qd", "9d", "7d"],
+              ["Ah", "Ks", "Qh", "9h", "7s"], ["As", "Kh", "Qs", "9s", "7h"], ["Ts", "Th", "8c", "8d", "6c"]]
+    st = State(rules, 6, 5, _interleave(by_pos, [], deck), sorted(deck))
+    Act = type(st.legal_actions()[0])
+    st.apply(Act(bet=bt.raise_by(1)))
+    for _ in range(5):
+        st.apply(Act(bet=bt.CALL))
+    st.apply(Act(discard=tuple(st.cards[0])))
+    assert st.kept_aside == [hands.parse("Jc"), hands.parse("Jd")]
+    assert max(len(a.discard or ()) for a in st.legal_actions()) == 4
+    with pytest.raises(IllegalAction) as e:
+        st.apply(Act(discard=tuple(st.cards[1])))
+    assert e.value.rule == "CP-7.5"
+    st.apply(Act(discard=tuple(st.cards[1][:4])))
+    # The stock's last card (Js), then the new stock: 6h 8s Tc in ``reshuffle_order``, never Jc Jd.
+    assert [hands.name(c) for c in st.cards[1]] == ["7c", "Js", "6h", "8s", "Tc"]
+
+
+def test_cp5_4_bots_play_low_pots_with_a_qualifier() -> None:
+    """CP-5.4 with ``pot=low``, ``low_qualifier=8``: every bot plays, scores sum to zero, records replay,
+    and some pots go to the high hand. The rules bot failed on a hand with no qualifying low (its
+    strength described the value 0)."""
+    rules = Rules(pot="low", low_ranking="ace_to_five", low_qualifier="8")
+    to_high = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        st = State.deal(rules, 3, seed % 3, rng)
+        bots = [RandomBot(), RulesBot(), EquityBot(samples=30)]
+        while not st.is_over():
+            s = st.to_act()
+            st.apply(bots[s].act(st.view(s), st.legal_actions(), rng))
+        assert sum(st.scores()) == 0 and replay.replay(st.record())["scores"] == st.scores()
+        to_high += st.outcome()["winners"].get("low") == []
+    assert to_high >= 5

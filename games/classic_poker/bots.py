@@ -119,7 +119,9 @@ def _strength(rules: Rules, cards: list[int]) -> float:
     """0 weak, 0.5 marginal, 1 fair, 2 strong: the made hand (or the low) by category."""
     if len(cards) >= 5:
         if rules.pot == "low":
-            v = hands.low_value(rules, cards) or 0
+            v = hands.low_value(rules, cards)
+            if v is None:  # no qualifying low (CP-5.4): weak
+                return 0
             name = handeval.describe(v, hands.low_mode(rules))
             return {"5-high": 2, "6-high": 2, "7-high": 2, "8-high": 1, "9-high": 0.5, "A-high": 2}.get(name, 0)
         name = handeval.describe(hands.high_value(rules, cards), hands.high_mode(rules))
@@ -209,16 +211,20 @@ def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int,
     draws = unseen[idx]
     base = np.asarray(hand + ([common] if common is not None else []), dtype=np.uint8)
     mine = np.concatenate([np.tile(base, (samples, 1)), draws[:, :need_me]], axis=1)
-    low = rules.pot == "low"
-    mode = hands.low_mode(rules) if low else hands.high_mode(rules)
-    my_v = handeval.evaluate_mode(mine, mode)
+    def value(batch: np.ndarray) -> np.ndarray:
+        # What decides the pot: the low pot's values (CP-5.4: qualifying lows, else the high hand).
+        if rules.pot == "low":
+            return hands.low_pot_values(rules, batch)
+        return handeval.evaluate_mode(batch, hands.high_mode(rules))
+
+    my_v = value(mine)
     best = np.full(samples, -1, dtype=np.int64)
     at = need_me
     for p, k in zip(opps, need, strict=True):
         ob = np.asarray(opp_up[p] + ([common] if common is not None else []), dtype=np.uint8)
         theirs = np.concatenate([np.tile(ob, (samples, 1)), draws[:, at:at + k]], axis=1)
         at += k
-        best = np.maximum(best, handeval.evaluate_mode(theirs, mode))
+        best = np.maximum(best, value(theirs))
     win = (my_v > best).astype(float) + 0.5 * (my_v == best)
     return float(win.mean())
 

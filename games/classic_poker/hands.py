@@ -10,6 +10,8 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
+import numpy as np
+
 from ext import handeval
 from ext.handeval import JOKER_IDS, Mode
 from games.classic_poker.rules import Rules
@@ -72,16 +74,39 @@ def high_value(rules: Rules, cards: Sequence[int]) -> int:
     return int(handeval.evaluate_mode([list(cards)], high_mode(rules))[0])
 
 
+#: CP-5.4: added to a qualifying low's value in a low pot, so that it beats every hand that does not
+#: qualify (those count by their high value, below ``1 << 24``).
+QUALIFIED = 1 << 24
+
+
+def low_qualifies(rules: Rules, values: np.ndarray) -> np.ndarray:
+    """CP-5.4: which low values qualify (``low_qualifier=8``: no pair, every card 8 or lower; all do
+    under ``none``)."""
+    v = np.asarray(values, dtype=np.int64)
+    if rules.low_qualifier != "8":
+        return np.ones(v.shape, dtype=bool)
+    raw = handeval.LOW_TOP - v
+    # Qualifies: no pair (category 0 of the ranking) and the top card 8 or lower (position <= 7).
+    ok: np.ndarray = ((raw >> 20) == 0) & (((raw >> 16) & 0xF) <= 7)
+    return ok
+
+
 def low_value(rules: Rules, cards: Sequence[int]) -> int | None:
     """The low value (larger = better low), or None when it does not qualify (CP-5.4 ``8``)."""
-    mode = low_mode(rules)
-    v = int(handeval.evaluate_mode([list(cards)], mode)[0])
-    if rules.low_qualifier == "8":
-        raw = handeval.LOW_TOP - v
-        # Qualifies: no pair (category 0 of the ranking) and the top card 8 or lower (position <= 7).
-        if (raw >> 20) != 0 or ((raw >> 16) & 0xF) > 7:
-            return None
-    return v
+    v = handeval.evaluate_mode([list(cards)], low_mode(rules))
+    return int(v[0]) if bool(low_qualifies(rules, v)[0]) else None
+
+
+def low_pot_values(rules: Rules, hands_: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
+    """CP-5.4: the values that decide a ``pot=low`` pot (larger wins), one per hand of the batch: a
+    qualifying low is ``QUALIFIED`` + its low value; a hand that does not qualify counts by its high
+    value, so with no qualifying low the high hand takes the whole pot."""
+    lows = handeval.evaluate_mode(hands_, low_mode(rules)).astype(np.int64)
+    if rules.low_qualifier != "8":
+        return lows
+    highs = handeval.evaluate_mode(hands_, high_mode(rules)).astype(np.int64)
+    out: np.ndarray = np.where(low_qualifies(rules, lows), lows + QUALIFIED, highs)
+    return out
 
 
 def category(rules: Rules, value: int, low: bool = False) -> str:

@@ -80,6 +80,9 @@ def encode_action(state: State | ChoiceState, action: Action) -> dict[str, Any]:
         if action.bet.act is bt.Act.RAISE:
             out["amount"] = action.bet.amount
         return out
+    deal = state.inner if isinstance(state, ChoiceState) else state
+    if deal is not None:
+        action = deal.canonical(action)  # CP-7.4: the discard in the order held, as apply writes it
     out = {"seat": seat, "act": "draw", "discard": [hands.name(c) for c in action.discard or ()]}
     if action.shown is not None:
         out["shown"] = hands.name(action.shown)

@@ -14,7 +14,10 @@ from games.core.cards import RANKS
 from games.core.protocol import RulesError
 
 NAME = "classic-poker"
-VERSION = 1
+#: Bumped when rows or records change. 2: a discard is accepted in any order and written in the order
+#: held (CP-7.4); a low pot with no qualifying low goes to the high hand (CP-5.4); an opener keeps
+#: aside only his opening cards, his other discards go into a new stock (CP-7.3, CP-7.5).
+VERSION = 2
 FORMS = ("draw", "stud5", "stud7")
 DECKS = ("52", "53", "54", "36", "37")
 POTS = ("high", "low", "high_low")
@@ -130,7 +133,7 @@ class Rules:
             raise self._bad("dealers_choice", f"no number of players suits every preset of {list(self.dealers_choice)} "
                                               "(CP-1.1)")
         if self.joker == "bug" and self.jokers and (self.wild_ranks or self.wild_cards):
-            # [ruling of this engine] the evaluator has one kind of wild card per hand.
+            # CP-3.1 [ruling]: the sources say nothing of a bug beside fully wild cards.
             raise self._bad("joker", "joker=bug cannot be combined with wild_ranks or wild_cards")
 
     @property

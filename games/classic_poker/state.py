@@ -183,13 +183,21 @@ class State:
     def _unopened(self) -> bool:
         return self.rules.openers == "jacks" and self.street == 0 and self.betting.current_bet == 0
 
+    def _replaceable(self) -> int:
+        """CP-7.5: how many cards a draw can receive now: the stock left, then the cards a new stock
+        would hold (the draw's discards so far that are not kept aside, and the folded hands)."""
+        left = len(self.stock) if self.stock is not None else len(self.deck_order) - self.ptr
+        return left + len((set(self.discards) | set(self.folded_cards)) - self.restocked)
+
     def _draw_options(self, seat: int) -> list[Action]:
-        """CP-7.4: every discard of 0..max_draw cards (four only keeping a shown ace)."""
+        """CP-7.4: every discard of 0..max_draw cards (four only keeping a shown ace), and no more cards
+        than can be replaced (CP-7.5)."""
         hand = self.cards[seat]
         md = self.rules.max_draw
-        top = 5 if md == 5 else 3
+        room = self._replaceable()
+        top = min(5 if md == 5 else 3, room)
         out = [Action(discard=tuple(d)) for k in range(top + 1) for d in itertools.combinations(hand, k)]
-        if md == "3_or_4_with_ace":
+        if md == "3_or_4_with_ace" and room >= 4:
             for keep in hand:
                 if keep >> 2 == hands.ACE and keep < 52:
                     out.append(Action(discard=tuple(c for c in hand if c != keep), shown=keep))
@@ -230,32 +238,48 @@ class State:
                              **({"amount": action.bet.amount} if action.bet.act is bt.Act.RAISE else {})})
         self._advance()
 
+    def canonical(self, action: Action) -> Action:
+        """CP-7.4 gives a discard no order: a draw of cards the seat to act holds, each once, with its
+        discard in the order he holds them (as dealt, CP-11.3), the order ``legal_actions`` lists and
+        records write (CP-11.2). Any other action is returned as it is."""
+        if action.discard is None or self.phase != "draw":
+            return action
+        hand, thrown = self.cards[self.draw_queue[0]], set(action.discard)
+        if len(thrown) != len(action.discard) or not thrown <= set(hand):
+            return action
+        return Action(discard=tuple(c for c in hand if c in thrown), shown=action.shown)
+
     def _apply_draw(self, seat: int, action: Action) -> None:
         if action.discard is None:
             raise IllegalAction(f"seat {seat} must draw now (CP-7.4), not bet", "CP-7.4")
+        held = set(self.cards[seat])
+        if any(c not in held for c in action.discard) or len(set(action.discard)) != len(action.discard):
+            raise IllegalAction(f"seat {seat} can only discard cards he holds, each once", "CP-7.4")
+        action = self.canonical(action)
+        thrown = action.discard or ()
         if action not in self._draw_options(seat):
-            held = set(self.cards[seat])
-            if any(c not in held for c in action.discard) or len(set(action.discard)) != len(action.discard):
-                raise IllegalAction(f"seat {seat} can only discard cards he holds", "CP-7.4")
-            raise IllegalAction(f"a discard of {len(action.discard)} cards is over the limit "
-                                f"max_draw={self.rules.max_draw}", "CP-7.4")
+            if len(thrown) > self._replaceable():
+                raise IllegalAction(f"a discard of {len(thrown)} cards: only {self._replaceable()} "
+                                    "cards are left to replace it", "CP-7.5")
+            raise IllegalAction(_draw_limit_reason(self.rules, action), "CP-7.4")
         self.draw_queue.pop(0)
-        for c in action.discard:
+        for c in thrown:
             i = self.cards[seat].index(c)
             del self.cards[seat][i]
             del self.face_up[seat][i]
-        for _ in action.discard:
+        for _ in thrown:
             if (self.stock is None and self.ptr >= len(self.deck_order)) or self.stock == []:
                 self._rebuild_stock()
             self._give(seat, False)
-        if self.rules.openers == "jacks" and seat == self.opener:
-            self.kept_aside.extend(action.discard)  # CP-7.3: kept aside, never reshuffled
-        else:
-            self.discards.extend(action.discard)
-        self.drawn[seat] = len(action.discard)
+        # CP-7.3 / CP-7.5: an opener keeps aside only the opening cards he throws (so that his openers
+        # can be shown, CP-11.1); every other discard may go into a new stock.
+        opening = set(self._opening_cards()) if self.rules.openers == "jacks" and seat == self.opener else set()
+        self.kept_aside.extend(c for c in thrown if c in opening)
+        self.discards.extend(c for c in thrown if c not in opening)
+        self.drawn[seat] = len(thrown)
         if action.shown is not None:
             self.shown_aces[seat] = action.shown
-        entry: dict[str, Any] = {"seat": seat, "act": "draw", "discard": [hands.name(c) for c in action.discard]}
+        entry: dict[str, Any] = {"seat": seat, "act": "draw", "discard": [hands.name(c) for c in thrown]}
         if action.shown is not None:
             entry["shown"] = hands.name(action.shown)
         self.history.append(entry)
@@ -267,8 +291,8 @@ class State:
 
     def _rebuild_stock(self) -> None:
         """CP-7.5: the discards so far and the folded hands, in ``reshuffle_order``."""
-        # [ruling] a new stock can run out too (six players drawing five on 36 cards): it is then
-        # rebuilt the same way from the eligible cards not yet restocked.
+        # CP-7.5: a new stock can run out too (six players drawing five on 36 cards): it is then
+        # rebuilt the same way from the eligible cards not yet in a new stock.
         eligible = (set(self.discards) | set(self.folded_cards)) - self.restocked
         self.stock = [c for c in self.reshuffle_order if c in eligible]
         self.restocked |= eligible
@@ -277,8 +301,7 @@ class State:
                 keep = [i for i, c in enumerate(self.cards[p]) if c not in eligible]
                 self.cards[p] = [self.cards[p][i] for i in keep]
                 self.face_up[p] = [self.face_up[p][i] for i in keep]
-        if not self.stock:
-            raise IllegalAction("the stock and the discards are exhausted", "CP-7.5")
+        assert self.stock, "CP-7.5: _draw_options allows no draw the stock cannot cover"
 
     def _advance(self) -> None:
         if len(self._in()) == 1:
@@ -349,8 +372,12 @@ class State:
         self.result["scores"] = [self.payout[s] - b.committed[s] for s in range(self.players)]
 
     def _openers_shown(self) -> list[str]:
-        """CP-11.1: the opener's openers: the cards of the highest category of his dealt five (jacks or
-        better), else his four-flush; with his kept-aside discards among them as dealt."""
+        """CP-11.1: the opener's openers, with his kept-aside discards among them as dealt."""
+        return [hands.name(c) for c in self._opening_cards()]
+
+    def _opening_cards(self) -> list[int]:
+        """CP-7.3 / CP-11.1: the opener's opening cards: the cards of the highest category of his dealt
+        five (jacks or better), else the four cards of his four-flush."""
         r, five = self.rules, self.dealt[self.opener or 0]
         wild = hands.wild_ids(r)
         cat = hands.category(r, hands.high_value(r, five))
@@ -363,29 +390,30 @@ class State:
             suits = [c & 3 for c in five if c not in wild]
             top = max(range(4), key=suits.count)
             shown = [c for c in five if c in wild or c & 3 == top][:4]
-        return [hands.name(c) for c in shown]
+        return shown
 
     def _showdown(self, order: list[int]) -> dict[str, Any]:
         r, b = self.rules, self.betting
         live = self._in()
         hi: list[int | None] = [None] * self.players
         lo: list[int | None] = [None] * self.players
+        if r.pot != "high":
+            for s in live:
+                lo[s] = hands.low_value(r, self.full_hand(s))
+        # CP-5.4: in a low pot with no qualifying low the high hand takes the whole pot.
+        high_decides = r.pot == "low" and all(lo[s] is None for s in live)
         shown: dict[str, Any] = {}
         for s in live:
             cards = self.full_hand(s)
             entry: dict[str, Any] = {}
-            if r.pot in ("high", "high_low"):
+            if r.pot != "low" or high_decides:
                 hi[s] = hands.high_value(r, cards)
                 entry["category"] = hands.category(r, hi[s])  # type: ignore[arg-type]
                 entry["cards"] = _best_five(r, cards, low=False)
                 decl = _declare(r, entry["cards"], low=False)
                 if decl:
                     entry["declared"] = decl
-            if r.pot in ("low", "high_low"):
-                lv = hands.low_value(r, cards)
-                lo[s] = lv
-                if r.pot == "low" and lv is None:  # a qualifier only applies to a split pot (CP-5.4)
-                    lo[s] = int(handeval.evaluate_mode([cards], hands.low_mode(r))[0])
+            if r.pot != "high":
                 value = lo[s]
                 entry["low"] = hands.category(r, value, low=True) if value is not None else None
                 entry["low_cards"] = _best_five(r, cards, low=True)
@@ -395,9 +423,13 @@ class State:
             shown[str(s)] = entry
         folded = list(b.folded)
         if r.pot == "low":
-            self.payout = bt.settle(b.committed, folded, lo, order)
-            best = max(v for s in live if (v := lo[s]) is not None)
-            winners = {"low": [s for s in live if lo[s] == best]}
+            key: list[int | None] = [None] * self.players
+            for s in live:
+                key[s] = int(hands.low_pot_values(r, [self.full_hand(s)])[0])
+            self.payout = bt.settle(b.committed, folded, key, order)
+            best = max(v for s in live if (v := key[s]) is not None)
+            won = [s for s in live if key[s] == best]
+            winners = {"high": won, "low": []} if high_decides else {"low": won}
         else:
             self.payout = bt.settle(b.committed, folded, hi, order, lo if r.pot == "high_low" else None)
             best = max(v for s in live if (v := hi[s]) is not None)
@@ -464,6 +496,18 @@ def _seen(entry: dict[str, Any], seat: int) -> dict[str, Any]:
     if "shown" in entry:
         out["shown"] = entry["shown"]
     return out
+
+
+def _draw_limit_reason(rules: Rules, action: Action) -> str:
+    """Why a draw of held cards is not one of CP-7.4's (``max_draw``; four only keeping a shown ace)."""
+    n, md = len(action.discard or ()), rules.max_draw
+    if action.shown is not None:
+        if md != "3_or_4_with_ace":
+            return f"only max_draw=3_or_4_with_ace shows an ace (max_draw={md})"
+        return f"a draw of four shows the one ace kept: {n} cards thrown, {hands.name(action.shown)} shown"
+    if md == "3_or_4_with_ace" and n == 4:
+        return "a draw of four must show the ace kept (max_draw=3_or_4_with_ace)"
+    return f"a discard of {n} cards is over the limit max_draw={md}"
 
 
 def _jacks_threshold(rules: Rules) -> int:
