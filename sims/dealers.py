@@ -24,7 +24,7 @@ from typing import Any
 
 from games.core.entry import GameEntry
 from games.core.streams import Streams
-from sims.plan import first_dealer, shard_seed
+from sims.plan import deal_seed, first_dealer
 from sims.spec import TournamentSpec
 
 #: Jobs whose chain starts are kept per process (a worker runs few jobs at once).
@@ -61,13 +61,9 @@ class DealerChain:
                 _STARTS.popitem(last=False)
             at = max(d for d in known if d <= deal)
             dealer = known[at]
-        assert self.spec.shard_deals is not None
-        streams: tuple[int, Streams] | None = None
+        streams = Streams(deal_seed(self.spec.seed))
         for d in range(at, deal):
-            k, i = divmod(d, self.spec.shard_deals)
-            if streams is None or streams[0] != k:
-                streams = (k, Streams(shard_seed(self.spec.seed, k)))
-            dealer = self.after(d, self.entry.deal(self.rules, self.players, dealer, streams[1].at(i, 0)))
+            dealer = self.after(d, self.entry.deal(self.rules, self.players, dealer, streams.at(d, 0)))
         return dealer
 
     def after(self, deal: int, fresh: Any) -> int:

@@ -32,7 +32,7 @@ from sims.spec import (
 )
 
 __all__ = ["DEFAULT_MAX_DEALS", "DEFAULT_MAX_SHARDS", "Plan", "Shard", "canonical_json", "job_id", "plan",
-           "shard_seed", "stats_shards"]
+           "deal_seed", "shard_seed", "stats_shards"]
 
 #: Limits used when the caller passes neither settings nor limits (the settings' defaults).
 DEFAULT_MAX_DEALS: int = Settings.model_fields["max_deals_per_job"].default
@@ -85,6 +85,17 @@ def shard_seed(seed: int, k: int) -> np.random.SeedSequence:
 
 #: The spawn key of the job's own generator (``first_dealer_rng``): above any shard number.
 FIRST_DEALER_KEY = 0xF1257DEA
+#: The spawn key of a tournament's deal streams (``deal_seed``): above any shard number.
+DEALS_KEY = 0xDEA15EED
+
+
+def deal_seed(seed: int) -> np.random.SeedSequence:
+    """The seed sequence of a tournament's deal streams: global deal ``d`` draws its cards from stream
+    ``(d, 0)`` and rotation ``r`` its play from ``(d, r + 1)`` (``games.core.streams.Streams``). Keyed by
+    the job's deal number, not by (shard, local deal), so the rows of a deal do not depend on how the
+    job is cut into shards: a planner that sizes shards differently (a bot's declared cost, the fleet)
+    gives the same rows."""
+    return np.random.SeedSequence(seed, spawn_key=(DEALS_KEY,))
 
 
 def first_dealer_rng(seed: int) -> np.random.Generator:

@@ -1,12 +1,12 @@
 """The shard runner: ``run_shard(spec, k) -> {table: pa.Table}``, a pure function (no I/O).
 
-Randomness of shard k (DESIGN.md "Jobs"): the 128-bit key of a counter-based Philox generator is
-drawn from ``SeedSequence(seed, spawn_key=(k,))`` (``games.core.streams.Streams``, where the
-measured reason for Philox is written down); deal i of the shard (local index) then uses the
-stream with counter words ``(0, 0, i, 0)`` to deal its cards (and, with ``seating: random``, to
-shuffle the seats), and rotation r of that deal the stream ``(0, 0, i, r + 1)`` for every bot's
-choices. So the cards of a deal are a pure function of (spec, k, i) and a rotation's play of
-(spec, k, i, r), whatever ran before it.
+Randomness of a tournament (DESIGN.md "Jobs"): the 128-bit key of a counter-based Philox generator
+is drawn from the job's ``sims.plan.deal_seed(seed)`` (``games.core.streams.Streams``, where the
+measured reason for Philox is written down); global deal d then uses the stream with counter words
+``(0, 0, d, 0)`` to deal its cards (and, with ``seating: random``, to shuffle the seats), and
+rotation r of that deal the stream ``(0, 0, d, r + 1)`` for every bot's choices. So the cards of a
+deal are a pure function of (spec, d) and a rotation's play of (spec, d, r), whatever ran before it
+and however the job is cut into shards.
 
 Duplicate seating (docs/jobs.md): the deal is dealt once and replayed from a ``copy()`` of the fresh
 ``State`` under every cyclic rotation r of the bots over the seats (seat s gets bot ``(s + r) %
@@ -37,7 +37,7 @@ from games.core.entry import FastPath, GameEntry
 from games.core.streams import Streams
 from sims import dealstats
 from sims.dealers import DealerChain
-from sims.plan import shard_seed
+from sims.plan import deal_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import TournamentRows
 
@@ -111,7 +111,7 @@ def _run_tournament(spec: TournamentSpec, k: int,
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     labels = bot_labels(spec.bots)
     n = spec.players
-    streams = Streams(shard_seed(spec.seed, k))
+    streams = Streams(deal_seed(spec.seed))
     full = spec.record == "full"
     rows = TournamentRows(entry, full)
     fast = _FastPaths(entry, rules, bots)
@@ -122,10 +122,10 @@ def _run_tournament(spec: TournamentSpec, k: int,
     dealers = DealerChain(entry, rules, spec)
     deals = shard_range(spec, k)
     dealer = dealers.dealer(deals.start)
-    for i, deal in enumerate(deals):
+    for deal in deals:
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {deal}: the job was cancelled")
-        rng = streams.at(i, 0)
+        rng = streams.at(deal, 0)
         dealt = entry.deal(rules, n, dealer, rng)
         dealer = dealers.after(deal, dealt)  # from the fresh deal, before anyone plays it
         plays = fixed if fixed is not None else seatings(spec, rng)
@@ -133,14 +133,14 @@ def _run_tournament(spec: TournamentSpec, k: int,
             rotation_bots, fp = fixed_common if fixed_common is not None else fast.common(plays)
             if fp is not None:  # the fast path plays every rotation in one call and gives the rows
                 rows.add_rotations(deal, plays, labels, fp.play_rows(dealt, entry.tables, rotation_bots,
-                                                                     streams.rotations(i)))
+                                                                     streams.rotations(deal)))
                 continue
         # The deal before anyone plays: every further rotation starts from a copy of it.
         fresh = dealt.copy() if len(plays) > 1 else dealt
         for r, seating in enumerate(plays):
             st = dealt if r == 0 else fresh.copy()
             seat_bots, fp = fast(seating)
-            play_deal(st, seat_bots, streams.at(i, r + 1), fp)
+            play_deal(st, seat_bots, streams.at(deal, r + 1), fp)
             rows.add(deal, r, seating, labels, st,
                      json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if full else None)
     return rows.tables()
@@ -149,24 +149,22 @@ def _run_tournament(spec: TournamentSpec, k: int,
 def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     """The finished state of global deal ``deal`` under ``rotation``, exactly as its shard played it.
 
-    A shard's rows are a pure function of (spec, shard, local deal), so one deal can be played again
-    alone: this is how ``rasklad record`` gives the record of a deal of a ``summary`` job.
+    A deal's rows are a pure function of (spec, deal), so one deal can be played again alone: this is
+    how ``rasklad record`` gives the record of a deal of a ``summary`` job.
     """
     if not 0 <= deal < spec.deals:
         raise ValueError(f"deal {deal} does not exist: the job has deals 0..{spec.deals - 1}")
-    assert spec.shard_deals is not None
-    k, i = divmod(deal, spec.shard_deals)
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
     bots = [registry.make(b.name, b.params) for b in spec.bots]
-    streams = Streams(shard_seed(spec.seed, k))
-    rng = streams.at(i, 0)
+    streams = Streams(deal_seed(spec.seed))
+    rng = streams.at(deal, 0)
     st = entry.deal(rules, spec.players, DealerChain(entry, rules, spec).dealer(deal), rng)
     plays = seatings(spec, rng)
     if not 0 <= rotation < len(plays):
         raise ValueError(f"rotation {rotation} does not exist: deals of this job have rotations 0..{len(plays) - 1}")
     seat_bots, fp = _FastPaths(entry, rules, bots)(plays[rotation])
-    play_deal(st, seat_bots, streams.at(i, rotation + 1), fp)
+    play_deal(st, seat_bots, streams.at(deal, rotation + 1), fp)
     return st
 
 

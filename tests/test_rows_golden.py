@@ -1,60 +1,133 @@
-"""The rows of the first shards of every example tournament equal the stored hashes (tests/golden_row_hashes.json).
+"""The rows of the first shards of example tournaments of every game equal the stored hashes, unless the
+game's version was bumped (tests/golden_row_hashes.json).
 
-A speed-up never changes a row: these hashes were taken before the fast paths were reworked, and any
-change to the runner, a kernel or a row function that moves a value fails here. Keys are
-``example|record|seating|shard|table`` -> [hash, rows, shard_deals]; a shard is recomputed as the
-hashing script did (``deals`` cut to at most three shards, and to 300 deals for shards over 100).
-The montecarlo example (``order-poker-tournament.yaml``) takes minutes and is left out here; of the
-slower Quintet example (its equilibrium bot) only the summary shards 0 run (``full`` stores the same
-``deals``/``seats`` rows, so their hashes are the summary's), keeping the module under 30 s.
+A speed-up never changes a row (a kernel, the runner, a row function, the shard sizing): any change that
+moves a value of a game whose ``GameEntry.version`` is the one the hashes were taken at fails here. A
+change of a game's behaviour bumps its version (``GameEntry.version``, written into every record and
+into the ``deals``/``seats`` metadata); this test then fails until the hashes are taken again for that
+game, on purpose:
+
+    .venv/bin/python tests/test_rows_golden.py --game classic-poker    # (several --game, or none: all)
+
+The file holds ``versions`` (game -> the version the hashes were taken at) and ``rows``: keys
+``spec|record|seating|shard|table`` -> [hash, rows, shard_deals]. A spec is an example of
+``examples/`` or a small spec of ``tests/golden_specs/`` (one per game and form, seconds each). Shard
+k of the spec is run with ``deals`` cut to at most three shards; the hash covers the schema's fields
+(not its metadata, which holds the version) and every column as JSON.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pytest
-
-from sims.run import run_shard
-from sims.spec import load_spec
-
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN: dict[str, list[Any]] = json.loads((ROOT / "tests" / "golden_row_hashes.json").read_text(encoding="utf-8"))
-SLOW = {"order-poker-tournament.yaml"}  # the montecarlo bot: minutes
-SUMMARY_SHARD_0 = {"quintet-tournament.yaml"}  # seconds a shard
+if str(ROOT) not in sys.path:  # run as a script
+    sys.path.insert(0, str(ROOT))
+
+import pyarrow as pa  # noqa: E402
+import pytest  # noqa: E402
+
+from games.core import registry  # noqa: E402
+from sims.run import run_shard  # noqa: E402
+from sims.spec import TournamentSpec, load_spec  # noqa: E402
+
+GOLDEN_FILE = ROOT / "tests" / "golden_row_hashes.json"
+SPECS = ROOT / "tests" / "golden_specs"
+#: (spec, records, seatings, shards): which shards of which specs are pinned.
+CASES: list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[int, ...]]] = [
+    ("order-poker-random-styles.yaml", ("summary", "full"), ("duplicate", "random", "fixed"), (0,)),
+    ("quintet-tournament.yaml", ("summary",), ("duplicate", "random", "fixed"), (0,)),
+    *((p.name, ("summary", "full"), ("duplicate", "random"), (0, 1)) for p in sorted(SPECS.glob("*.yaml"))),
+]
+
+
+def spec_path(name: str) -> Path:
+    """A golden spec by file name: ``tests/golden_specs/`` first, then ``examples/``."""
+    return SPECS / name if (SPECS / name).is_file() else ROOT / "examples" / name
 
 
 def table_hash(t: pa.Table) -> str:
-    """The stored hash of a table: its schema, then every column as JSON."""
+    """The stored hash of a table: its schema's fields (not its metadata), then every column as JSON."""
     h = hashlib.sha256()
-    h.update(str(t.schema).encode())
+    h.update(str(t.schema.remove_metadata()).encode())
     for col in t.column_names:
         h.update(json.dumps(t.column(col).to_pylist(), sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 
-def _cases() -> list[Any]:
-    seen = sorted({tuple(k.split("|")[:4]) for k in GOLDEN})
-    return [pytest.param(*c, id="|".join(c)) for c in seen if c[0] not in SLOW
-            and (c[0] not in SUMMARY_SHARD_0 or c[1:4:2] == ("summary", "0"))]
+def shard_tables(name: str, record: str, seating: str, shard: int) -> tuple[TournamentSpec, dict[str, pa.Table]]:
+    """The spec (cut to three shards, ``record`` and ``seating`` set) and the tables of its shard ``shard``."""
+    spec = load_spec(spec_path(name))
+    assert isinstance(spec, TournamentSpec) and spec.shard_deals is not None
+    s = spec.model_copy(update={"deals": min(spec.deals, 3 * spec.shard_deals), "record": record,
+                                "seating": seating})
+    return s, run_shard(s, shard)
 
 
-@pytest.mark.parametrize("example, record, seating, shard", _cases())
-def test_rows_equal_the_golden_hashes(example: str, record: str, seating: str, shard: str) -> None:
-    spec = load_spec(ROOT / "examples" / example)
-    assert spec.kind == "tournament" and spec.shard_deals is not None
-    deals = min(spec.deals, 3 * spec.shard_deals)
-    if spec.shard_deals > 100:
-        deals = min(deals, 300)
-    s = spec.model_copy(update={"deals": deals, "record": record, "seating": seating})
-    tables = run_shard(s, int(shard))
-    for name, t in sorted(tables.items()):
-        if name == "records":
+def _load() -> dict[str, Any]:
+    return json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))
+
+
+def _params() -> list[Any]:
+    return [pytest.param(name, record, seating, shard, id=f"{name}|{record}|{seating}|{shard}")
+            for name, records, seatings, shards in CASES for record in records for seating in seatings
+            for shard in shards]
+
+
+@pytest.mark.parametrize("name, record, seating, shard", _params())
+def test_rows_equal_the_golden_hashes(name: str, record: str, seating: str, shard: int) -> None:
+    golden = _load()
+    spec, tables = shard_tables(name, record, seating, shard)
+    version = registry.game(spec.game).version
+    taken = golden["versions"].get(spec.game)
+    assert taken == version, (
+        f"{spec.game} is at version {version}, its golden rows were taken at version {taken}: a bump means its "
+        f"rows changed on purpose, so take them again: python tests/test_rows_golden.py --game {spec.game}")
+    for table, t in sorted(tables.items()):
+        if table == "records":
             continue
-        want_hash, want_rows, want_shard = GOLDEN[f"{example}|{record}|{seating}|{shard}|{name}"]
+        want_hash, want_rows, want_shard = golden["rows"][f"{name}|{record}|{seating}|{shard}|{table}"]
         assert (t.num_rows, spec.shard_deals) == (want_rows, want_shard)
-        assert table_hash(t) == want_hash, f"{example} {record} {seating} shard {shard}: {name} rows changed"
+        assert table_hash(t) == want_hash, f"{name} {record} {seating} shard {shard}: {table} rows changed"
+
+
+def test_every_game_has_golden_rows() -> None:
+    """Every registered game is pinned by at least one spec, at its current version."""
+    golden = _load()
+    games = {load_spec(spec_path(name)).game for name, *_ in CASES}  # type: ignore[union-attr]
+    assert games == set(registry.games()) == set(golden["versions"])
+
+
+def take(games: set[str] | None) -> None:
+    """Take the hashes again for ``games`` (None: every game) at their current versions."""
+    golden = _load() if GOLDEN_FILE.is_file() else {"versions": {}, "rows": {}}
+    for name, records, seatings, shards in CASES:
+        game = load_spec(spec_path(name)).game  # type: ignore[union-attr]
+        if games is not None and game not in games:
+            continue
+        golden["rows"] = {k: v for k, v in golden["rows"].items() if not k.startswith(f"{name}|")}
+        for record in records:
+            for seating in seatings:
+                for shard in shards:
+                    spec, tables = shard_tables(name, record, seating, shard)
+                    for table, t in sorted(tables.items()):
+                        if table != "records":
+                            golden["rows"][f"{name}|{record}|{seating}|{shard}|{table}"] = [
+                                table_hash(t), t.num_rows, spec.shard_deals]
+        golden["versions"][game] = registry.game(game).version
+        print(f"{name}: {game} version {golden['versions'][game]}")
+    golden["rows"] = dict(sorted(golden["rows"].items()))
+    golden["versions"] = dict(sorted(golden["versions"].items()))
+    GOLDEN_FILE.write_text(json.dumps(golden, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description="take the golden row hashes again (after a version bump)")
+    ap.add_argument("--game", action="append", help="a game whose hashes to take again (repeatable; default all)")
+    args = ap.parse_args()
+    take(set(args.game) if args.game else None)

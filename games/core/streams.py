@@ -1,9 +1,10 @@
-"""``Streams``: one counter-based generator re-pointed at numbered streams of a shard.
+"""``Streams``: one counter-based generator re-pointed at numbered streams of a seed sequence.
 
-The randomness contract of a shard (docs/jobs.md, "Randomness and shards"; ``sims.run``): the
-128-bit key of a Philox generator is drawn from the shard's ``SeedSequence``; local item i (a deal,
-a sample) then draws from the stream with counter words ``(0, 0, i, s)`` for its sub-stream s. So
-what item i draws is a pure function of (seed, shard, i, s), whatever ran before it. Philox is used
+The randomness contract (docs/jobs.md, "Randomness and shards"; ``sims.run``): the 128-bit key of a
+Philox generator is drawn from a ``SeedSequence`` (a tournament's ``deal_seed``, a deal-stats shard's
+seed); item i (a tournament's global deal, a shard's local sample) then draws from the stream with
+counter words ``(0, 0, i, s)`` for its sub-stream s. So what item i draws is a pure function of
+(seed sequence, i, s), whatever ran before it. Philox is used
 because re-pointing one generator at a stream costs ~3 µs, where building a generator from a
 ``SeedSequence`` costs ~16 µs: a random bot plays a whole deal in tens of microseconds, so the
 cheaper way keeps the runner's overhead small.
@@ -23,7 +24,8 @@ __all__ = ["Streams"]
 
 
 class Streams:
-    """One Philox generator re-pointed at the stream of (item, sub-stream) of a shard."""
+    """One Philox generator re-pointed at the stream of (item, sub-stream) of a seed sequence (a
+    tournament's deals, a deal-stats shard's samples)."""
 
     def __init__(self, seed_seq: np.random.SeedSequence) -> None:
         self._key: Any = seed_seq.generate_state(2, np.uint64)
