@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from games.core.entry import Column, GameEntry, RotationRows
 
-__all__ = ["GAME_KEY", "RECORDS", "TOURNAMENT_TABLES", "VERSION_KEY", "TournamentRows", "arrow_type", "counts_schema",
+__all__ = ["DEAL_STREAMS", "GAME_KEY", "RECORDS", "STREAMS_KEY", "TOURNAMENT_TABLES", "VERSION_KEY", "TournamentRows", "arrow_type", "counts_schema",
            "counts_table", "deals_schema", "game_metadata", "seats_schema"]
 
 RECORDS = pa.schema([
@@ -55,11 +55,18 @@ def _fields(cols: Sequence[Column]) -> list[pa.Field]:
 #: version is bumped whenever the game's behaviour changes, so rows of two versions may differ).
 GAME_KEY = b"rasklad.game"
 VERSION_KEY = b"rasklad.game_version"
+#: Which assignment of random streams to deals made the rows (docs/jobs.md, "Randomness and shards"):
+#: 2, streams keyed by the deal's number in the job (``sims.plan.deal_seed``); 1 (before December 2026,
+#: files without this key), keyed by shard and local deal. Rows of one spec differ between the two.
+STREAMS_KEY = b"rasklad.deal_streams"
+DEAL_STREAMS = 2
 
 
 def game_metadata(entry: GameEntry) -> dict[bytes, bytes]:
-    """The schema metadata naming the game and its version (``GAME_KEY``, ``VERSION_KEY``)."""
-    return {GAME_KEY: entry.name.encode(), VERSION_KEY: str(entry.version).encode()}
+    """The schema metadata naming the game, its version and the runner's stream assignment
+    (``GAME_KEY``, ``VERSION_KEY``, ``STREAMS_KEY``)."""
+    return {GAME_KEY: entry.name.encode(), VERSION_KEY: str(entry.version).encode(),
+            STREAMS_KEY: str(DEAL_STREAMS).encode()}
 
 
 def deals_schema(entry: GameEntry) -> pa.Schema:

@@ -54,7 +54,8 @@ def test_rows_name_the_game_and_its_version(game: str) -> None:
     before a behaviour change (a version bump) can be told from rows written after it."""
     entry = registry.game(game)
     for schema in (deals_schema(entry), seats_schema(entry)):
-        assert schema.metadata == {b"rasklad.game": game.encode(), b"rasklad.game_version": str(entry.version).encode()}
+        assert schema.metadata == {b"rasklad.game": game.encode(), b"rasklad.game_version": str(entry.version).encode(),
+                                   b"rasklad.deal_streams": b"2"}
 
 
 def test_shard_tables_carry_the_version() -> None:
