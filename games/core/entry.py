@@ -30,6 +30,7 @@ from games.core.protocol import Bot, State
 
 __all__ = [
     "COLUMN_TYPES",
+    "ActionIndex",
     "Column",
     "FastPath",
     "GameEntry",
@@ -44,6 +45,8 @@ __all__ = [
 ]
 
 Unit = Literal["deal", "match"]
+ActionIndex = Literal["deal", "match"]
+"""How a match record's actions are numbered in errors (``GameEntry.action_index``)."""
 RotationRows = tuple[Sequence[tuple[int, Sequence[Any]]], Sequence[Sequence[Any]]]
 """One rotation's rows: what ``TableSpec.deal_rows`` and ``TableSpec.seat_rows`` give for the finished unit."""
 """What one row of ``deals`` keyed by (deal, rotation) is: one deal, or a match (a schedule of deals)."""
@@ -347,6 +350,29 @@ class GameEntry:
     deal is then a prefix of the stub at the end (per deal of a match), not equal to it."""
     solver: Solver | None = None
     """``rasklad solve <game>`` (optional): the game's exact solver, its options and output."""
+    action_index: ActionIndex = "deal"
+    """How a match record's actions are numbered (``IllegalAction.index``): ``deal``, from 0 in each
+    deal's own list, the deal named by ``IllegalAction.deal`` (R-8.3, PF-15.7); ``match``, from 0 over
+    the deals' lists joined in order, so every action of a match has one number (LP-7.4, DP-8.3: the
+    i-th action of deal k is len(actions[0]) + ... + len(actions[k - 1]) + i). A deal-unit game's one
+    list reads the same either way. The generic replay (``games.core.replay``) numbers by it."""
+    rule_due: Callable[[Any], tuple[str, str]] | None = None
+    """``rule_due(state)``: (rule id, explanation) for a record whose actions stop while ``state``, not
+    over, still waits for an action: the rule of the action due (R-8.3's R-4.1; LP-7.4's LP-4.1, LP-4.4,
+    LP-4.6; DP-8.3's DP-4.1, DP-4.4, DP-6.1), reported at the index the next action would have had
+    (``action_index``) in the deal that stopped. None: the record's own rule (``record_rule``), with
+    no index in a match."""
+    rule_after_end: Callable[[Any, int, Any], tuple[str, str]] | None = None
+    """``rule_after_end(state, deal, action)``: (rule id, explanation) for ``action`` (decoded, so its
+    form is checked first) listed under deal ``deal`` of a match after that deal is over, a later deal
+    being in progress in ``state`` (DP-7.2.2, DP-7.2.3). None: the record's own rule (a game that
+    checks this in ``from_record`` never gets here)."""
+    deal_series: Callable[[Any, int, int, np.random.Generator, int], State] | None = None
+    """``deal_series(rules, players, dealer, rng, units)``: a fresh match of ``units`` units for a game
+    whose match record holds any number of them (Dice Poker's games, DP-8; liar's poker's rounds, LP-7),
+    drawn as ``deal`` draws one. The conformance suite plays such series, so records of several units
+    replay (tests/conformance/README.md). None: the match's length is fixed by the rules (a schedule,
+    a pulka) or the unit is one deal."""
     unit_noun: tuple[str, str] | None = None
     """What one unit is called to a reader, singular and plural (``("pulka", "pulkas")``); None: ``deal``/
     ``deals`` for a deal-unit game, ``match``/``matches`` for a match-unit one (``unit_names``). Reports
@@ -359,6 +385,8 @@ class GameEntry:
     def __post_init__(self) -> None:
         if self.unit not in ("deal", "match"):
             raise ValueError(f"game {self.name}: unit must be 'deal' or 'match', not {self.unit!r}")
+        if self.action_index not in ("deal", "match"):
+            raise ValueError(f"game {self.name}: action_index must be 'deal' or 'match', not {self.action_index!r}")
         if not dataclasses.is_dataclass(self.rules_class):
             raise ValueError(f"game {self.name}: rules_class must be a dataclass")
         for key, q in self.questions.items():

@@ -58,23 +58,33 @@ class IllegalAction(ValueError):
 
     Structured, so callers never parse the message: ``rule`` names the rule it breaks (``OP-6.5``),
     ``index`` the action's position in the record (None: the record itself, not an action), and
-    ``message`` the bare explanation. ``deal`` is the deal's index within a match record.
+    ``message`` the bare explanation. ``deal`` is the deal's index within a match record. Where a
+    game counts a match's actions over the whole match (``GameEntry.action_index``, LP-7.4, DP-8.3),
+    ``index`` is that match-wide number and ``deal`` still names the deal.
+
+    ``of_record`` marks a fault of the record itself found while an action is applied (a deal's
+    leftover chance, its outcome entry, DP-8.4): ``at`` then places it in its deal but gives it no
+    action index, as the rules report such faults.
     """
 
-    def __init__(self, message: str, rule: str, index: int | None = None, deal: int | None = None) -> None:
+    def __init__(self, message: str, rule: str, index: int | None = None, deal: int | None = None,
+                 *, of_record: bool = False) -> None:
         self.rule = rule
         self.index = index
         self.deal = deal
         self.message = message
+        self.of_record = of_record
         where = f"action {index}: " if index is not None else ""
         if deal is not None:
             where = f"deal {deal}, " + (where or "")
         super().__init__(f"{where}{message} ({rule})")
 
     def at(self, index: int | None = None, deal: int | None = None) -> IllegalAction:
-        """The same error located at action ``index`` (of deal ``deal`` in a match)."""
-        return IllegalAction(self.message, self.rule, self.index if index is None else index,
-                             self.deal if deal is None else deal)
+        """The same error located at action ``index`` (of deal ``deal`` in a match); a fault of the record
+        itself (``of_record``) keeps no action index."""
+        at_index = None if self.of_record else self.index if index is None else index
+        return IllegalAction(self.message, self.rule, at_index, self.deal if deal is None else deal,
+                             of_record=self.of_record)
 
 
 class RulesError(ValueError):

@@ -8,12 +8,17 @@ action in order. So a record obeys exactly the rules the engine plays by, and ev
 ``RulesError`` naming the option.
 
 A match-unit game's ``actions`` is one list per deal; its state says which deal is in progress
-(``deal_no``), so an action listed under the wrong deal is reported there.
+(``deal_no``), so an action listed under the wrong deal is reported there. The entry declares how a
+match's actions are numbered (``action_index``: per deal, or over the whole match as LP-7.4 and
+DP-8.3 count them), the rule of the action due when a record stops before its end (``rule_due``:
+R-8.3, LP-7.4, DP-8.3) and the rule of an action listed under a deal that is over
+(``rule_after_end``: DP-7.2.2, DP-7.2.3); a game that declares none gets the record's own rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from itertools import accumulate
 from typing import Any
 
 from games.core import registry
@@ -67,25 +72,72 @@ def _deal_no(state: Any) -> int:
     return int(state.deal_no)
 
 
-def _play(entry: GameEntry, record: Mapping[str, Any]) -> Iterator[tuple[State, int | None, int, Any, Any]]:
-    """Apply the record's actions one by one, yielding (state before, deal, index, raw, decoded)."""
-    st = entry.from_record(record)
-    for k, i, raw in _flat_actions(entry, record.get("actions")):
-        # An action after the end is the game's to reject (its apply names the rule that ended it).
-        if k is not None and _deal_no(st) != k:
-            raise IllegalAction(f"deal {_deal_no(st)} is in progress, but this action is listed under deal {k}",
-                                entry.record_rule_id, i, k)
+def _numbering(entry: GameEntry, actions: Any) -> Callable[[int | None, int], int]:
+    """``number(k, i)``: the index errors give action ``i`` of deal ``k`` (``GameEntry.action_index``):
+    ``i`` itself, or for ``match`` the count over the deals' lists joined in order (LP-7.4, DP-8.3)."""
+    if entry.unit == "deal" or entry.action_index == "deal" or not isinstance(actions, list):
+        return lambda k, i: i
+    starts = list(accumulate((len(a) if isinstance(a, list) else 0 for a in actions), initial=0))
+    return lambda k, i: i if k is None else starts[min(k, len(starts) - 1)] + i
+
+
+def _listed(actions: Any, k: int | None) -> int:
+    """How many actions the record lists for deal ``k`` (the whole list of a deal-unit game)."""
+    if not isinstance(actions, list):
+        return 0
+    if k is None:
+        return len(actions)
+    return len(actions[k]) if k < len(actions) and isinstance(actions[k], list) else 0
+
+
+def _stopped(entry: GameEntry, st: State, actions: Any, number: Callable[[int | None, int], int]) -> IllegalAction:
+    """The error of a record whose actions stop before the unit is over: the rule of the action due at
+    the index the next action would have had (``GameEntry.rule_due``: R-8.3, LP-7.4, DP-8.3)."""
+    k = _deal_no(st) if entry.unit == "match" else None
+    if entry.rule_due is None:
+        return IllegalAction(f"the record ends before the {entry.unit} does: seat {st.to_act()} is to act",
+                             entry.record_rule_id, _listed(actions, None) if k is None else None)
+    rule, message = entry.rule_due(st)
+    return IllegalAction(message, rule, number(k, _listed(actions, k)), k)
+
+
+def _misplaced(entry: GameEntry, st: State, k: int, index: int, raw: Any, actions: Any,
+               number: Callable[[int | None, int], int]) -> IllegalAction:
+    """The error of an action listed under deal ``k`` while another deal is in progress."""
+    now = _deal_no(st)
+    if now < k and entry.rule_due is not None:  # deal ``now``'s actions stopped before it was over
+        return _stopped(entry, st, actions, number)
+    if now > k and entry.rule_after_end is not None:  # deal k is over: the game names the rule
         try:
-            action = entry.decode_action(st, raw, i)
-            yield st, k, i, raw, action
+            action = entry.decode_action(st, raw, index)
+        except IllegalAction as e:
+            return e.at(index, k)
+        rule, message = entry.rule_after_end(st, k, action)
+        return IllegalAction(message, rule, index, k)
+    return IllegalAction(f"deal {now} is in progress, but this action is listed under deal {k}",
+                         entry.record_rule_id, index, k)
+
+
+def _play(entry: GameEntry, record: Mapping[str, Any]) -> Iterator[tuple[State, int | None, int, int, Any, Any]]:
+    """Apply the record's actions one by one, yielding (state before, deal, index in the deal, index as
+    errors give it, raw, decoded); then (finished state, None, -1, -1, None, None)."""
+    st = entry.from_record(record)
+    actions = record.get("actions")
+    number = _numbering(entry, actions)
+    for k, i, raw in _flat_actions(entry, actions):
+        n = number(k, i)
+        # An action after the end of the last deal is the game's to reject (its apply names the rule).
+        if k is not None and _deal_no(st) != k:
+            raise _misplaced(entry, st, k, n, raw, actions, number)
+        try:
+            action = entry.decode_action(st, raw, n)
+            yield st, k, i, n, raw, action
             st.apply(action)
         except IllegalAction as e:
-            raise e.at(i, k) from None
+            raise e.at(n, k) from None
     if not st.is_over():
-        actions = record.get("actions") or []
-        raise IllegalAction(f"the record ends before the {entry.unit} does: seat {st.to_act()} is to act",
-                            entry.record_rule_id, len(actions) if entry.unit == "deal" else None)
-    yield st, None, -1, None, None
+        raise _stopped(entry, st, actions, number)
+    yield st, None, -1, -1, None, None
 
 
 def replay_state(record: Mapping[str, Any]) -> State:
@@ -138,17 +190,19 @@ def steps(record: Mapping[str, Any]) -> Iterator[str]:
     rec = normalize(record, entry)
     players = rec.get("players")
     yield f"{entry.title} — {players} players, dealer seat {rec.get('dealer')}, rules {rec.get('rules')}"
-    for st, k, i, raw, action in _play(entry, rec):
+    by_match = entry.unit == "match" and entry.action_index == "match"
+    for st, k, i, n, raw, action in _play(entry, rec):
         if i < 0:
             out = st.outcome()
             check_outcome(rec.get("outcome"), out, entry.record_rule_id)
             yield f"scores: {out['scores']}"
             return
-        where = f"{k}.{i}" if k is not None else f"{i}"
+        # a match counted over the match (LP-7.4, DP-8.3) shows the number its errors give, then deal.index
+        where = f"{n} ({k}.{i})" if by_match else f"{k}.{i}" if k is not None else f"{i}"
         try:  # describing comes before applying: an illegal action's error must still say where it is
             text = entry.describe_action(st, action) if entry.describe_action is not None else str(raw)
         except IllegalAction as e:
-            raise e.at(i, k) from None
+            raise e.at(n, k) from None
         yield f"{where:>5}  {text}"
 
 

@@ -20,6 +20,19 @@ def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> 
     return State.deal(rules, players, dealer, rng)
 
 
+def _deal_series(rules: Rules, players: int, dealer: int, rng: np.random.Generator, games: int) -> State:
+    """A match of ``games`` games (DP-1.3, DP-8: a record holds any number of them)."""
+    return State.deal(rules, players, dealer, rng, games=games)
+
+
+def _rule_due(state: State) -> tuple[str, str]:
+    return state.rule_due()  # DP-8.3
+
+
+def _rule_after_end(state: State, game: int, action: Action) -> tuple[str, str]:
+    return state.rule_after_end(game, action)  # DP-7.2.2, DP-7.2.3
+
+
 def _seats(rules: Rules) -> tuple[int, int]:
     return SEATS[rules.preset]  # DP-1.2
 
@@ -118,5 +131,9 @@ ENTRY = GameEntry(
     solver=SOLVER,
     questions={q.name: q for q in QUESTIONS},
     chance_prefix=True,  # DP-8.1: the deal holds exactly the faces thrown
+    action_index="match",  # DP-8.3: actions are counted over the record's games joined
+    rule_due=_rule_due,
+    rule_after_end=_rule_after_end,
+    deal_series=_deal_series,
     score_total=_score_total,
 )

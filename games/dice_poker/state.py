@@ -175,6 +175,8 @@ class State:
         self.done: list[dict[str, Any]] = []  # outcome entries of the finished games
         self.over = False
         self.just_ended: int | None = None  # simple: the seat whose turn just ended after throw 3
+        # per finished game: the seat whose turn ended it by itself after throw 3 (simple), else None
+        self.closed_by: list[int | None] = []
         self.game = _Game(players, dealer % players)
         self._start_turn()
 
@@ -315,6 +317,7 @@ class State:
         st.actions = [[dict(a) for a in game] for game in self.actions]
         st.done = self.done[:]
         st.over, st.just_ended = self.over, self.just_ended
+        st.closed_by = self.closed_by[:]
         st.game = self.game.copy()
         return st
 
@@ -340,6 +343,27 @@ class State:
             if k == "dealer":
                 out["game_index"] = self.game_index
         return out
+
+    # ------------------------------------------------------------------ a record's faults (DP-7.2, DP-8.3)
+    def rule_due(self) -> tuple[str, str]:
+        """DP-8.3: (rule, explanation) when a record's actions stop before this match is over: the rule of
+        the turn due or in progress (DP-4.1 simple stage 0, DP-4.4 a rethrow stage, DP-6.1 full/mixed),
+        whatever the game's deal still holds."""
+        what = "the write is compulsory" if not self.rules.simple else "his turn is due or in progress"
+        return self._seat_rule(), (f"game {self.deal_no}'s actions stop before it is over: seat {self.to_act()} "
+                                   f"is to act ({what})")
+
+    def rule_after_end(self, game: int, a: Action) -> tuple[str, str]:
+        """DP-7.2.2-7.2.3: (rule, explanation) for ``a`` listed under ``game`` after that game is over (a
+        later game in progress). In ``simple`` the seat whose turn ended the game by itself after throw 3
+        re-rolls a fourth time (DP-2.2) or stands after throw 3 (DP-7); anything else comes after the
+        game's end (DP-4.4 simple, DP-6.4 full/mixed)."""
+        closer = self.closed_by[game] if game < len(self.closed_by) else None
+        if self.rules.simple and closer is not None and a.seat == closer and a.kind != "write":
+            if a.kind == "reroll":
+                return "DP-2.2", f"seat {a.seat} has thrown three times: a fourth throw"
+            return "DP-7", f"seat {a.seat}'s turn ended by itself after throw 3: nothing follows it"
+        return ("DP-4.4" if self.rules.simple else "DP-6.4"), f"game {game} is over"
 
     # ------------------------------------------------------------------ checks (DP-7.2)
     def _seat_rule(self) -> str:
@@ -528,10 +552,12 @@ class State:
                 scores = totals[:]
             entry.update(sheets=sheets, totals=totals, scores=scores, winners=winners)
         self.done.append(entry)
+        self.closed_by.append(self.just_ended)
         if self.strict:
             self._check_game_end(entry)
         if self.deal_no + 1 < self.games:
             self.deal_no += 1
+            self.just_ended = None  # DP-7.2.2 speaks of the game just ended; a new game starts a new turn
             self.game = _Game(self.players, (self.dealer + self.deal_no) % self.players)  # DP-1.3
             self._start_turn()
         else:
@@ -542,20 +568,21 @@ class State:
         k = self.deal_no
         left = self.streams[k].remaining + (0 if self.bad_faces[k] is None else 1)
         if left:
-            raise IllegalAction(f"game {k} is over, but its deal holds faces that were never thrown", "DP-8")
+            raise IllegalAction(f"game {k} is over, but its deal holds faces that were never thrown", "DP-8",
+                                deal=k, of_record=True)
         games = self.stored_outcome.get("games") if isinstance(self.stored_outcome, Mapping) else None
         if not isinstance(games, list) or k >= len(games):
             return
         given = games[k]
         rule = "DP-4.4" if self.rules.simple else "DP-5.6"
         if not isinstance(given, Mapping):
-            raise IllegalAction(f"outcome.games[{k}] must be an object", rule)
+            raise IllegalAction(f"outcome.games[{k}] must be an object", rule, deal=k, of_record=True)
         for key, value in given.items():
             if key not in entry:
-                raise IllegalAction(f"outcome.games[{k}] has an unknown field {key!r}", rule)
+                raise IllegalAction(f"outcome.games[{k}] has an unknown field {key!r}", rule, deal=k, of_record=True)
             if value != entry[key]:
                 raise IllegalAction(f"outcome.games[{k}].{key} is {value!r} in the record, the replay gives "
-                                    f"{entry[key]!r}", rule)
+                                    f"{entry[key]!r}", rule, deal=k, of_record=True)
 
     def _check_match_outcome(self, out: Mapping[str, Any]) -> None:
         given = self.stored_outcome

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,11 @@ from games.liars_poker.state import Round, State, action_json, draw_notes
 
 def _deal(rules: Rules, players: int, dealer: int, rng: np.random.Generator) -> State:
     return State.deal(rules, players, dealer, rng)
+
+
+def _deal_series(rules: Rules, players: int, dealer: int, rng: np.random.Generator, rounds: int) -> State:
+    """A match of ``rounds`` rounds (LP-5.4: as many as the job asks for; LP-7: a record holds them all)."""
+    return State.deal(dataclasses.replace(rules, rounds=rounds), players, dealer, rng)
 
 
 def _seats(rules: Rules) -> tuple[int, int]:
@@ -133,4 +139,7 @@ ENTRY = GameEntry(
     score_total=score_total,
     solver=SOLVER,
     questions=questions.QUESTIONS,
+    action_index="match",  # LP-7.4: actions are counted over the record's rounds joined
+    rule_due=record.rule_due,  # LP-7.4: LP-4.1, LP-4.6 or LP-4.4 at the index of the next action
+    deal_series=_deal_series,
 )

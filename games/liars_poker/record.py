@@ -34,7 +34,7 @@ from games.liars_poker.rules import (
 )
 from games.liars_poker.state import State
 
-__all__ = ["decode_action", "from_record", "replay", "validate"]
+__all__ = ["decode_action", "from_record", "replay", "rule_due", "validate"]
 
 #: LP-7.3: the rule cited when a round's outcome entry differs from the replay, in checking order.
 ENTRY_RULES = {"round": "LP-1.4", "opener": "LP-1.5", "holder": "LP-5.1", "bid": "LP-5.1", "rebid": "LP-5.1",
@@ -122,8 +122,8 @@ def _check_dealer(dealer: int, first: int, rules: Rules, players: int) -> None:
         raise IllegalAction(f"round 0 is opened by seat 0, not {dealer}", "LP-1.5", deal=0)
 
 
-def _end_fault(st: State) -> tuple[str, str]:
-    """LP-7.4: the rule of a round that stops before it is over."""
+def rule_due(st: State) -> tuple[str, str]:
+    """LP-7.4: (rule, explanation) of a round that stops before it is over (``GameEntry.rule_due``)."""
     rnd = st.current
     if not rnd.history:
         return "LP-4.1", f"the round has no action: the opener, seat {rnd.to_act}, must bid"
@@ -191,7 +191,7 @@ def validate(record: Any, strict: bool | None = None) -> tuple[State, State]:
             index += 1
         if not rnd.ended:  # the round stops before its end
             if strict or k + 1 < len(actions):
-                rule, message = _end_fault(st)
+                rule, message = rule_due(st)
                 raise IllegalAction(message, rule, index, k)
             break
         if entries is not None:

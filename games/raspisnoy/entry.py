@@ -91,4 +91,5 @@ ENTRY = GameEntry(
     dealer_of=_dealer_of,
     cards_in_play=_cards_in_play,
     resample_hidden=_resample,
+    rule_due=record.rule_due,  # a deal that stops before its last trick is
 )

@@ -150,6 +150,12 @@ def validate(record: Any) -> tuple[State, State]:
     return State(rules, players, stubs), st
 
 
+def rule_due(st: State) -> tuple[str, str]:
+    """R-8.3, R-8.7: (rule, explanation) of a deal whose actions stop before its last trick
+    (``GameEntry.rule_due``): R-4.1, reported one past the deal's last action."""
+    return "R-4.1", f"deal {st.deal_no + 1} stops before its last trick: seat {st.to_act()} is to act"
+
+
 def from_record(record: Any) -> State:
     """The fresh match of a record, after checking all of it in R-8.7's order."""
     fresh, _ = validate(record)
@@ -177,6 +183,11 @@ def encode_action(state: State, action: Any) -> list[Any]:
     return [state.to_act(), action]
 
 
+def _listed(actions: Any, k: int) -> int:
+    """The number of actions the record lists for deal ``k`` (0 for a deal it lists none for)."""
+    return len(actions[k]) if k < len(actions) and isinstance(actions[k], list) else 0
+
+
 def replay_deal(record: Mapping[str, Any], number: int) -> dict[str, Any]:
     """Replay deal ``number`` (1-based) of a match record alone: the match is replayed up to it (the
     pass runs and totals before it depend on the deals before) and that deal's outcome entry returned."""
@@ -187,11 +198,12 @@ def replay_deal(record: Mapping[str, Any], number: int) -> dict[str, Any]:
     for k in range(number):
         for i, raw in enumerate(actions[k] if k < len(actions) else []):
             st.apply(decode_action(st, raw, i, k))
-        if k < number - 1 and st.deal_no == k:
-            raise IllegalAction(f"deal {k + 1} stops before its last trick", "R-4.1", deal=k)
+        if k < number - 1 and st.deal_no == k:  # R-8.3: one past the deal's last action
+            raise IllegalAction(f"deal {k + 1} stops before its last trick", "R-4.1", _listed(actions, k), deal=k)
     d = st.done[number - 1] if len(st.done) >= number else None
     if d is None:
-        raise IllegalAction(f"deal {number} stops before its last trick", "R-4.1", deal=number - 1)
+        raise IllegalAction(f"deal {number} stops before its last trick", "R-4.1", _listed(actions, number - 1),
+                            deal=number - 1)
     totals: list[Any] = [0] * st.players
     for x in st.done[:number]:
         assert x.points is not None

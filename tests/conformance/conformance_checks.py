@@ -92,13 +92,22 @@ class Player:
         self.where = f"{entry.name} with {players} players, rules {entry.rules_dict(rules)}"
 
     # ------------------------------------------------------------------ one unit
-    def deal(self, i: int) -> Any:
-        """Deal unit ``i`` (the dealer passes as the runner passes it); the chance stub is checked."""
+    def deal(self, i: int, units: int | None = None) -> Any:
+        """Deal unit ``i`` (the dealer passes as the runner passes it); the chance stub is checked.
+        ``units``: a match of that many units instead (``GameEntry.deal_series``)."""
         dealer = self.entry.dealer_of(i, self.players)
         seed = [self.seed, i]
-        st = self.entry.deal(self.rules, self.players, dealer, np.random.default_rng(seed))
+
+        def fresh_state() -> Any:
+            rng = np.random.default_rng(seed)
+            if units is None:
+                return self.entry.deal(self.rules, self.players, dealer, rng)
+            assert self.entry.deal_series is not None, f"{self.where}: no deal_series"
+            return self.entry.deal_series(self.rules, self.players, dealer, rng, units)
+
+        st = fresh_state()
         fresh = st.record()
-        again = self.entry.deal(self.rules, self.players, dealer, np.random.default_rng(seed)).record()
+        again = fresh_state().record()
         assert again == fresh, f"{self.where}, deal {i}: the same generator dealt two different units"
         try:
             rebuilt = self.entry.from_record(_jsonable(fresh)).record()
@@ -108,9 +117,10 @@ class Player:
                                   f"unit\n{rebuilt}\n!=\n{fresh}")
         return st
 
-    def play(self, i: int) -> Any:
-        """Play unit ``i`` with random legal actions, checking every step; the finished state."""
-        st = self.deal(i)
+    def play(self, i: int, units: int | None = None) -> Any:
+        """Play unit ``i`` (a series of ``units`` units when given) with random legal actions, checking
+        every step; the finished state."""
+        st = self.deal(i, units)
         stub = _jsonable(st.record()["deal"])
         cards = self.entry.cards_in_play(st) if self.entry.cards_in_play is not None else None
         fork_at = int(self.rng.integers(0, 8))
@@ -279,6 +289,21 @@ def play_random(entry: GameEntry, rules: Any, players: int, deals: int, seed: in
     if entry.resample_hidden is not None and deals >= 20:
         assert p.tally.resampled_differ > 0, \
             f"{p.where}: resample_hidden never dealt anything differently: the hidden-information check saw nothing"
+    return p.tally
+
+
+def play_series(entry: GameEntry, rules: Any, players: int, matches: int, seed: int) -> Tally:
+    """Matches of 2, 3 and 4 units (``GameEntry.deal_series``: Dice Poker's games, liar's poker's rounds),
+    played at random with every check of ``play_random``: each record holds its units and replays whole.
+    Units after the first are where a match record's own rules bite (DP-1.3's next first player, DP-7.2.2
+    speaking of one game only; LP-1.5's next opener; LP-7.4 and DP-8.3 counting actions over the match)."""
+    p = Player(entry, rules, players, seed)
+    for i in range(matches):
+        units = 2 + i % 3
+        st = p.play(i, units)
+        listed = len(st.record()["actions"])
+        assert listed == units, f"{p.where}, match {i}: a series of {units} units lists {listed}"
+    p.check_tables()
     return p.tally
 
 

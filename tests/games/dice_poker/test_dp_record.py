@@ -48,8 +48,9 @@ def test_dp_8_3_a_record_that_ends_early() -> None:
     faces = [6, 6, 3, 2, 1, 6, 4, 1, 4, 4] + [1, 2, 3, 4, 6] * 40
     record = rec("full", 1, [faces], [[{"seat": 0, "reroll": 28}, {"seat": 0, "reroll": 24},
                                        {"seat": 0, "write": "sixes", "score": 0}]])
-    # The generic replay reports a match that ends early under the record's rule, with no index.
-    assert rule_of(record) == ("DP-8", None)
+    # DP-8.3: at the index the next action would have had, with the rule of the turn due (the write
+    # is compulsory), whatever the deal still holds.
+    assert rule_of(record) == ("DP-6.1", 3)
 
 
 def test_dp_8_full_example_turn_and_record_roundtrip() -> None:
@@ -159,7 +160,7 @@ def good() -> dict[str, Any]:
 def test_dp_8_4_record_faults(change: Any, rule: str) -> None:
     r = good()
     change(r)
-    assert rule_of(r)[0] == rule
+    assert rule_of(r) == (rule, None)  # DP-8.4: a fault of the record itself has no action index
 
 
 @pytest.mark.parametrize("preset, change, rule", [
@@ -171,7 +172,7 @@ def test_dp_8_4_record_faults(change: Any, rule: str) -> None:
 ])
 def test_dp_8_4_sheet_options(preset: str, change: dict[str, Any], rule: str) -> None:
     r = rec(preset, 1, [FULL_FACES], [[]], **change)
-    assert rule_of(r)[0] == rule
+    assert rule_of(r) == (rule, None)
 
 
 def _stands(hands: list[list[int]], order: list[int] | None = None) -> tuple[list[int], list[dict[str, Any]]]:
