@@ -31,6 +31,7 @@ from api.errors import ApiError, validation_handler
 from api.fastpath import StatusFastPath
 from api.routes import data, jobs, meta
 from api.sqlexec import SqlExecutor
+from api.streams import StreamLimit
 from games.core import registry
 from sims.settings import Settings, get_settings
 from storage.apikeys import KeyStore
@@ -127,7 +128,7 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     sql = SqlExecutor(settings.query_workers, settings.query_per_key, retry_after_s=5, shared=shared,
                       slot_ttl_s=2 * settings.query_timeout_s + 60)
     svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url, sql,
-                   StatusCache(settings.status_max_age_s))
+                   StatusCache(settings.status_max_age_s), streams=StreamLimit(settings.events_per_key, shared))
     every = reconcile_every_s if reconcile_every_s is not None else float(settings.reconcile_seconds)
     api_threads = settings.api_threads
 

@@ -15,6 +15,7 @@ from fastapi import Depends, Header, Request
 
 from api.errors import ApiError
 from api.sqlexec import SqlExecutor
+from api.streams import StreamLimit
 from sims.settings import Settings
 from storage.apikeys import ApiKey, KeyStore
 from storage.jobstore import JobStore
@@ -34,6 +35,8 @@ class Services:
     sql: SqlExecutor
     status: StatusCache
     keys_cache: KeyCache = field(default_factory=lambda: KeyCache())
+    #: Open event streams per key (``events_per_key``); ``create_app`` counts them in the broker's Redis.
+    streams: StreamLimit = field(default_factory=lambda: StreamLimit(10))
 
 
 class KeyCache:
@@ -196,8 +199,8 @@ async def current_key(
 
         key = session.key_of(request)
         if key is not None:
-            if request.method not in ("GET", "HEAD") and request.headers.get(session.CSRF_HEADER) != "1":
-                raise ApiError(403, f"a signed-in page must send the header {session.CSRF_HEADER}: 1", "")
+            if request.method not in ("GET", "HEAD"):
+                session.check_csrf(request)
             return key
         raise ApiError(401, "missing API key: send Authorization: Bearer <key>", "Authorization",
                        headers={"WWW-Authenticate": "Bearer"})

@@ -103,8 +103,12 @@ class Settings(BaseSettings):
     query_timeout_s: float = _f("query", 30.0, "a query running longer is interrupted (seconds)", gt=0)
     query_max_rows: int = _f("query", 100_000, "rows a query may return (longer results are cut and flagged)",
                              gt=0)
-    query_max_bytes: int = _f("query", 32 << 20, "bytes (Arrow) a query's result may hold; a larger one gets "
-                                                 "400 naming this limit", gt=0, shown_default="33554432 (32 MiB)")
+    query_max_bytes: int = _f("query", 32 << 20, "bytes a query's result may hold, as Arrow and as the JSON or "
+                                                 "Parquet sent; a larger one gets 400 naming this limit", gt=0,
+                              shown_default="33554432 (32 MiB)")
+    query_max_cells: int = _f("query", 5_000_000, "cells (rows x columns) a query's result may hold; a larger one "
+                                                  "gets 400 naming this limit (a NULL column has no Arrow bytes)",
+                              gt=0)
     query_threads: int = _f("query", 1, "DuckDB threads one query or download may use", gt=0)
     query_workers: int = _f("query", 2, "user SQL statements the API runs at once, on a pool of their own "
                                         "(4x as many may be admitted and wait)", gt=0)
@@ -118,6 +122,8 @@ class Settings(BaseSettings):
     status_max_age_s: float = _f("api", 0.5, "GET /v1/jobs/{id} may answer with a status this old (seconds; "
                                             "0: read the job store every time)", ge=0)
     reconcile_seconds: float = _f("api", 30.0, "how often the API runs the reconciler (seconds; 0: never)", ge=0)
+    events_per_key: int = _f("api", 10, "event streams (SSE: /v1/jobs/{id}/events, the web app's live list) one "
+                                        "key may have open at once, across the API processes (more get 429)", gt=0)
 
     # --- workers: the Celery broker and the shard tasks (`rasklad worker`, also read by the API) --
     broker: str = _f("workers", DEFAULT_BROKER, "Celery broker (Redis): queues, delivery counters, markers",

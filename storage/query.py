@@ -39,7 +39,18 @@ is set (the client went away). At most ``max_rows`` rows are returned; when the 
 the table is cut and its schema metadata says so (``is_truncated``). A result over ``max_bytes``
 (Arrow buffer bytes) is refused with a QueryError naming the limit, before it is ever converted
 to Python objects or JSON: DuckDB's ``memory_limit`` does not cover a result once it has left
-DuckDB (``SELECT range(0, 20000000)`` is one row of 160 MB).
+DuckDB (``SELECT range(0, 20000000)`` is one row of 160 MB). Arrow bytes undercount what a
+result costs to send (a ``NULL`` column has no buffers at all: 1,500 of them x 100k rows counted
+0 bytes and grew the API by 6 GB as Python objects), so a result over ``max_cells`` cells (rows
+kept x columns) is refused too, every batch is fetched at most ``_BATCH_CELLS`` cells wide (a wide
+result comes in fewer rows a batch), and the API counts the bytes it encodes against the byte
+limit as well (``api.answers``).
+
+A download runs ``filter_sql``'s statement: the rows of one table, some of its columns, and a
+``where`` parsed alone as one expression (DuckDB's ``SQLExpression``: a set operation, a second
+expression, ``LIMIT``/``ORDER BY`` are refused) and, once in the statement, checked to be its
+``WHERE`` and nothing else (``stream_query(rows_of=table)``). A filter can drop rows, never add
+any: ``false UNION ALL SELECT repeat('x', 50000000) FROM range(30)`` served a 1.5 GB CSV.
 """
 
 from __future__ import annotations
@@ -74,10 +85,24 @@ _HIDDEN_FUNCTIONS = frozenset({"current_setting", "getvariable", "getenv", "whic
                                "current_query", "in_search_path"})
 _HIDDEN_PREFIXES = ("duckdb_", "pragma_")
 _BATCH_ROWS = 8192
+#: Most cells (rows x columns) one fetched batch holds.
+_BATCH_CELLS = 65_536
 
 
 class QueryError(ValueError):
-    """A query that is refused (not a single SELECT over the views) or that failed or timed out."""
+    """A query that is refused (not a single SELECT over the views) or that failed or timed out.
+
+    ``field``: the request field at fault when the error knows it (``where``), else "".
+    """
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _rows_per_batch(columns: int, rows: int = _BATCH_ROWS) -> int:
+    """Rows of one fetched batch of a result ``columns`` wide: at most ``rows`` and ``_BATCH_CELLS`` cells."""
+    return max(1, min(rows, _BATCH_CELLS // max(1, columns)))
 
 
 def is_truncated(table: pa.Table) -> bool:
@@ -326,17 +351,25 @@ class _Guard:
         return f"{what} interrupted: the client went away"
 
 
-def _result_too_large(max_bytes: int) -> QueryError:
+def result_too_large(max_bytes: int) -> QueryError:
+    """The error of a result over ``max_bytes``: Arrow bytes here, encoded bytes in the API."""
     return QueryError(f"the result is larger than the limit of {max_bytes:,} bytes (query_max_bytes): "
                       "select fewer rows or columns, aggregate, or download the table")
 
 
+def _too_many_cells(max_cells: int) -> QueryError:
+    return QueryError(f"the result has more than {max_cells:,} cells, rows x columns (query_max_cells): "
+                      "select fewer columns or rows, or aggregate")
+
+
 def _execute(con: duckdb.DuckDBPyConnection, sql: str, timeout_s: float, max_rows: int, max_bytes: int,
-             stop: threading.Event | None) -> pa.Table:
+             max_cells: int | None, stop: threading.Event | None) -> pa.Table:
     guard = _Guard(con, timeout_s, stop)
     guard.running()
     try:
-        reader = con.sql(sql).to_arrow_reader(_BATCH_ROWS)
+        rel = con.sql(sql)
+        width = len(rel.columns)
+        reader = rel.to_arrow_reader(_rows_per_batch(width))
         batches: list[pa.RecordBatch] = []
         rows = 0
         size = 0
@@ -346,7 +379,9 @@ def _execute(con: duckdb.DuckDBPyConnection, sql: str, timeout_s: float, max_row
             rows += batch.num_rows
             size += batch.get_total_buffer_size()
             if size > max_bytes:
-                raise _result_too_large(max_bytes)
+                raise result_too_large(max_bytes)
+            if max_cells is not None and min(rows, max_rows) * width > max_cells:
+                raise _too_many_cells(max_cells)
             if rows > max_rows:
                 truncated = True
                 break
@@ -380,33 +415,34 @@ def current_memory_limit(con: duckdb.DuckDBPyConnection) -> str:
 
 
 def run_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1GB", timeout_s: float = 30.0,
-              max_rows: int = 100_000, max_bytes: int = 64 << 20, threads: int = 2,
+              max_rows: int = 100_000, max_bytes: int = 64 << 20, max_cells: int | None = None, threads: int = 2,
               stop: threading.Event | None = None) -> pa.Table:
     """Run one read-only SELECT over the jobs' views; returns at most ``max_rows`` rows.
 
     ``jobs`` maps job id → job directory (the caller has checked the jobs are the user's). A
     result with more than ``max_rows`` rows is cut and flagged (``is_truncated``). Raises
     QueryError when the query is refused, fails, exceeds the memory limit, returns more than
-    ``max_bytes`` bytes, runs longer than ``timeout_s`` seconds or is stopped by ``stop``.
+    ``max_bytes`` bytes (Arrow) or ``max_cells`` cells (rows kept x columns; None: no limit), runs
+    longer than ``timeout_s`` seconds or is stopped by ``stop``.
     """
     if not isinstance(sql, str) or not sql.strip():
         raise QueryError("empty query")
     if not jobs:
         raise QueryError("no jobs to query")
-    if timeout_s <= 0 or max_rows <= 0 or max_bytes <= 0 or threads <= 0:
-        raise QueryError("timeout_s, max_rows, max_bytes and threads must be > 0")
+    if timeout_s <= 0 or max_rows <= 0 or max_bytes <= 0 or threads <= 0 or (max_cells or 1) <= 0:
+        raise QueryError("timeout_s, max_rows, max_bytes, max_cells and threads must be > 0")
     views = job_views(jobs)
     con = sandbox_connection(views, len(jobs) > 1, memory_limit, threads)
     try:
         _check_statement(con, sql)
         _check_tree(con, sql, set(views))
-        return _execute(con, sql, timeout_s, max_rows, max_bytes, stop)
+        return _execute(con, sql, timeout_s, max_rows, max_bytes, max_cells, stop)
     finally:
         con.close()
 
 
 def stream_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1GB", timeout_s: float = 30.0,
-                 threads: int = 2, batch_rows: int = 65_536,
+                 threads: int = 2, batch_rows: int = 65_536, rows_of: str | None = None,
                  stop: threading.Event | None = None) -> Iterator[pa.RecordBatch]:
     """Like ``run_query`` but yields record batches as DuckDB produces them, with no row limit.
 
@@ -414,7 +450,10 @@ def stream_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = 
     DuckDB spends producing batches (not the time the consumer takes); setting ``stop``
     interrupts the statement. The statement is checked before this returns (a refused query
     raises QueryError at once); errors while streaming raise QueryError from the iterator. The
-    connection closes when the iterator is exhausted, closed or garbage-collected.
+    connection closes when the iterator is exhausted, closed or garbage-collected. A batch holds
+    at most ``batch_rows`` rows and about ``_BATCH_CELLS`` cells. ``rows_of``: the statement must
+    be ``filter_sql``'s over that table (its rows filtered, never more rows: QueryError naming
+    ``where`` otherwise).
     """
     if not isinstance(sql, str) or not sql.strip():
         raise QueryError("empty query")
@@ -428,9 +467,12 @@ def stream_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = 
     try:
         _check_statement(con, sql)
         _check_tree(con, sql, set(views))
+        if rows_of is not None:
+            _check_rows_of(con, sql, rows_of)
         guard = _Guard(con, timeout_s, stop)
         guard.running()
-        reader = con.sql(sql).to_arrow_reader(batch_rows)
+        rel = con.sql(sql)
+        reader = rel.to_arrow_reader(_rows_per_batch(len(rel.columns), batch_rows))
         guard.idle()
     except duckdb.InterruptException:
         assert guard is not None
@@ -471,6 +513,57 @@ def _batches(con: duckdb.DuckDBPyConnection, reader: pa.RecordBatchReader, guard
     finally:
         guard.close()
         con.close()
+
+
+def filter_sql(table: str, columns: list[str] | None, where: str | None) -> str:
+    """The statement of a download: ``table``'s rows, its ``columns`` (plain names; None: all) and
+    those rows that ``where`` holds for. ``where`` must be one expression by itself (a set
+    operation, a second expression or a clause is a QueryError naming ``where``); run the
+    statement with ``stream_query(rows_of=table)``, which checks the whole statement's shape too.
+    """
+    cols = ", ".join(_ident(c) for c in columns) if columns else "*"
+    sql = f"SELECT {cols} FROM {_ident(table)}"
+    if where is None or not where.strip():
+        return sql
+    try:
+        duckdb.SQLExpression(where)  # the filter parsed alone: exactly one expression
+    except duckdb.Error as e:
+        msg = _first_line(e)
+        raise QueryError(f"where must be one condition on the table's columns: {msg}", "where") from None
+    # On lines of its own: a trailing -- comment cannot swallow the closing parenthesis.
+    return f"{sql} WHERE (\n{where}\n)"
+
+
+#: Keys of a plain SELECT node that must be empty in a download's statement.
+_NO_CLAUSES = ("modifiers", "group_expressions", "group_sets", "having", "sample", "qualify")
+
+
+def _check_rows_of(con: duckdb.DuckDBPyConnection, sql: str, table: str) -> None:
+    """The statement is ``SELECT <*|columns> FROM table [WHERE expr]``: nothing else in its tree."""
+    import json
+
+    refused = QueryError("where must be one condition on the table's columns (it may only drop rows): "
+                         "not a set operation, a clause or a second statement", "where")
+    rows = con.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchall()
+    tree = json.loads(rows[0][0])
+    statements = tree.get("statements") or []
+    if tree.get("error") or len(statements) != 1:
+        raise refused
+    node = statements[0].get("node") or {}
+    source = node.get("from_table") or {}
+    if (node.get("type") != "SELECT_NODE" or (node.get("cte_map") or {}).get("map")
+            or any(node.get(k) for k in _NO_CLAUSES)
+            or source.get("type") != "BASE_TABLE" or source.get("table_name") != table
+            or source.get("alias") or source.get("schema_name") or source.get("catalog_name")
+            or source.get("sample") or source.get("at_clause")):
+        raise refused
+    for item in node.get("select_list") or []:
+        star = item.get("type") == "STAR" and not (item.get("expr") or item.get("columns") or item.get("exclude_list")
+                                                   or item.get("replace_list") or item.get("rename_list")
+                                                   or item.get("qualified_exclude_list") or item.get("relation_name"))
+        column = item.get("type") == "COLUMN_REF" and len(item.get("column_names") or []) == 1
+        if item.get("alias") or not (star or column):
+            raise refused
 
 
 def json_number(v: Any) -> Any:

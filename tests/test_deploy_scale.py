@@ -98,6 +98,8 @@ def test_k8s_api_deployment_and_service(k8s: dict[tuple[str, str], dict[str, Any
     port_names = {p["name"] for p in container["ports"]}
     assert {p["targetPort"] for p in svc["spec"]["ports"]} <= port_names
     assert container["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    # Liveness checks the process only: an outage of Redis, the store or the disk must not restart every pod.
+    assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
 
 
 def test_k8s_workers_autoscale(k8s: dict[tuple[str, str], dict[str, Any]]) -> None:

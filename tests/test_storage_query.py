@@ -352,3 +352,63 @@ def test_download_time_limit_counts_work_not_the_consumer(jobs: dict[str, tuple[
         rows += batch.num_rows
         time.sleep(0.1)  # the consumer takes 0.1 s a batch, over 1 s in all: not charged
     assert rows == jobs["j-a"][1].num_rows
+
+
+def test_a_wide_result_is_bounded_in_cells_and_fetched_in_narrow_batches(
+        jobs: dict[str, tuple[Path, pa.Table]]) -> None:
+    """1,500 NULL columns x 100k rows have no Arrow buffers (0 bytes): they passed the byte limit and
+    grew the API to 6.58 GB as Python objects. The cells (rows kept x columns) are counted too."""
+    from storage.query import stream_query
+
+    j = only(jobs, "j-a")
+    wide = "SELECT " + ", ".join(f"NULL AS c{i}" for i in range(1500)) + " FROM range(2000)"
+    assert run_query(wide, j, max_bytes=1 << 20).num_rows == 2000  # before: nothing counted them
+    with pytest.raises(QueryError, match=r"more than 1,000,000 cells, rows x columns \(query_max_cells\)"):
+        run_query(wide, j, max_cells=1_000_000)
+    # Rows cut at the row limit are not counted; narrow results are unaffected.
+    assert run_query(wide, j, max_rows=100, max_cells=1_000_000).num_rows == 100
+    assert run_query("SELECT * FROM range(200000)", j, max_cells=1_000_000).num_rows == 100_000
+    # Every batch is bounded in cells, whatever its row count (a download's too).
+    widths = [b.num_rows * b.num_columns for b in stream_query(wide, j)]
+    assert sum(widths) == 2000 * 1500 and max(widths) <= 65_536
+
+
+@pytest.mark.parametrize("where", [
+    "false UNION ALL SELECT repeat('x', 50000000) FROM range(30)",
+    "false UNION ALL SELECT * FROM seats",
+    "true ORDER BY deal",
+    "true LIMIT 1",
+    "deal = 1, seat = 2",
+    "true) UNION ALL (SELECT * FROM seats",
+    "true\n) UNION ALL (SELECT * FROM seats",
+    "true; SELECT 1",
+])
+def test_a_download_filter_is_one_expression_that_cannot_add_rows(jobs: dict[str, tuple[Path, pa.Table]],
+                                                                  where: str) -> None:
+    """``where=false UNION ALL SELECT repeat('x',50000000) FROM range(30)`` served a 1.5 GB CSV."""
+    from storage.query import filter_sql, stream_query
+
+    with pytest.raises(QueryError, match="where must be one condition") as e:
+        list(stream_query(filter_sql("seats", None, where), only(jobs, "j-a"), rows_of="seats"))
+    assert e.value.field == "where"
+
+
+def test_a_download_statement_is_checked_whole(jobs: dict[str, tuple[Path, pa.Table]]) -> None:
+    """Even a statement not built by ``filter_sql`` runs with ``rows_of`` only if it filters the table."""
+    from storage.query import filter_sql, stream_query
+
+    j = only(jobs, "j-a")
+    for sql in ('SELECT * FROM "seats" WHERE (false) UNION ALL SELECT * FROM "seats"',
+                'SELECT * FROM "deals"', 'SELECT *, 1 AS x FROM "seats"', 'SELECT deal + 1 FROM "seats"',
+                'SELECT * FROM "seats" s', 'WITH x AS (SELECT 1) SELECT * FROM "seats"',
+                'SELECT DISTINCT deal FROM "seats"', 'SELECT * FROM "seats" JOIN "deals" USING (deal)'):
+        with pytest.raises(QueryError, match="where must be one condition"):
+            list(stream_query(sql, j, rows_of="seats"))
+    seats = jobs["j-a"][1]
+    # What a filter may be: any one condition, comments and subqueries that only filter included.
+    for where, expect in (("deal < 5", sum(d < 5 for d in seats.column("deal").to_pylist())),
+                          ("deal < 5 -- the first five deals", sum(d < 5 for d in seats.column("deal").to_pylist())),
+                          ("deal IN (SELECT deal FROM deals WHERE stake > 100)", 0), ("", seats.num_rows)):
+        sql = filter_sql("seats", ["deal", "bot"], where)
+        got = sum(b.num_rows for b in stream_query(sql, j, rows_of="seats"))
+        assert got == expect, (where, got)

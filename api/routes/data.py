@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
+from api.answers import json_answer, parquet_answer
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.routes.jobs import ERRORS, own_job
@@ -27,7 +28,7 @@ from storage.jobstore import Job
 from storage.layout import job_dir
 from storage.objectstore import Location, data_root, read_stream
 from storage.parquet import job_tables_on_disk
-from storage.query import QueryError, is_truncated, json_number, run_query, stream_query
+from storage.query import QueryError, filter_sql, is_truncated, run_query, stream_query
 
 router = APIRouter(prefix="/v1", tags=["results"])
 
@@ -39,6 +40,14 @@ PARTIAL_HEADER = "X-Rasklad-Partial"
 #: The jobs a Parquet query answer ran over, comma-separated.
 JOBS_HEADER = "X-Rasklad-Jobs"
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+#: report.html is a stored page with inline styles and SVG only: no script, no request anywhere, shown
+#: only in the web app's own frame (sandboxed: a unique origin without the session's cookies).
+REPORT_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+                               "frame-ancestors 'self'; base-uri 'none'; form-action 'none'; sandbox",
+    "X-Frame-Options": "SAMEORIGIN",
+    "X-Content-Type-Options": "nosniff",
+}
 
 
 def _job_dir(svc: Services, job_id: str) -> Location:
@@ -80,7 +89,7 @@ def report_html(job_id: str, svc: ServicesDep, key: KeyDep) -> StreamingResponse
     path = _succeeded(svc, key, job_id) / "report.html"
     if not path.is_file():
         raise ApiError(409, f"job {job_id} has no report yet", "job_id")
-    return StreamingResponse(read_stream(path), media_type="text/html; charset=utf-8")
+    return StreamingResponse(read_stream(path), media_type="text/html; charset=utf-8", headers=REPORT_HEADERS)
 
 
 def _encode(batches: Iterator[pa.RecordBatch], fmt: str) -> Iterator[bytes]:
@@ -114,16 +123,19 @@ def _encode(batches: Iterator[pa.RecordBatch], fmt: str) -> Iterator[bytes]:
 
 
 def _download_sql(table: str, columns: str | None, where: str | None) -> str:
-    """The one statement of a download. Its rows are a subset of the table's (``WHERE`` filters
-    only), so the table's size bounds the result: no row limit is needed beyond the time limit."""
-    cols = "*"
+    """The one statement of a download. Its rows are a subset of the table's: ``where`` is one
+    expression (``filter_sql``; run with ``rows_of``, which checks the statement whole), so the
+    table's size bounds the result: no row limit is needed beyond the time limit."""
+    names = None
     if columns:
         names = [c.strip() for c in columns.split(",") if c.strip()]
         bad = [c for c in names if not _IDENT.match(c)]
         if bad or not names:
             raise ApiError(400, f"columns must be plain column names, not {bad[0] if bad else columns!r}", "columns")
-        cols = ", ".join(f'"{c}"' for c in names)
-    return f'SELECT {cols} FROM "{table}"' + (f" WHERE {where}" if where else "")
+    try:
+        return filter_sql(table, names, where)
+    except QueryError as e:
+        raise ApiError(400, str(e), e.field or "where") from None
 
 
 def _download_dir(svc: Services, key: ApiKey, job_id: str, table: str) -> tuple[Job, Location]:
@@ -163,7 +175,7 @@ async def download(job_id: str, table: str, request: Request, svc: ServicesDep, 
 
     def start() -> Iterator[bytes]:
         batches = stream_query(sql, {job.id: jd}, memory_limit=s.query_memory_limit, timeout_s=s.query_timeout_s,
-                               threads=s.query_threads, stop=stop)
+                               threads=s.query_threads, stop=stop, rows_of=table)
         # The first batch now: a failing filter is a 400, not a cut-off 200.
         first = next(batches, None)
 
@@ -178,7 +190,7 @@ async def download(job_id: str, table: str, request: Request, svc: ServicesDep, 
         chunks = await svc.sql.call(request, stop, start)
     except QueryError as e:
         slot.release()
-        raise ApiError(400, str(e), "where" if where else "columns") from None
+        raise ApiError(400, str(e), e.field or ("where" if where else "columns")) from None
     except BaseException:
         slot.release()
         raise
@@ -233,7 +245,7 @@ def _query_jobs(svc: Services, key: ApiKey, wanted: list[str] | None,
     summary="SQL over your jobs")
 async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) -> Response:
     """One read-only SELECT over the views of your jobs (``deals``, ``seats``, ...), with row,
-    byte, memory and time limits. ``Accept: application/vnd.apache.parquet`` returns Parquet."""
+    cell, byte, memory and time limits. ``Accept: application/vnd.apache.parquet`` returns Parquet."""
     if body.jobs is not None and body.all_jobs:
         raise ApiError(400, "give either jobs or all_jobs, not both", "all_jobs")
     jobs, partial = await asyncio.to_thread(_query_jobs, svc, key, body.jobs, body.all_jobs)
@@ -243,20 +255,17 @@ async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) 
 
     def work() -> Response:
         result = run_query(body.sql, jobs, memory_limit=s.query_memory_limit, timeout_s=s.query_timeout_s,
-                           max_rows=s.query_max_rows, max_bytes=s.query_max_bytes, threads=s.query_threads,
-                           stop=stop)
-        # Encoding is user-sized work as well: it runs here, on the SQL pool, not on the event loop.
+                           max_rows=s.query_max_rows, max_bytes=s.query_max_bytes, max_cells=s.query_max_cells,
+                           threads=s.query_threads, stop=stop)
+        # Encoding is user-sized work as well: it runs here, on the SQL pool, not on the event loop,
+        # a chunk at a time, and what it writes counts against the byte limit (api.answers).
         if as_parquet:
-            buf = io.BytesIO()
-            pq.write_table(result, buf)
             headers = {JOBS_HEADER: ",".join(jobs)}
             if partial:
                 headers[PARTIAL_HEADER] = ",".join(f"{p.job}:{p.shards_done}/{p.shards_total}" for p in partial)
-            return Response(buf.getvalue(), media_type=PARQUET, headers=headers)
-        rows = [[json_number(v) for v in r.values()] for r in result.to_pylist()]
-        out = QueryOut(columns=result.column_names, rows=rows, truncated=is_truncated(result), jobs=list(jobs),
-                       partial=partial)
-        return Response(out.model_dump_json(), media_type="application/json")
+            return Response(parquet_answer(result, s.query_max_bytes), media_type=PARQUET, headers=headers)
+        head = {"truncated": is_truncated(result), "jobs": list(jobs), "partial": partial}  # QueryOut's fields
+        return Response(json_answer(result, head, s.query_max_bytes), media_type="application/json")
 
     slot = await asyncio.to_thread(svc.sql.acquire, key.name)
     try:

@@ -14,6 +14,7 @@ from fastapi.responses import StreamingResponse
 from api.deps import KeyDep, Services, ServicesDep, status_loader
 from api.errors import ApiError
 from api.schemas import SPEC_EXAMPLE, SPEC_YAML_EXAMPLE, ErrorOut, JobList, JobOut
+from api.streams import held
 from sims.spec import SpecError, parse_spec, syntax_error_text
 from storage.apikeys import ApiKey
 from storage.jobstore import InvalidTransition, Job, LimitReached
@@ -229,14 +230,17 @@ def resume_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
     return JobOut.of(job)
 
 
-@router.get("/{job_id}/events", responses={**ERRORS, 200: {
+@router.get("/{job_id}/events", responses={**ERRORS, 429: {
+    "model": ErrorOut, "description": "the key has events_per_key streams open"}, 200: {
     "content": {"text/event-stream": {"example": "event: progress\ndata: {...job...}\n\n"}},
     "description": "`progress` events with the job as JSON whenever it changes, then one `end`"}},
     summary="Follow a job (server-sent events)")
 async def events(job_id: str, request: Request, svc: ServicesDep, key: KeyDep) -> StreamingResponse:
-    """Progress events until the job ends: ``event: progress`` with the job, then ``event: end``."""
+    """Progress events until the job ends: ``event: progress`` with the job, then ``event: end``.
+    A key may have ``events_per_key`` streams open at once (this route and the web app's); more get 429."""
     job_id = own_job(svc, key, job_id).id
     poll = float(request.app.state.events_poll_s)
+    place = await asyncio.to_thread(svc.streams.open, key.name)
 
     async def stream() -> AsyncIterator[str]:
         last = None
@@ -263,5 +267,5 @@ async def events(job_id: str, request: Request, svc: ServicesDep, key: KeyDep) -
             await asyncio.sleep(poll)
             quiet += poll
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
+    return StreamingResponse(held(place, stream()), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

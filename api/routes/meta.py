@@ -47,15 +47,25 @@ def bots() -> dict[str, Any]:
     return {"bots": catalog.bots()}
 
 
+#: Bytes the readiness check writes to the data root: a whole block, so a full disk refuses them.
+_PROBE_BYTES = 4096
+
+
 def _check_data_root(root: Location) -> None:
+    """The data root takes a write: an object PUT and DELETE, or a file of ``_PROBE_BYTES`` written
+    and flushed to the disk. An empty file is not enough: with the disk full, creating one still
+    succeeds (it needs an inode, not a block), and ``/healthz`` stayed 200 while no shard could be
+    committed."""
     if isinstance(root, ObjectPath):  # a PUT and a DELETE of a probe object
         probe = root / f".healthz-{os.getpid()}"
         probe.write_bytes(b"ok")
         probe.unlink()
         return
     root.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=root, prefix=".healthz-"):
-        pass
+    with tempfile.NamedTemporaryFile(dir=root, prefix=".healthz-") as f:
+        f.write(b"\0" * _PROBE_BYTES)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 @router.get("/healthz", summary="Health of the broker, the job store and the data root",
@@ -64,7 +74,8 @@ def _check_data_root(root: Location) -> None:
                            "broker": "error: ConnectionError: Error 111 connecting to redis:6379.",
                            "store": "ok", "data_root": "ok"}}, description="something is down")})
 async def healthz(svc: ServicesDep) -> JSONResponse:
-    """``ok`` when the broker answers, the store answers and the data root is writable."""
+    """Readiness: ``ok`` when the broker answers, the store answers and the data root takes a
+    write (a full data disk is ``503``); ``/livez`` is the liveness probe."""
     checks: dict[str, str] = {}
 
     async def check(name: str, fn: Any) -> None:
@@ -79,6 +90,14 @@ async def healthz(svc: ServicesDep) -> JSONResponse:
     await check("data_root", lambda: _check_data_root(data_root(svc.settings)))
     ok = all(v == "ok" for v in checks.values())
     return JSONResponse({"status": "ok" if ok else "degraded", "checks": checks}, status_code=200 if ok else 503)
+
+
+@router.get("/livez", summary="Liveness: the process serves requests",
+            responses={200: example({"status": "alive"})})
+async def livez() -> dict[str, str]:
+    """``200`` whenever the process answers: no check of the broker, the store or the data root, so
+    that their outage makes the API unready (``/healthz``: 503) without restarting it."""
+    return {"status": "alive"}
 
 
 class _Metrics:

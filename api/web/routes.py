@@ -24,6 +24,7 @@ from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.routes.jobs import own_job
 from api.schemas import JobOut
+from api.streams import held
 from api.web import examples, pages, session
 from api.web.deals import frames
 from games.core.protocol import IllegalAction, RulesError
@@ -136,7 +137,9 @@ def sign_in(body: SignIn, request: Request, svc: ServicesDep) -> JSONResponse:
 
 @router.post("/web/session/end")
 def sign_out(request: Request, svc: ServicesDep) -> JSONResponse:
-    """Forget the session and clear the cookie."""
+    """Forget the session and clear the cookie; like every cookie-authenticated POST it needs the
+    page's CSRF header (a cross-site form could otherwise sign the user out)."""
+    session.check_csrf(request)
     token = request.cookies.get(session.COOKIE)
     if token:
         session.end(svc, token)
@@ -263,9 +266,11 @@ def example_specs(key: KeyDep) -> dict[str, Any]:
 
 @router.get("/web/api/events")
 async def jobs_events(request: Request, svc: ServicesDep, key: KeyDep) -> StreamingResponse:
-    """The user's latest jobs as ``event: jobs`` whenever any of them changes (and at once)."""
+    """The user's latest jobs as ``event: jobs`` whenever any of them changes (and at once); counted
+    in the key's ``events_per_key`` streams (429 past it)."""
     poll = float(request.app.state.events_poll_s)
     owner = None if key.admin else key.name
+    place = await asyncio.to_thread(svc.streams.open, key.name)
 
     async def stream() -> AsyncIterator[str]:
         last: list[tuple[Any, ...]] | None = None
@@ -285,7 +290,7 @@ async def jobs_events(request: Request, svc: ServicesDep, key: KeyDep) -> Stream
             await asyncio.sleep(poll)
             quiet += poll
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
+    return StreamingResponse(held(place, stream()), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

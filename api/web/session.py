@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from fastapi import Request
 
+from api.errors import ApiError
 from storage.apikeys import ApiKey
 
 if TYPE_CHECKING:
@@ -31,6 +32,13 @@ _PREFIX = "rasklad:web:session:"
 
 def _redis_key(token: str) -> str:
     return _PREFIX + hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_csrf(request: Request) -> None:
+    """403 unless the request carries ``CSRF_HEADER: 1``: every cookie-authenticated request that
+    changes something (the API's POSTs, signing out) must, so a page of another site cannot."""
+    if request.headers.get(CSRF_HEADER) != "1":
+        raise ApiError(403, f"a signed-in page must send the header {CSRF_HEADER}: 1", CSRF_HEADER)
 
 
 def create(svc: Services, key: ApiKey) -> str:
