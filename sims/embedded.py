@@ -43,7 +43,8 @@ __all__ = ["Progress", "RunResult", "job_tables", "open_store", "run_job", "sett
 def job_tables(spec: JobSpec) -> tuple[str, ...]:
     """The tables every shard of ``spec`` writes (a shard is committed when all their files exist)."""
     if isinstance(spec, TournamentSpec):
-        return ("deals", "seats", "records") if spec.record == "full" else ("deals", "seats")
+        return {"full": ("deals", "seats", "records"), "decisions": ("deals", "seats", "records", "decisions")
+                }.get(spec.record, ("deals", "seats"))
     return dealstats.table_names(spec)
 
 

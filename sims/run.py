@@ -21,11 +21,17 @@ fast path the game declares plays the deal when it supports the rules and the bo
 a summary job, when one fast path supports every rotation's bots, its ``play_rows`` plays all the
 rotations of a deal in one call and returns the rows (a kernel need not build a ``State`` per
 rotation): the same rows, since the rotation streams are the same (``tests/test_rows_golden.py``).
+
+``record: decisions`` is ``record: full`` plus the ``decisions`` table: every unit is played by the
+readable engine with each bot's ``act`` timed (``play_timed``), never by a fast path (a kernel has no
+per-decision clock); a fast path plays exactly as the engine does, so every other table's rows are
+``record: full``'s (``tests/test_decisions.py``).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -34,14 +40,16 @@ import pyarrow as pa
 
 from games.core import registry
 from games.core.entry import FastPath, GameEntry
+from games.core.protocol import estimate_of
 from games.core.streams import Streams
 from sims import dealstats
 from sims.dealers import DealerChain
 from sims.plan import deal_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
-from sims.tables import TournamentRows
+from sims.tables import DecisionRows, TournamentRows
 
-__all__ = ["ShardCancelled", "Streams", "play_deal", "play_one", "run_shard", "seatings", "shard_range"]
+__all__ = ["ShardCancelled", "Streams", "play_deal", "play_one", "play_timed", "run_shard", "seatings",
+           "shard_range"]
 
 
 def shard_range(spec: TournamentSpec, k: int) -> range:
@@ -66,6 +74,29 @@ def play_deal(state: Any, seat_bots: Sequence[Any], rng: np.random.Generator, fa
     while not state.is_over():
         seat = state.to_act()
         state.apply(seat_bots[seat].act(state.view(seat), state.legal_actions(), rng))
+
+
+def play_timed(entry: GameEntry, state: Any, seat_bots: Sequence[Any], seat_labels: Sequence[str],
+               rng: np.random.Generator, out: DecisionRows, deal: int, rotation: int) -> None:
+    """Play ``state`` to the end as ``play_deal`` does without a fast path (the same calls, so the same
+    actions), adding one row per decision to ``out``: the wall time of ``act`` and the bot's estimate."""
+    match = entry.unit == "match"
+    deal_no, step = (int(state.deal_no) if match else 0), 0
+    while not state.is_over():
+        if match and int(state.deal_no) != deal_no:
+            deal_no, step = int(state.deal_no), 0
+        seat = state.to_act()
+        bot = seat_bots[seat]
+        view, legal = state.view(seat), state.legal_actions()
+        t0 = time.perf_counter()
+        action = bot.act(view, legal, rng)
+        seconds = time.perf_counter() - t0
+        estimate = estimate_of(bot)
+        text = json.dumps(entry.encode_action(state, action), separators=(",", ":"), ensure_ascii=False)
+        state.apply(action)
+        out.add(deal, rotation, deal_no, step, seat, seat_labels[seat], text, seconds,
+                None if estimate is None else float(estimate))
+        step += 1
 
 
 class _FastPaths:
@@ -112,7 +143,8 @@ def _run_tournament(spec: TournamentSpec, k: int,
     labels = bot_labels(spec.bots)
     n = spec.players
     streams = Streams(deal_seed(spec.seed))
-    full = spec.record == "full"
+    full = spec.record in ("full", "decisions")
+    decisions = DecisionRows(entry) if spec.record == "decisions" else None
     rows = TournamentRows(entry, full)
     fast = _FastPaths(entry, rules, bots)
     # Duplicate and fixed seatings draw nothing and are the same for every deal: computed once, with
@@ -140,10 +172,17 @@ def _run_tournament(spec: TournamentSpec, k: int,
         for r, seating in enumerate(plays):
             st = dealt if r == 0 else fresh.copy()
             seat_bots, fp = fast(seating)
-            play_deal(st, seat_bots, streams.at(deal, r + 1), fp)
+            if decisions is not None:
+                play_timed(entry, st, seat_bots, [labels[b] for b in seating], streams.at(deal, r + 1),
+                           decisions, deal, r)
+            else:
+                play_deal(st, seat_bots, streams.at(deal, r + 1), fp)
             rows.add(deal, r, seating, labels, st,
                      json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if full else None)
-    return rows.tables()
+    tables = rows.tables()
+    if decisions is not None:
+        tables["decisions"] = decisions.table()
+    return tables
 
 
 def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:

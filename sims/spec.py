@@ -90,7 +90,7 @@ class TournamentSpec(_Model):
     deals: Annotated[int, Field(gt=0, strict=True)]
     seating: Literal["duplicate", "random", "fixed"] = "duplicate"
     seed: Annotated[int, Field(ge=0, strict=True)]
-    record: Literal["summary", "full"] = "summary"
+    record: Literal["summary", "full", "decisions"] = "summary"
     shard_deals: Annotated[int | None, Field(gt=0, strict=True)] = None
 
     @field_validator("bots", mode="before")

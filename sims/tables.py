@@ -1,13 +1,15 @@
 """Explicit pyarrow schemas of the tables a shard produces (DESIGN.md "Storage"), built from the game entry.
 
 Tables are long and tidy. A tournament shard makes ``deals``, ``seats`` and, with ``record: full``,
-``records`` (the JSON record of every unit played). The key columns are the same for every game:
+``records`` (the JSON record of every unit played); ``record: decisions`` adds ``decisions`` (one row per
+bot decision: its time and the bot's own estimate). The key columns are the same for every game:
 
 * ``deals``: deal, rotation, [deal_no for match-unit games], dealer, seating; one row per deal
   (per deal of the match for match-unit games) and rotation;
 * ``seats``: deal, rotation, seat, bot_index, bot; one row per unit, rotation and seat (a match's
   totals for match-unit games);
-* ``records``: deal, rotation, record.
+* ``records``: deal, rotation, record;
+* ``decisions``: deal, rotation, [deal_no], step, seat, bot, action, seconds, estimate (``decisions_schema``).
 
 After the keys come the game's own columns, declared in its ``GameEntry.tables`` with a type, a role
 (category, measure, label) and a doc line; nothing here names a game. Deal-stats tables share one
@@ -24,8 +26,9 @@ import pyarrow as pa
 
 from games.core.entry import Column, GameEntry, RotationRows
 
-__all__ = ["DEAL_STREAMS", "GAME_KEY", "RECORDS", "STREAMS_KEY", "TOURNAMENT_TABLES", "VERSION_KEY", "TournamentRows", "arrow_type", "counts_schema",
-           "counts_table", "deals_schema", "game_metadata", "seats_schema"]
+__all__ = ["DEAL_STREAMS", "GAME_KEY", "RECORDS", "STREAMS_KEY", "TOURNAMENT_TABLES", "VERSION_KEY", "DecisionRows",
+           "TournamentRows", "arrow_type", "counts_schema", "counts_table", "deals_schema", "decisions_schema",
+           "game_metadata", "seats_schema"]
 
 RECORDS = pa.schema([
     pa.field("deal", pa.int64(), nullable=False),
@@ -33,7 +36,48 @@ RECORDS = pa.schema([
     pa.field("record", pa.string(), nullable=False),  # the JSON record, rasklad-record/1
 ])
 
-TOURNAMENT_TABLES = ("deals", "seats", "records")
+TOURNAMENT_TABLES = ("deals", "seats", "records", "decisions")
+
+
+def decisions_schema(entry: GameEntry) -> pa.Schema:
+    """The ``decisions`` table of a ``record: decisions`` job (docs/storage.md): one row per action a bot
+    chose, in play order. ``step`` numbers the decisions from 0 within the deal (within deal ``deal_no``
+    of a match); a record's events that no bot chose (blackjack's bust) are not decisions, so
+    ``step`` counts the record's actions less those; ``action`` is the action as the record writes it (JSON
+    text); ``seconds`` the wall time of the bot's ``act`` (the only column that differs between two runs
+    of a spec); ``estimate`` the bot's own estimate of that decision (``EstimatingBot``), null when it has
+    none."""
+    keys = [pa.field("deal", pa.int64(), nullable=False), pa.field("rotation", pa.int16(), nullable=False)]
+    if entry.unit == "match":
+        keys.append(pa.field("deal_no", pa.int16(), nullable=False))
+    return pa.schema([*keys, pa.field("step", pa.int32(), nullable=False),
+                      pa.field("seat", pa.int8(), nullable=False),
+                      pa.field("bot", pa.string(), nullable=False),
+                      pa.field("action", pa.string(), nullable=False),
+                      pa.field("seconds", pa.float64(), nullable=False),
+                      pa.field("estimate", pa.float64(), nullable=True)],
+                     metadata=game_metadata(entry))
+
+
+class DecisionRows:
+    """Column buffers of one shard's ``decisions`` table (``decisions_schema``)."""
+
+    def __init__(self, entry: GameEntry) -> None:
+        self.schema = decisions_schema(entry)
+        self.match = entry.unit == "match"
+        self._cols: list[list[Any]] = [[] for _ in self.schema]
+
+    def add(self, deal: int, rotation: int, deal_no: int, step: int, seat: int, bot: str, action_json: str,
+            seconds: float, estimate: float | None) -> None:
+        """Add one decision (``deal_no`` is dropped for a deal-unit game)."""
+        keys: tuple[Any, ...] = (deal, rotation, deal_no) if self.match else (deal, rotation)
+        for col, v in zip(self._cols, (*keys, step, seat, bot, action_json, seconds, estimate), strict=True):
+            col.append(v)
+
+    def table(self) -> pa.Table:
+        """The shard's ``decisions`` table."""
+        return pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(self._cols, self.schema, strict=True)],
+                                    schema=self.schema)
 
 _TYPES: dict[str, pa.DataType] = {
     "bool": pa.bool_(), "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(), "int64": pa.int64(),

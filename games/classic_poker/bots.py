@@ -20,6 +20,7 @@ from games.classic_poker.rules import Rules
 from games.classic_poker.state import Action
 from games.core import betting as bt
 from games.core.entry import no_params
+from games.core.protocol import EstimatingBot
 from games.core.records import rules_from_dict
 from games.core.registry import BotInfo, bot_factory
 
@@ -152,14 +153,23 @@ EQUITY_SCHEMA: dict[str, Any] = {
 }
 
 
-class EquityBot:
-    """Monte Carlo equity against random hands of the unfolded opponents, compared with the pot odds."""
+class EquityBot(EstimatingBot):
+    """Monte Carlo equity against random hands of the unfolded opponents, compared with the pot odds.
+
+    Its ``estimate()`` (``EstimatingBot``) is the equity of its last betting decision (None for a draw or
+    the dealer's choice, made without one)."""
 
     def __init__(self, samples: int = 300) -> None:
         self.samples = int(samples)
+        self._estimate: float | None = None
+
+    def estimate(self) -> float | None:
+        """The equity (share of the pot won, ``equity``) behind the last betting decision."""
+        return self._estimate
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """Draw like ``rules``; bet with equity above the pot odds, raise with a clear edge."""
+        self._estimate = None
         if legal_actions and legal_actions[0].choose is not None:  # the dealer's choice (CP-9.2)
             return legal_actions[int(rng.integers(len(legal_actions)))]
         rules = _rules_of(view)
@@ -167,6 +177,7 @@ class EquityBot:
         if legal_actions and legal_actions[0].discard is not None:
             return standard_discard(rules, hand, legal_actions)
         eq = equity(rules, view, hand, self.samples, rng)
+        self._estimate = eq
         b = _bets(legal_actions)
         opponents = sum(view["in"]) - 1
         fair = 1.0 / (opponents + 1)

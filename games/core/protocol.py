@@ -7,7 +7,7 @@ explicit ``numpy.random.Generator`` (never a global one). Bots see only ``view(s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -112,3 +112,24 @@ class Bot(Protocol):
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """Return one element of ``legal_actions``."""
+
+
+class EstimatingBot(Bot, Protocol):
+    """The Bot protocol's optional part: a bot that states its own estimate of the decision it just made.
+
+    ``estimate()`` is read right after each ``act`` by a ``record: decisions`` job (docs/jobs.md) and
+    stored in the ``decisions`` table's ``estimate`` column: pimc's expected score of the action it
+    chose (over its samples), the equity bot's equity. It returns None for a decision made without one
+    (a forced move, a fallback to a simpler bot). A bot declares this by naming ``EstimatingBot`` among
+    its bases (nominally, never found by ``hasattr``); ``estimate_of`` reads it.
+    """
+
+    def estimate(self) -> float | None:
+        """The bot's own estimate for its last ``act`` (None: it made that decision without one)."""
+
+
+def estimate_of(bot: Bot) -> float | None:
+    """``bot.estimate()`` when the bot declares ``EstimatingBot`` among its bases, else None."""
+    if EstimatingBot in type(bot).__mro__:
+        return cast(EstimatingBot, bot).estimate()
+    return None

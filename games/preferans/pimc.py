@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from games.core.cards import card_id, card_str, suit_of
+from games.core.protocol import EstimatingBot
 from games.core.records import rules_from_dict
 from games.preferans import cards as pc
 from games.preferans import scoring, solver
@@ -180,15 +181,25 @@ class _Outcomes:
         return max(good) if good else None
 
 
-class PimcBot:
-    """Perfect-information Monte Carlo over the double-dummy solver (module docstring)."""
+class PimcBot(EstimatingBot):
+    """Perfect-information Monte Carlo over the double-dummy solver (module docstring).
+
+    Its ``estimate()`` (``EstimatingBot``) is, for a card it chose by sampling, the mean over the samples
+    of the declarer's tricks (the mover's, in raspasy) after that card; None for the auction, the
+    contract, whisting and forced moves (their sampled values are balances of other kinds, not kept)."""
 
     def __init__(self, samples: int = 8) -> None:
         self.samples = int(samples)
         self.fallback = HeuristicBot()
         self._cache: tuple[tuple[Any, ...], dict[str, list[int]]] | None = None
+        self._estimate: float | None = None
+
+    def estimate(self) -> float | None:
+        """The sampled mean tricks of the last card played by sampling (class docstring)."""
+        return self._estimate
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[str], rng: np.random.Generator) -> str:
+        self._estimate = None
         d = view["deal"]
         step = d["step"]
         legal = list(legal_actions)
@@ -308,6 +319,7 @@ class PimcBot:
         misere = raspasy or d["kind"] == "misere"
         cards = [card_id(t[5:]) for t in legal]
         totals = np.zeros(len(cards))
+        done = 0
         hand_of: dict[int, list[int]] = {int(s): _ids(h) for s, h in d["open_hands"].items()}
         hand_of[me] = _ids(d["hand"])
         for _ in range(self.samples):
@@ -315,6 +327,7 @@ class PimcBot:
             if hidden is None:
                 break
             hands = {**hidden, **hand_of}
+            done += 1
             seats = self._clockwise(order, lead_seat)
             for i, c in enumerate(cards):
                 hs = [list(hands[s]) for s in seats]
@@ -324,6 +337,7 @@ class PimcBot:
                 totals[i] += v
         want_max = (mover == declarer) != misere  # raspasy: the mover is the "declarer" of a misère
         best = int(np.argmax(totals)) if want_max else int(np.argmin(totals))
+        self._estimate = float(totals[best]) / done if done else None
         return legal[best]
 
     def _value(self, hands: list[list[int]], table: list[int], trump: int | None, decl: int, misere: bool) -> int:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from games.core.cards import rank_of, suit_of
+from games.core.protocol import EstimatingBot
 from games.core.tricks import JokerMode
 from games.raspisnoy.dd import Solver, move_values, payoff_table, solve_value
 from games.raspisnoy.rules import Rules
@@ -152,8 +153,12 @@ def _shadow_deal(view: Mapping[str, Any], hands: Sequence[Sequence[int]]) -> Dea
     return d
 
 
-class PimcBot:
-    """Perfect-information Monte Carlo (module docstring)."""
+class PimcBot(EstimatingBot):
+    """Perfect-information Monte Carlo (module docstring).
+
+    Its ``estimate()`` (``EstimatingBot``) is the mean over the samples of the seat's points for the deal
+    (the payoff table's, R-7) under the bid or card it chose; None for a decision it did not sample (a
+    forced move, looking, the heuristic's fallback)."""
 
     def __init__(self, samples: int = 12, dd_cards: int = 6, time_limit: float | None = None) -> None:
         self.samples = int(samples)
@@ -161,6 +166,11 @@ class PimcBot:
         self.time_limit = time_limit
         self.fallback = HeuristicBot()
         self._solver: Solver | None = None
+        self._estimate: float | None = None
+
+    def estimate(self) -> float | None:
+        """The sampled expected points of the last decision (class docstring)."""
+        return self._estimate
 
     @property
     def solver(self) -> Solver:
@@ -170,6 +180,7 @@ class PimcBot:
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[str], rng: np.random.Generator) -> str:
         """The action with the best mean value over the samples."""
+        self._estimate = None
         if len(legal_actions) == 1:
             return legal_actions[0]
         first = legal_actions[0]
@@ -191,15 +202,19 @@ class PimcBot:
         payoff = payoff_table(rules, view["kind"], view["cards"], view["bids"][me], view["dark"][me])
         total = dict.fromkeys(legal, 0.0)
         deadline = self._deadline()
+        done = 0
         for i in range(self.samples):
             hands = sample_hands(view, rng)
             d = _shadow_deal(view, hands)
             values = move_values(self.solver, d, hands, payoff)
             for tok in legal:
                 total[tok] += values[tok]
+            done += 1
             if deadline is not None and i > 0 and time.perf_counter() > deadline:
                 break
-        return max(legal, key=lambda t: (total[t], -legal.index(t)))
+        best = max(legal, key=lambda t: (total[t], -legal.index(t)))
+        self._estimate = total[best] / done if done else None
+        return best
 
     def _bid(self, view: Mapping[str, Any], legal: Sequence[str], rng: np.random.Generator) -> str:
         rules: Rules = view["rules"]
@@ -208,7 +223,9 @@ class PimcBot:
         values = [int(t.split(":")[1]) for t in legal]
         score = dict.fromkeys(values, 0.0)
         deadline = self._deadline()
+        done = 0
         for i in range(self.samples):
+            done += 1
             hands = sample_hands(view, rng)
             d = _shadow_deal(view, hands)
             d.leader = (d.dealer + 1) % d.n
@@ -220,4 +237,5 @@ class PimcBot:
             if deadline is not None and i > 0 and time.perf_counter() > deadline:
                 break
         best = max(values, key=lambda v: (score[v], -v))
+        self._estimate = score[best] / done if done else None
         return legal[values.index(best)]
