@@ -58,7 +58,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -70,8 +70,8 @@ from storage.layout import validate_job_id
 from storage.objectstore import Location, ObjectPath, parquet_dataset
 from storage.parquet import committed_shards, job_tables_on_disk, shard_files
 
-__all__ = ["TRUNCATED_KEY", "QueryError", "is_truncated", "job_views", "run_query", "sandbox_connection",
-           "stream_query"]
+__all__ = ["TRUNCATED_KEY", "BatchStream", "QueryError", "is_truncated", "job_views", "run_query",
+           "sandbox_connection", "stream_query"]
 
 TRUNCATED_KEY = b"rasklad.truncated"
 """Schema metadata key set to ``b"true"`` on a result cut at ``max_rows``."""
@@ -443,7 +443,7 @@ def run_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1G
 
 def stream_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = "1GB", timeout_s: float = 30.0,
                  threads: int = 2, batch_rows: int = 65_536, rows_of: str | None = None,
-                 stop: threading.Event | None = None) -> Iterator[pa.RecordBatch]:
+                 stop: threading.Event | None = None) -> BatchStream:
     """Like ``run_query`` but yields record batches as DuckDB produces them, with no row limit.
 
     For downloads: the result is never held in memory whole. ``timeout_s`` bounds the time
@@ -490,10 +490,27 @@ def stream_query(sql: str, jobs: Mapping[str, Location], *, memory_limit: str = 
             guard.close()
         con.close()
         raise
-    return _batches(con, reader, guard)
+    return BatchStream(reader.schema, _batches(con, reader, guard))
 
 
-def _batches(con: duckdb.DuckDBPyConnection, reader: pa.RecordBatchReader, guard: _Guard) -> Iterator[pa.RecordBatch]:
+class BatchStream(Iterator[pa.RecordBatch]):
+    """The batches of a streamed statement and their ``schema``, known before the first batch:
+    an empty result still has its columns (a download of no rows is a header, not 0 bytes)."""
+
+    def __init__(self, schema: pa.Schema, batches: Generator[pa.RecordBatch, None, None]) -> None:
+        self.schema = schema
+        self._batches = batches
+
+    def __next__(self) -> pa.RecordBatch:
+        return next(self._batches)
+
+    def close(self) -> None:
+        """End the statement now (as exhausting or dropping the stream does)."""
+        self._batches.close()
+
+
+def _batches(con: duckdb.DuckDBPyConnection, reader: pa.RecordBatchReader,
+             guard: _Guard) -> Generator[pa.RecordBatch, None, None]:
     try:
         while True:
             guard.running()

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import io
-import json
+import logging
 import re
 import threading
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
 
-import pyarrow as pa
-import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
@@ -29,11 +25,11 @@ from storage.layout import job_dir
 from storage.objectstore import Location, data_root, read_stream
 from storage.parquet import job_tables_on_disk
 from storage.query import QueryError, filter_sql, is_truncated, run_query, stream_query
+from storage.tableformats import MEDIA_TYPES, encode
 
 router = APIRouter(prefix="/v1", tags=["results"])
 
-PARQUET = "application/vnd.apache.parquet"
-FORMATS = {"parquet": PARQUET, "csv": "text/csv", "jsonl": "application/x-ndjson"}
+PARQUET = MEDIA_TYPES["parquet"]
 #: Set when the data served is incomplete: ``done/total`` shards (a download) or
 #: ``job:done/total,...`` (a Parquet query answer).
 PARTIAL_HEADER = "X-Rasklad-Partial"
@@ -92,36 +88,6 @@ def report_html(job_id: str, svc: ServicesDep, key: KeyDep) -> StreamingResponse
     return StreamingResponse(read_stream(path), media_type="text/html; charset=utf-8", headers=REPORT_HEADERS)
 
 
-def _encode(batches: Iterator[pa.RecordBatch], fmt: str) -> Iterator[bytes]:
-    """Encode record batches as they come: the table is never held in memory whole."""
-    if fmt == "parquet":
-        sink = io.BytesIO()
-        writer: pq.ParquetWriter | None = None
-        for batch in batches:
-            if writer is None:
-                writer = pq.ParquetWriter(sink, batch.schema, compression="zstd")
-            writer.write_batch(batch)
-            if sink.tell() > 1 << 20:
-                yield sink.getvalue()
-                sink.seek(0)
-                sink.truncate()
-        if writer is None:
-            return
-        writer.close()
-        yield sink.getvalue()
-    elif fmt == "csv":
-        first = True
-        for batch in batches:
-            buf = io.BytesIO()
-            pacsv.write_csv(pa.Table.from_batches([batch]), buf,
-                            pacsv.WriteOptions(include_header=first))
-            first = False
-            yield buf.getvalue()
-    else:
-        for batch in batches:
-            yield "".join(json.dumps(row, default=str) + "\n" for row in batch.to_pylist()).encode()
-
-
 def _download_sql(table: str, columns: str | None, where: str | None) -> str:
     """The one statement of a download. Its rows are a subset of the table's: ``where`` is one
     expression (``filter_sql``; run with ``rows_of``, which checks the statement whole), so the
@@ -150,6 +116,11 @@ def _download_dir(svc: Services, key: ApiKey, job_id: str, table: str) -> tuple[
 
 
 _END = object()
+log = logging.getLogger("rasklad.api")
+
+
+class EncodeError(Exception):
+    """A table's rows could not be written in the format asked for (a server fault, a 500)."""
 
 
 @router.get("/jobs/{job_id}/tables/{table}", responses={**ERRORS, 400: {"model": ErrorOut}, 429: {"model": ErrorOut},
@@ -173,30 +144,41 @@ async def download(job_id: str, table: str, request: Request, svc: ServicesDep, 
     slot = await asyncio.to_thread(svc.sql.acquire, key.name)
     stop = threading.Event()
 
-    def start() -> Iterator[bytes]:
+    def start() -> tuple[bytes | None, Iterator[bytes]]:
         batches = stream_query(sql, {job.id: jd}, memory_limit=s.query_memory_limit, timeout_s=s.query_timeout_s,
                                threads=s.query_threads, stop=stop, rows_of=table)
-        # The first batch now: a failing filter is a 400, not a cut-off 200.
-        first = next(batches, None)
-
-        def chained() -> Iterator[pa.RecordBatch]:
-            if first is not None:
-                yield first
-            yield from batches
-
-        return _encode(chained(), format)
+        chunks = encode(batches, batches.schema, format)
+        # The first piece now, before the status line: a failing filter is a 400 and a table that
+        # cannot be encoded a 500, each with its message, never a 200 cut off at 0 bytes.
+        try:
+            return next(chunks, None), chunks
+        except QueryError:
+            raise
+        except Exception as e:
+            batches.close()
+            raise EncodeError(f"table {table} of job {job.id} cannot be written as {format}: "
+                              f"{type(e).__name__}: {e}") from e
 
     try:
-        chunks = await svc.sql.call(request, stop, start)
+        head, chunks = await svc.sql.call(request, stop, start)
     except QueryError as e:
         slot.release()
         raise ApiError(400, str(e), e.field or ("where" if where else "columns")) from None
+    except EncodeError as e:
+        slot.release()
+        log.exception("download of %s/%s as %s failed", job.id, table, format)
+        raise ApiError(500, str(e), "format") from None
     except BaseException:
         slot.release()
         raise
 
     async def body() -> AsyncIterator[bytes]:
+        # A failure after the first byte cannot change the status: the exception ends the
+        # response without its last chunk, so the client sees a broken transfer, not a whole file.
         try:
+            if head is None:  # no rows (JSON lines): nothing to send
+                return
+            yield head
             while True:
                 chunk = await svc.sql.call(None, stop, next, chunks, _END)
                 if chunk is _END:
@@ -212,7 +194,7 @@ async def download(job_id: str, table: str, request: Request, svc: ServicesDep, 
     headers = {"Content-Disposition": f'attachment; filename="{job.id}-{table}.{format}"'}
     if (missing := _partial(job)) is not None:  # partial data is never passed on silently
         headers[PARTIAL_HEADER] = f"{missing.shards_done}/{missing.shards_total}"
-    return StreamingResponse(stream, media_type=FORMATS[format], headers=headers)
+    return StreamingResponse(stream, media_type=MEDIA_TYPES[format], headers=headers)
 
 
 def _end_download(stop: threading.Event, slot: Slot) -> None:

@@ -314,9 +314,11 @@ def write_rows(columns: list[str], rows: list[list[Any]], fmt: str, out: TextIO)
         records = [dict(zip(columns, r, strict=False)) for r in rows]
         out.write(json.dumps(records, ensure_ascii=False, default=str) + "\n")
     elif fmt == "csv":
+        from storage.tableformats import csv_value
+
         w = csv.writer(out, lineterminator="\n")
         w.writerow(columns)
-        w.writerows(rows)
+        w.writerows([csv_value(v) for v in r] for r in rows)
     else:
         from rich.table import Table
 

@@ -338,14 +338,24 @@ def query(
                                                           "instead of local ones")] = False,
     url: Annotated[str | None, typer.Option("--url", envvar="RASKLAD_URL", help="service URL (--remote)")] = None,
     key: Annotated[str | None, typer.Option("--key", envvar="RASKLAD_KEY", help="API key (--remote)")] = None,
+    jobs_: Annotated[str | None, typer.Option("--jobs", help="the jobs (as JOB: ids, prefixes joined by commas, "
+                                                             "or 'all'); then the one argument is the SQL")]
+    = None,
 ) -> None:
     """Run read-only SQL (DuckDB) over a job's tables: views deals, seats, records or a stats job's tables.
 
     ``rasklad query --remote "SQL"`` runs it on the service over your latest job there;
     ``rasklad query --remote JOB[,JOB...] "SQL"`` over some of them, ``all`` over every one.
+    ``--jobs`` names the jobs after the SQL instead: ``rasklad query "SQL" --jobs all``.
     """
     from storage.query import QueryError, run_query
 
+    if jobs_ is not None:
+        if sql is not None:
+            _bad("give the jobs either before the SQL or with --jobs, not both")
+        if not jobs_.strip():
+            _bad("--jobs is empty")
+        job, sql = jobs_.strip(), job
     if remote:
         from rasklad.commands.remote import remote_query
 
@@ -426,12 +436,15 @@ def _write_table(table: Any, fmt: str, output: Path | None) -> None:
     if fmt == "csv":
         import csv
 
-        # The csv module quotes only what needs quoting (pyarrow's writer quotes every header).
+        from storage.tableformats import csv_value
+
+        # Lists as JSON text, as every CSV of rasklad writes them. The csv module quotes only what
+        # needs quoting (pyarrow's writer quotes every header).
         fh = output.open("w", encoding="utf-8", newline="") if output is not None else sys.stdout
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(table.column_names)
         for row in table.to_pylist():
-            w.writerow(["" if v is None else v for v in row.values()])
+            w.writerow([csv_value(v) for v in row.values()])
         if output is not None:
             fh.close()
         return
