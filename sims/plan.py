@@ -31,8 +31,18 @@ from sims.spec import (
     ranking_of,
 )
 
-__all__ = ["DEFAULT_MAX_DEALS", "DEFAULT_MAX_SHARDS", "Plan", "Shard", "canonical_json", "job_id", "plan",
-           "deal_seed", "shard_seed", "stats_shards"]
+__all__ = [
+    "DEFAULT_MAX_DEALS",
+    "DEFAULT_MAX_SHARDS",
+    "Plan",
+    "Shard",
+    "canonical_json",
+    "deal_seed",
+    "job_id",
+    "plan",
+    "shard_seed",
+    "stats_shards",
+]
 
 #: Limits used when the caller passes neither settings nor limits (the settings' defaults).
 DEFAULT_MAX_DEALS: int = Settings.model_fields["max_deals_per_job"].default

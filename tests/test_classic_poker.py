@@ -313,7 +313,7 @@ def test_cp7_4_a_discard_in_any_order_is_accepted_and_written_in_the_order_held(
     assert st.record()["actions"][5] == {"seat": 0, "act": "draw", "discard": ["2c", "5d"]}
     assert [hands.name(c) for c in st.cards[0]] == ["Qs", "Qh", "Qd", "9c", "4s"]
     # Straight through the engine and the record writer: three cards in reverse order.
-    st = ENTRY.from_record({**_example_record(), "actions": [], "outcome": None})
+    st = ENTRY.state_from_record({**_example_record(), "actions": [], "outcome": None})
     for a in _example_record()["actions"][:5]:
         st.apply(ENTRY.decode_action(st, a, 0))
     thrown = (hands.parse("5d"), hands.parse("Qd"), hands.parse("2c"))

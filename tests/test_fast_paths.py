@@ -63,7 +63,7 @@ def check_parity(entry: GameEntry, fp: FastPath, rules: Any, table: Sequence[tup
         record = fast.record()
         assert record == loop.record(), f"deal {d}: the records differ"
         assert fast_rng.bit_generator.state == loop_rng.bit_generator.state, f"deal {d}: different draws"
-        replay = entry.from_record(record)
+        replay = entry.state_from_record(record)
         for i, obj in enumerate(record["actions"]):
             action = entry.decode_action(replay, obj, i)
             legal = list(replay.legal_actions())

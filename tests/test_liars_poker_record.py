@@ -74,7 +74,7 @@ def test_a_record_in_progress_gives_its_state() -> None:
     st.apply(Bid(1, 1))
     rec = json.loads(json.dumps(st.record()))
     assert "outcome" not in rec and rec["actions"] == [[{"seat": 0, "bid": [1, 1]}]]
-    assert ENTRY.from_record(rec).record()["actions"] == [[]]
+    assert ENTRY.state_from_record(rec).record()["actions"] == [[]]
     with pytest.raises(IllegalAction) as e:
         record.replay(rec)  # the strict reading: LP-7.4
     assert (e.value.rule, e.value.index) == ("LP-4.4", 1)

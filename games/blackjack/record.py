@@ -12,11 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.blackjack.dealing import make
-from games.blackjack.rules import NAME, PRESET_NAMES, PRESET_OPTIONS, SEATS, VERSION, Rules
+from games.blackjack.rules import PRESET_NAMES, PRESET_OPTIONS, SEATS, Rules
 from games.blackjack.state import Event, Table
 from games.core.cards import card_id
 from games.core.protocol import IllegalAction, RulesError
-from games.core.records import check_envelope
 
 __all__ = ["decode_action", "encode_action", "from_record"]
 
@@ -56,10 +55,14 @@ def _cards(stub: Mapping[str, Any], key: str, expected: list[int]) -> list[int]:
     return ids
 
 
-def from_record(record: Mapping[str, Any]) -> Table:
-    """The fresh deal of a record: envelope, rules, seats and the chance stub checked (BJ-8)."""
-    check_envelope(record, NAME, VERSION, "BJ-8")
-    rules = _rules(record.get("rules"))
+def record_rules(record: Mapping[str, Any]) -> Rules:
+    """A record's rules (``GameEntry.record_rules``): the preset, then only that preset's options (BJ-8)."""
+    return _rules(record.get("rules"))
+
+
+def from_record(record: Mapping[str, Any], rules: Rules) -> Table:
+    """The fresh deal of a record whose envelope and ``rules`` the entry has read: seats and the chance
+    stub checked (BJ-8)."""
     players = record["players"]
     lo, hi = SEATS[rules.preset]
     if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:

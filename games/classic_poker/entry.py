@@ -56,7 +56,10 @@ ENTRY = GameEntry(
     rule_prefix="CP",
     rules_doc="docs/rules/classic-poker.md",
     version=VERSION,
-    record_rule="CP-11",
+    changes={2: "the first dealer by the jack search in jobs (CP-1.4); a discard in any order, written in the "
+                "order held (CP-7.4); a low pot with no qualifying low goes to the high hand (CP-5.4); the "
+                "opener keeps aside only his opening cards (CP-7.3, CP-7.5)"},
+    record_rule="CP-11.2",
     rules_class=Rules,
     presets=PRESETS,
     seats=_seats,

@@ -13,11 +13,10 @@ from typing import Any
 
 from games.classic_poker import hands
 from games.classic_poker.choice import ChoiceState, any_draw, choice_deck
-from games.classic_poker.rules import NAME, VERSION, Rules
+from games.classic_poker.rules import Rules
 from games.classic_poker.state import Action, State
 from games.core import betting as bt
-from games.core.protocol import IllegalAction, RulesError
-from games.core.records import check_envelope, rules_from_dict
+from games.core.protocol import IllegalAction
 
 __all__ = ["decode_action", "encode_action", "from_record"]
 
@@ -31,15 +30,9 @@ def _cards(value: Any, what: str, rule: str) -> list[int]:
         raise IllegalAction(f"{what}: {e}", rule) from None
 
 
-def from_record(record: Mapping[str, Any]) -> State | ChoiceState:
-    """The fresh state of a record (CP-11.2); ``IllegalAction`` / ``RulesError`` saying what is wrong."""
-    check_envelope(record, NAME, VERSION, "CP-11.2")
-    try:
-        rules = rules_from_dict(Rules, record.get("rules"))
-    except RulesError:
-        raise
-    except (TypeError, ValueError) as e:
-        raise RulesError(str(e), rule="CP-11.2") from None
+def from_record(record: Mapping[str, Any], rules: Rules) -> State | ChoiceState:
+    """The fresh state of a record (CP-11.2) whose envelope and ``rules`` the entry has read
+    (``GameEntry.state_from_record``); ``IllegalAction`` saying what is wrong with the seats or stub."""
     players, dealer = record["players"], record["dealer"]
     lo, hi = rules.seats()
     if not isinstance(players, int) or not lo <= players <= hi:

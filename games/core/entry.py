@@ -271,8 +271,10 @@ class GameEntry:
     """Everything rasklad knows about one game (DESIGN.md, "Games: one package each").
 
     ``deal(rules, players, dealer, rng)`` draws the unit's whole chance stub from ``rng`` and
-    returns the fresh ``State``; ``from_record(record)`` returns the fresh ``State`` of a record in
-    the ``rasklad-record/1`` envelope (validated: bad input raises ``RulesError`` or
+    returns the fresh ``State``; ``from_record(record, rules)`` returns the fresh ``State`` of a record
+    in the ``rasklad-record/1`` envelope whose envelope and rules the entry has already read
+    (``state_from_record``, the one way in: it checks the envelope, reads the rules through
+    ``record_rules`` or ``rules()``, then calls ``from_record``; bad input raises ``RulesError`` or
     ``IllegalAction``); ``decode_action(state, obj, index)`` turns a record's action into the
     engine's action (``IllegalAction`` naming the index and rule when malformed), and
     ``encode_action(state, action)`` back. ``seats(rules)`` is the seat range under ``rules``.
@@ -293,7 +295,7 @@ class GameEntry:
     presets: Mapping[str, Any]
     seats: Callable[[Any], tuple[int, int]]
     deal: Callable[[Any, int, int, np.random.Generator], State]
-    from_record: Callable[[Mapping[str, Any]], State]
+    from_record: Callable[[Mapping[str, Any], Any], State]
     encode_action: Callable[[Any, Any], Any]
     decode_action: Callable[[Any, Any, int], Any]
     tables: TableSpec
@@ -377,6 +379,17 @@ class GameEntry:
     """What one unit is called to a reader, singular and plural (``("pulka", "pulkas")``); None: ``deal``/
     ``deals`` for a deal-unit game, ``match``/``matches`` for a match-unit one (``unit_names``). Reports
     and progress say it; JSON keys keep ``deals``."""
+    record_fields: tuple[str, ...] = ()
+    """The game's own optional top-level fields of a record, beside the envelope's (Dice Poker's
+    ``game_index``, DP-8.1; liar's poker's ``round``, LP-7.1)."""
+    record_rules: Callable[[Mapping[str, Any]], Any] | None = None
+    """``record_rules(record)``: the rules of a record whose envelope is checked, for a game whose record
+    section rules the reading otherwise than a spec's (every option required, DP-8.4; a preset's own
+    options only, BJ-8; checks its record section orders before the rules, Q-1.1). None: ``rules()`` of
+    the record's ``rules`` object, a fault citing ``record_rule`` where the rules class names none."""
+    changes: Mapping[int, str] = field(default_factory=dict)
+    """What changed in each version after the first (``{2: "..."}``): a record of another version is
+    refused with both versions named and what changed between them."""
     conformance_units: int | None = None
     """Random units the conformance suite plays per (seats, preset) (None: by the bots' declared cost).
     A game whose unit is long under random play (a Preferans pulka runs to hundreds of deals) names a
@@ -437,6 +450,29 @@ class GameEntry:
         if self.unit_noun is not None:
             return self.unit_noun
         return ("deal", "deals") if self.unit == "deal" else ("match", "matches")
+
+    def state_from_record(self, record: Mapping[str, Any]) -> State:
+        """The fresh state of a ``rasklad-record/1`` record: the envelope checked (``record_fields`` allowed,
+        the version this engine's), the rules read (``record_rules``, else ``rules()``), then the game's
+        ``from_record(record, rules)`` (``IllegalAction``/``RulesError`` naming what is wrong)."""
+        from games.core.protocol import RulesError
+        from games.core.records import check_envelope
+
+        check_envelope(record, self.name, self.version, self.record_rule_id, extra=self.record_fields,
+                       changes=self.changes)
+        given = record.get("rules")
+        if self.record_rules is not None:
+            rules = self.record_rules(record)
+        elif given is not None and not isinstance(given, Mapping):
+            raise RulesError(f"rules must be an object, not {type(given).__name__}", rule=self.record_rule_id)
+        else:
+            try:
+                rules = self.rules(given)
+            except RulesError as e:  # a fault the rules class names no rule of: the record section's
+                if e.rule is not None and e.rule != self.rule_prefix:
+                    raise
+                raise RulesError(e.message, e.field, self.record_rule_id) from None
+        return self.from_record(record, rules)
 
     @property
     def record_rule_id(self) -> str:

@@ -98,7 +98,8 @@ def envelope(game: str, version: int, rules: Mapping[str, Any], players: int, de
     return rec
 
 
-def check_envelope(record: Any, game: str, version: int, rule: str, extra: tuple[str, ...] = ()) -> None:
+def check_envelope(record: Any, game: str, version: int, rule: str, extra: tuple[str, ...] = (),
+                   changes: Mapping[int, str] | None = None) -> None:
     """Raise ``IllegalAction`` (citing ``rule``) unless ``record`` is an envelope of ``game``.
 
     Every envelope field but ``outcome`` and ``rules`` (absent: the defaults) is required; ``extra``
@@ -120,7 +121,9 @@ def check_envelope(record: Any, game: str, version: int, rule: str, extra: tuple
     if isinstance(v, bool) or not isinstance(v, int):
         raise IllegalAction(f"version must be an integer, not {v!r}", rule)
     if v != version:
+        # Name both versions and, where the game says, what changed between them (GameEntry.changes).
+        what = [f"version {n}: {changes[n]}" for n in sorted(changes or {}) if min(v, version) < n <= max(v, version)]
         raise IllegalAction(f"the record was written by version {v} of {game}; this engine is version {version} "
-                            "and replays only its own records", rule)
+                            "and replays only its own records" + (f" ({'; '.join(what)})" if what else ""), rule)
     if not isinstance(record.get("actions"), list):
         raise IllegalAction("actions must be a list", rule)

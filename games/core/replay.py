@@ -1,7 +1,7 @@
 """One replay for every game: a ``rasklad-record/1`` record through its game's readable engine.
 
 ``replay_state(record)`` finds the game in the registry, converts an older record shape through the
-game's ``legacy_record`` when it has one, rebuilds the fresh state with ``entry.from_record``
+game's ``legacy_record`` when it has one, rebuilds the fresh state with ``entry.state_from_record``
 (which validates the envelope, the rules and the chance stub), then decodes and applies every
 action in order. So a record obeys exactly the rules the engine plays by, and every error is an
 ``IllegalAction`` carrying the action's index (and deal, in a match) and the rule it breaks, or a
@@ -121,7 +121,7 @@ def _misplaced(entry: GameEntry, st: State, k: int, index: int, raw: Any, action
 def _play(entry: GameEntry, record: Mapping[str, Any]) -> Iterator[tuple[State, int | None, int, int, Any, Any]]:
     """Apply the record's actions one by one, yielding (state before, deal, index in the deal, index as
     errors give it, raw, decoded); then (finished state, None, -1, -1, None, None)."""
-    st = entry.from_record(record)
+    st = entry.state_from_record(record)
     actions = record.get("actions")
     number = _numbering(entry, actions)
     for k, i, raw in _flat_actions(entry, actions):

@@ -150,7 +150,8 @@ BOTS: tuple[BotInfo, ...] = (
     BotInfo("dice-poker/random", bot_factory("dice-poker/random", RandomBot, no_params()), no_params(),
             "a uniform choice among the legal actions", lambda params, rules, players: 1_000.0),
     BotInfo("dice-poker/greedy", bot_factory("dice-poker/greedy", GreedyBot, no_params()), no_params(),
-            "keeps the dice of its best current pattern, writes the highest-scoring line", lambda params, rules, players: 500.0),
+            "keeps the dice of its best current pattern, writes the highest-scoring line",
+            lambda params, rules, players: 500.0),
     BotInfo("dice-poker/optimal", _optimal, OPTIMAL_SCHEMA,
             "full/mixed: plays the exact solitaire strategy (maximises its expected final score; "
             "`rasklad solve dice-poker`); simple: plays optimal-race", lambda params, rules, players: 20.0),

@@ -14,11 +14,10 @@ from typing import Any
 
 from games.core.dice import DiceStream
 from games.core.protocol import IllegalAction, RulesError
-from games.core.records import check_envelope
-from games.dice_poker.rules import NAME, PRESET_OPTIONS, SEATS, VERSION, Rules
+from games.dice_poker.rules import PRESET_OPTIONS, SEATS, Rules
 from games.dice_poker.state import Action, State
 
-__all__ = ["decode_action", "from_record", "rules_from_record"]
+__all__ = ["decode_action", "from_record", "record_rules", "rules_from_record"]
 
 
 def _is_int(v: Any) -> bool:
@@ -46,9 +45,10 @@ def rules_from_record(rules: Any) -> Rules:
     return Rules(**ordered)
 
 
-def from_record(record: Mapping[str, Any]) -> State:
-    """The fresh match of a record, validated as DP-8.4 says (``IllegalAction``/``RulesError``)."""
-    check_envelope(record, NAME, VERSION, "DP-8", extra=("game_index",))
+def record_rules(record: Mapping[str, Any]) -> Rules:
+    """A record's rules, read in DP-8.4's order (``GameEntry.record_rules``): the envelope's own fields
+    first (no rules; players, dealer, game_index not integers; deal and actions not lists of lists: DP-8),
+    then the preset and exactly its options (``rules_from_record``)."""
     if "rules" not in record:
         raise IllegalAction("the record has no rules", "DP-8")
     players, dealer, gi = record["players"], record["dealer"], record.get("game_index")
@@ -62,7 +62,14 @@ def from_record(record: Mapping[str, Any]) -> State:
         raise IllegalAction("deal must be a list with one list of faces per game", "DP-8")
     if not all(isinstance(a, list) for a in actions):
         raise IllegalAction("actions must be a list with one list of actions per game", "DP-8")
-    rules = rules_from_record(record["rules"])
+    return rules_from_record(record["rules"])
+
+
+def from_record(record: Mapping[str, Any], rules: Rules) -> State:
+    """The fresh match of a record whose envelope and rules the entry has read (``record_rules``),
+    validated as DP-8.4 says from the seats on (``IllegalAction``)."""
+    players, dealer, gi = record["players"], record["dealer"], record.get("game_index")
+    deal, actions = record["deal"], record["actions"]
     lo, hi = SEATS[rules.preset]
     if not lo <= players <= hi:
         raise IllegalAction(f"the {rules.preset} game is played by {lo} to {hi} players, not {players}", "DP-1.2")

@@ -34,7 +34,7 @@ from games.liars_poker.rules import (
 )
 from games.liars_poker.state import State
 
-__all__ = ["decode_action", "from_record", "replay", "rule_due", "validate"]
+__all__ = ["decode_action", "from_record", "record_rules", "replay", "rule_due", "validate"]
 
 #: LP-7.3: the rule cited when a round's outcome entry differs from the replay, in checking order.
 ENTRY_RULES = {"round": "LP-1.4", "opener": "LP-1.5", "holder": "LP-5.1", "bid": "LP-5.1", "rebid": "LP-5.1",
@@ -212,8 +212,16 @@ def _engine_action(kind: str, payload: Any) -> Any:
     return Bid(int(payload[0]), int(payload[1])) if kind == "bid" else kind
 
 
-def from_record(record: Any) -> State:
-    """The fresh match of a record, after checking all of it (LP-7.5): faults name the rule and index."""
+def record_rules(record: Any) -> Rules:
+    """A record's rules (``GameEntry.record_rules``), read as LP-7.3 orders: the envelope's own fields
+    first, then ``preset`` and the seven options, all required (``rounds`` is the record's ``deal``)."""
+    _envelope(record)
+    return _rules(record, len(record["deal"]))
+
+
+def from_record(record: Any, rules: Rules) -> State:
+    """The fresh match of a record, after checking all of it (LP-7.5): faults name the rule and index.
+    ``validate`` reads the envelope and rules again in LP-7.5's order (it also serves the strict replay)."""
     fresh, _ = validate(record)
     return fresh
 

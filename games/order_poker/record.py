@@ -2,7 +2,7 @@
 
 A record is the ``rasklad-record/1`` envelope with ``deal: {"hands": [...], "robot": [...]}`` (the
 cards as dealt, OP-1.4) and the actions of ``games.order_poker.actions``. ``from_record`` validates
-the envelope, the rules and the cards and returns the fresh ``State``; the generic replay
+the cards and returns the fresh ``State`` (the entry checks the envelope and reads the rules first); the generic replay
 (``games.core.replay``) applies the actions. Records written before the envelope (top-level
 ``hands`` and ``robot``, no ``format``) are converted by ``legacy_record``.
 """
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core.cards import card_id
-from games.core.protocol import IllegalAction, RulesError
-from games.core.records import FORMAT, check_envelope
+from games.core.protocol import IllegalAction
+from games.core.records import FORMAT
 from games.order_poker.actions import from_dict
 from games.order_poker.rules import NAME, VERSION, Rules
 from games.order_poker.state import State
@@ -45,13 +45,9 @@ def legacy_record(record: Mapping[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def from_record(record: Mapping[str, Any]) -> State:
-    """The deal of an envelope ``record`` as dealt, before any action (validates rules and cards)."""
-    check_envelope(record, NAME, VERSION, "OP-9")
-    try:
-        rules = Rules.from_dict(record.get("rules"))
-    except RulesError as e:
-        raise RulesError(e.message, e.field, e.rule or "OP-9") from None
+def from_record(record: Mapping[str, Any], rules: Rules) -> State:
+    """The deal of an envelope ``record`` as dealt, before any action (validates the cards); the entry
+    has checked the envelope and read ``rules`` (``GameEntry.state_from_record``)."""
     deal = record["deal"]
     if not isinstance(deal, Mapping) or "hands" not in deal or "robot" not in deal:
         raise IllegalAction("deal must be an object with 'hands' and 'robot'", "OP-9")
@@ -72,7 +68,9 @@ def state_from_record(record: Mapping[str, Any]) -> State:
     """``from_record`` for a record of either shape (the envelope, or the older one)."""
     if not isinstance(record, Mapping):
         raise IllegalAction("a record must be a JSON object", "OP-9")
-    return from_record(legacy_record(record) or record)
+    from games.order_poker.entry import ENTRY
+
+    return ENTRY.state_from_record(legacy_record(record) or record)
 
 
 def _check_game(record: Any) -> None:

@@ -68,6 +68,8 @@ ENTRY = GameEntry(
     rules_doc="docs/rules/preferans.md",
     version=VERSION,
     record_rule="PF-15.3",
+    changes={2: "a record's outcome scores are the final balances in whists, exact (PF-15.4, PF-15.6), not "
+                "in units of 1/n whist"},
     rules_class=Rules,
     presets=PRESETS,
     seats=_seats,

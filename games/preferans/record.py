@@ -1,6 +1,7 @@
 """Preferans match records (PF-15.3): reading and checking the envelope and the deal stubs.
 
-``from_record`` checks the envelope, the rules, the players and every ``deal`` entry (its index,
+``from_record`` (after the entry has checked the envelope and read the rules) checks the players and
+every ``deal`` entry (its index,
 phase, dealer, a deck of the 32 cards, and ``hands``/``talon`` as PF-3.4 derives them, else
 ``PF-3.4``) and returns the fresh match; ``games.core.replay`` then decodes and applies the actions,
 each checked by the engine, which names the rule an illegal one breaks (PF-15.7).
@@ -13,10 +14,9 @@ from typing import Any
 
 from games.core.cards import card_str
 from games.core.protocol import IllegalAction
-from games.core.records import check_envelope, rules_from_dict
 from games.preferans import cards as pc
 from games.preferans.deal import deal_hands
-from games.preferans.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, VERSION, Rules
+from games.preferans.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from games.preferans.state import State, canonical_discard, phase_of
 
 RECORD_RULE = "PF-15.3"
@@ -61,10 +61,9 @@ def _check_stub(entry: Any, k: int, rules: Rules, players: int, dealer: int) -> 
     return ids
 
 
-def from_record(record: Any) -> State:
-    """The fresh match of a record, its envelope, rules and deal stubs checked."""
-    check_envelope(record, NAME, VERSION, RECORD_RULE)
-    rules = rules_from_dict(Rules, record.get("rules"))
+def from_record(record: Any, rules: Rules) -> State:
+    """The fresh match of a record whose envelope and ``rules`` the entry has read
+    (``GameEntry.state_from_record``): seats and deal stubs checked."""
     players, dealer = record["players"], record["dealer"]
     if not _int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(f"players must be 3 or 4, not {players!r}", "PF-2.1")

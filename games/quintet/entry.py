@@ -78,6 +78,7 @@ ENTRY = GameEntry(
     deal=_deal,
     from_record=record.from_record,
     encode_action=_encode,
+    record_rules=record.record_rules,
     decode_action=record.decode_action,
     tables=tables.TABLES,
     bots=_bots,

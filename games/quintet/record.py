@@ -14,11 +14,12 @@ from typing import Any
 
 from games.core.cards import card_id
 from games.core.protocol import IllegalAction, RulesError
-from games.core.records import FORMAT, check_envelope
+from games.core.records import FORMAT
 from games.quintet.rules import NAME, PLAYERS, VERSION, Rules
 from games.quintet.state import State
 
-__all__ = ["decode_action", "from_record", "legacy_record", "replay", "replay_state", "state_from_record"]
+__all__ = ["decode_action", "from_record", "legacy_record", "record_rules", "replay", "replay_state",
+           "state_from_record"]
 
 
 def legacy_record(record: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -36,15 +37,19 @@ def legacy_record(record: Mapping[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def from_record(record: Mapping[str, Any]) -> State:
-    """The deal of an envelope ``record`` before anyone lays out (validates rules, dealer, removed)."""
-    check_envelope(record, NAME, VERSION, "Q-4")
+def record_rules(record: Mapping[str, Any]) -> Rules:
+    """A record's rules (``GameEntry.record_rules``): the seats first (Q-1.1), then the options (Q-1.4)."""
     if record["players"] != PLAYERS:
         raise IllegalAction(f"quintet is played by {PLAYERS} players, not {record['players']!r}", "Q-1.1")
     try:
-        rules = Rules.from_dict(record.get("rules"))
+        return Rules.from_dict(record.get("rules"))
     except RulesError as e:
         raise RulesError(e.message, e.field, e.rule or "Q-1.4") from None
+
+
+def from_record(record: Mapping[str, Any], rules: Rules) -> State:
+    """The deal of an envelope ``record`` before anyone lays out (validates dealer, removed); the entry
+    has checked the envelope and read ``rules`` (``record_rules``)."""
     deal = record["deal"]
     removed = deal.get("removed") if isinstance(deal, Mapping) else None
     if not isinstance(removed, list) or not all(isinstance(c, str) for c in removed):
@@ -73,7 +78,9 @@ def state_from_record(record: Mapping[str, Any]) -> State:
     """``from_record`` for a record of either shape (the envelope, or the older one)."""
     if not isinstance(record, Mapping):
         raise IllegalAction("a record must be a JSON object", "Q-4")
-    return from_record(legacy_record(record) or record)
+    from games.quintet.entry import ENTRY
+
+    return ENTRY.state_from_record(legacy_record(record) or record)
 
 
 def _check_game(record: Any) -> None:

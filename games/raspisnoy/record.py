@@ -156,8 +156,14 @@ def rule_due(st: State) -> tuple[str, str]:
     return "R-4.1", f"deal {st.deal_no + 1} stops before its last trick: seat {st.to_act()} is to act"
 
 
-def from_record(record: Any) -> State:
-    """The fresh match of a record, after checking all of it in R-8.7's order."""
+def record_rules(record: Any) -> Rules:
+    """A record's rules (``GameEntry.record_rules``): R-6's options through ``rules_from`` (R-8.5)."""
+    return rules_from(record.get("rules"))
+
+
+def from_record(record: Any, rules: Rules) -> State:
+    """The fresh match of a record, after checking all of it in R-8.7's order (``validate`` reads the
+    envelope and rules again in that order: it also serves ``replay_deal``)."""
     fresh, _ = validate(record)
     return fresh
 
@@ -191,7 +197,7 @@ def _listed(actions: Any, k: int) -> int:
 def replay_deal(record: Mapping[str, Any], number: int) -> dict[str, Any]:
     """Replay deal ``number`` (1-based) of a match record alone: the match is replayed up to it (the
     pass runs and totals before it depend on the deals before) and that deal's outcome entry returned."""
-    st = from_record(record)
+    st, _ = validate(record)
     actions = record["actions"]
     if not 1 <= number <= len(st.plan):
         raise IllegalAction(f"the match has deals 1..{len(st.plan)}, not {number}", RECORD_RULE)

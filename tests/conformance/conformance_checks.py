@@ -110,7 +110,7 @@ class Player:
         again = fresh_state().record()
         assert again == fresh, f"{self.where}, deal {i}: the same generator dealt two different units"
         try:
-            rebuilt = self.entry.from_record(_jsonable(fresh)).record()
+            rebuilt = self.entry.state_from_record(_jsonable(fresh)).record()
         except ValueError as e:  # IllegalAction, RulesError
             raise AssertionError(f"{self.where}, deal {i}: from_record refuses the fresh record: {e}") from None
         assert rebuilt == fresh, (f"{self.where}, deal {i}: from_record of the fresh record gives another "

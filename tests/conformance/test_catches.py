@@ -28,7 +28,7 @@ def _variant(base: GameEntry, module: Any, cls: type, **changes: Any) -> GameEnt
         return st
 
     return dataclasses.replace(base, deal=lambda rules, n, dealer, rng: recast(base.deal(rules, n, dealer, rng)),
-                               from_record=lambda rec: recast(module.from_record(rec)), **changes)
+                               from_record=lambda rec, rules: recast(module.from_record(rec, rules)), **changes)
 
 
 def _catches(entry: GameEntry, message: str, players: int = 3, preset: str = "long", deals: int = 40) -> None:

@@ -31,7 +31,7 @@ import numpy as np
 from games.core.cards import RANKS, card_id, card_str
 from games.core.entry import Column, GameEntry, TableSpec
 from games.core.protocol import IllegalAction, RulesError
-from games.core.records import check_envelope, envelope, rules_from_dict
+from games.core.records import envelope, rules_from_dict
 from games.core.registry import BotInfo
 
 NAME = "toy-draw"
@@ -174,16 +174,19 @@ def _check_seats(players: Any, dealer: Any) -> None:
 
 # --------------------------------------------------------------------------- records
 
-def from_record(record: Mapping[str, Any]) -> State:
-    """The fresh deal of a record (envelope, rules, seats and stock checked)."""
-    check_envelope(record, NAME, VERSION, "TOYD-5")
+def record_rules(record: Mapping[str, Any]) -> Rules:
+    """A record's rules (``GameEntry.record_rules``): a fault cites TOYD-2, not the record section."""
     try:
-        rules = rules_from_dict(Rules, record.get("rules"))
+        return rules_from_dict(Rules, record.get("rules"))
     except RulesError as e:
         raise RulesError(e.message, e.field, "TOYD-2") from None
     except (TypeError, ValueError) as e:
         msg = str(e)
         raise RulesError(msg, next((f for f in ("rounds", "max_draws") if f in msg), None), "TOYD-2") from None
+
+
+def from_record(record: Mapping[str, Any], rules: Rules) -> State:
+    """The fresh deal of a record whose envelope and rules the entry has read (seats and stock checked)."""
     _check_seats(record["players"], record["dealer"])
     deal = record["deal"]
     stock = deal.get("stock") if isinstance(deal, Mapping) else None
@@ -331,6 +334,7 @@ ENTRY = GameEntry(
     seats=lambda rules: (MIN_PLAYERS, MAX_PLAYERS),
     deal=_deal,
     from_record=from_record,
+    record_rules=record_rules,
     encode_action=encode_action,
     decode_action=decode_action,
     tables=TableSpec(DEALS, SEATS, deal_rows, seat_rows),

@@ -28,7 +28,7 @@ import numpy as np
 
 from games.core.entry import Column, GameEntry, TableSpec
 from games.core.protocol import IllegalAction, RulesError
-from games.core.records import check_envelope, envelope, rules_from_dict
+from games.core.records import envelope, rules_from_dict
 from games.core.registry import BotInfo
 
 NAME = "toy-match"
@@ -173,16 +173,19 @@ def _check_seats(players: Any, dealer: Any) -> None:
 
 # --------------------------------------------------------------------------- records
 
-def from_record(record: Mapping[str, Any]) -> State:
-    """The fresh match of a record (envelope, rules, seats and dice checked)."""
-    check_envelope(record, NAME, VERSION, "TOYM-5")
+def record_rules(record: Mapping[str, Any]) -> Rules:
+    """A record's rules (``GameEntry.record_rules``): a fault cites TOYM-1, not the record section."""
     try:
-        rules = rules_from_dict(Rules, record.get("rules"))
+        return rules_from_dict(Rules, record.get("rules"))
     except RulesError as e:
         raise RulesError(e.message, e.field, "TOYM-1") from None
     except (TypeError, ValueError) as e:
         msg = str(e)
         raise RulesError(msg, next((f for f in ("deals", "stake") if f in msg), None), "TOYM-1") from None
+
+
+def from_record(record: Mapping[str, Any], rules: Rules) -> State:
+    """The fresh match of a record whose envelope and rules the entry has read (seats and dice checked)."""
     players, dealer = record["players"], record["dealer"]
     _check_seats(players, dealer)
     stubs = record["deal"]
@@ -322,6 +325,7 @@ ENTRY = GameEntry(
     seats=lambda rules: (MIN_PLAYERS, MAX_PLAYERS),
     deal=_deal,
     from_record=from_record,
+    record_rules=record_rules,
     encode_action=encode_action,
     decode_action=decode_action,
     tables=TableSpec(DEALS, SEATS, deal_rows, seat_rows),
