@@ -11,6 +11,7 @@ import numpy as np
 from games.blackjack import record, tables
 from games.blackjack.dealing import deal
 from games.blackjack.home import natural_next_dealer
+from games.blackjack.playthrough import PLAYTHROUGH
 from games.blackjack.questions import QUESTIONS
 from games.blackjack.rules import NAME, PRESETS, SEATS, VERSION, Rules
 from games.blackjack.solve_cli import SOLVER
@@ -109,6 +110,7 @@ ENTRY = GameEntry(
     tables=tables.TABLES,
     bots=_bots,
     describe_action=describe,
+    playthrough=PLAYTHROUGH,
     cards_in_play=_cards_in_play,
     score_total=_score_total,
     resample_hidden=_resample_hidden,

@@ -11,6 +11,7 @@ from games.classic_poker import record, tables
 from games.classic_poker.choice import ChoiceState
 from games.classic_poker.hands import deck_of
 from games.classic_poker.hidden import resample_hidden
+from games.classic_poker.playthrough import PLAYTHROUGH
 from games.classic_poker.questions import QUESTIONS
 from games.classic_poker.rules import NAME, PRESETS, VERSION, Rules
 from games.classic_poker.state import Action, State
@@ -72,6 +73,7 @@ ENTRY = GameEntry(
     bots=_bots,
     ranking="classic",
     describe_action=describe,
+    playthrough=PLAYTHROUGH,
     score_total=lambda state: 0,
     questions=QUESTIONS,
     cards_in_play=lambda state: state.cards_in_play(),

@@ -34,6 +34,7 @@ __all__ = [
     "Column",
     "FastPath",
     "GameEntry",
+    "Playthrough",
     "Question",
     "QuestionParams",
     "QuestionRows",
@@ -266,6 +267,29 @@ class Solver:
     argument: SolveOption | None = None
 
 
+Shown = Mapping[str, str]
+"""What a ``Playthrough`` function shows: label -> text (``{"hand": "7h 6c 8d 7s As", "trump": "♥"}``), in order."""
+
+
+@dataclass(frozen=True)
+class Playthrough:
+    """How ``rasklad replay --steps`` shows a game's deal and what each action changes (OpenSpiel's
+    playthroughs are the model): the per-game wording, read by the generic ``games.core.replay.steps``.
+
+    Every function but ``hidden`` reads one seat's ``view(seat)`` only, so ``--seat S`` can show no
+    more than seat S may know. ``private(view)``: what only the view's seat holds (its cards, dice or
+    note); ``public(view)``: what every seat sees (the trump, the robot's hand, the trick, the pot,
+    the bids, the dice kept, the score sheet). ``hidden(state)`` (optional): what no seat's view holds
+    (a talon face down, the dealer's hole card), shown only in the full playthrough (no ``--seat``).
+    The deal section prints them all before the first action; after each action the generic code
+    prints every label whose text changed, so each game states its table once, not its changes.
+    """
+
+    private: Callable[[Mapping[str, Any]], Shown]
+    public: Callable[[Mapping[str, Any]], Shown]
+    hidden: Callable[[Any], Shown] | None = None
+
+
 @dataclass(frozen=True, repr=False)
 class GameEntry:
     """Everything rasklad knows about one game (DESIGN.md, "Games: one package each").
@@ -352,6 +376,9 @@ class GameEntry:
     deal is then a prefix of the stub at the end (per deal of a match), not equal to it."""
     solver: Solver | None = None
     """``rasklad solve <game>`` (optional): the game's exact solver, its options and output."""
+    playthrough: Playthrough | None = None
+    """``rasklad replay --steps [--seat S]`` (optional): the deal as dealt and what each action changes,
+    in the game's words, from the seats' views (``Playthrough``). None: one line per action only."""
     action_index: ActionIndex = "deal"
     """How a match record's actions are numbered (``IllegalAction.index``): ``deal``, from 0 in each
     deal's own list, the deal named by ``IllegalAction.deal`` (R-8.3, PF-15.7); ``match``, from 0 over

@@ -184,14 +184,60 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def steps(record: Mapping[str, Any]) -> Iterator[str]:
-    """A readable playthrough: one line per action (who did what, in the rules' words), then the scores."""
+Snapshot = dict[str, str]
+"""What a playthrough shows at one moment: ``label`` or ``seat S label`` -> text."""
+
+
+def _snapshot(entry: GameEntry, st: State, players: int, seat: int | None) -> Snapshot:
+    """The game's ``Playthrough`` of ``st``: public labels, then each shown seat's private ones, then
+    (everything shown, ``seat`` None) what no view holds. With ``seat`` only ``st.view(seat)`` is read."""
+    pt = entry.playthrough
+    if pt is None:
+        return {}
+    seats = [seat] if seat is not None else list(range(players))
+    shot: Snapshot = dict(pt.public(st.view(seats[0])))
+    for s in seats:
+        shot.update({f"seat {s} {label}": text for label, text in pt.private(st.view(s)).items()})
+    if seat is None and pt.hidden is not None:
+        shot.update({f"unseen {label}": text for label, text in pt.hidden(st).items()})
+    return shot
+
+
+def _changed(before: Snapshot, after: Snapshot) -> Iterator[str]:
+    """The lines of a playthrough for what an action changed: each label whose text is new or gone."""
+    for label, text in after.items():
+        if before.get(label) != text:
+            yield f"{'':>7}{label}: {text}"
+    for label in before:
+        if label not in after:
+            yield f"{'':>7}{label}: -"
+
+
+def steps(record: Mapping[str, Any], seat: int | None = None) -> Iterator[str]:
+    """A readable playthrough: the deal as dealt, then one line per action (who did what, in the rules'
+    words) followed by what it changed, then the scores (GameEntry.playthrough; OpenSpiel's playthroughs
+    are the model). With ``seat``, only what that seat may know: everything shown is read from
+    ``view(seat)``, never from the state."""
     entry = entry_of(record)
     rec = normalize(record, entry)
     players = rec.get("players")
+    if seat is not None and not (isinstance(players, int) and 0 <= seat < players):
+        last = players - 1 if isinstance(players, int) else "?"
+        raise IllegalAction(f"--seat {seat}: the record's seats are 0..{last}", entry.record_rule_id)
     yield f"{entry.title} — {players} players, dealer seat {rec.get('dealer')}, rules {rec.get('rules')}"
+    if seat is not None:
+        yield f"as seat {seat} sees it"
     by_match = entry.unit == "match" and entry.action_index == "match"
+    shown: Snapshot | None = None
     for st, k, i, n, raw, action in _play(entry, rec):
+        now = _snapshot(entry, st, int(players or 0), seat)  # players: checked by state_from_record
+        if shown is None:
+            yield "deal:"
+            yield from (f"{'':>7}{label}: {text}" for label, text in now.items())
+            yield "actions:"
+        else:
+            yield from _changed(shown, now)
+        shown = now
         if i < 0:
             out = st.outcome()
             check_outcome(rec.get("outcome"), out, entry.record_rule_id)

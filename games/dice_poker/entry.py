@@ -11,6 +11,7 @@ import numpy as np
 from games.core.dice import mask_positions
 from games.core.entry import GameEntry, SolveOption, Solver
 from games.dice_poker import record, tables
+from games.dice_poker.playthrough import PLAYTHROUGH
 from games.dice_poker.questions import QUESTIONS
 from games.dice_poker.rules import DICE, NAME, PRESETS, SEATS, VERSION, Rules
 from games.dice_poker.state import Action, State
@@ -130,6 +131,7 @@ ENTRY = GameEntry(
     bots=_bots,
     unit="match",
     describe_action=describe,
+    playthrough=PLAYTHROUGH,
     solver=SOLVER,
     questions={q.name: q for q in QUESTIONS},
     chance_prefix=True,  # DP-8.1: the deal holds exactly the faces thrown

@@ -11,6 +11,7 @@ import numpy as np
 from games.core.entry import GameEntry, SolveOption, Solver
 from games.liars_poker import questions, record, tables
 from games.liars_poker.bids import ACCEPT, CHALLENGE
+from games.liars_poker.playthrough import PLAYTHROUGH
 from games.liars_poker.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, VERSION, Rules
 from games.liars_poker.state import Round, State, action_json, draw_notes
 
@@ -136,6 +137,7 @@ ENTRY = GameEntry(
     bots=_bots,
     unit="match",
     describe_action=describe,
+    playthrough=PLAYTHROUGH,
     dealer_of=_dealer_of,
     resample_hidden=resample_hidden,
     score_total=score_total,

@@ -11,6 +11,7 @@ from games.core.cards import card_str
 from games.core.entry import GameEntry
 from games.order_poker import hidden, questions, record, tables
 from games.order_poker.actions import Action
+from games.order_poker.playthrough import PLAYTHROUGH
 from games.order_poker.rules import COMBINATIONS, MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, ROBOT, VERSION, Rules
 from games.order_poker.state import State
 
@@ -78,6 +79,7 @@ ENTRY = GameEntry(
     ranking="order-poker",
     questions=questions.QUESTIONS,
     describe_action=describe,
+    playthrough=PLAYTHROUGH,
     legacy_record=record.legacy_record,
     fast_paths=_fast_paths(),
     cards_in_play=hidden.cards_in_play,

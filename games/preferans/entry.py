@@ -11,6 +11,7 @@ import numpy as np
 from games.core.entry import GameEntry, SolveOption, Solver
 from games.preferans import questions, record, solver, tables
 from games.preferans.hidden import resample_hidden
+from games.preferans.playthrough import PLAYTHROUGH
 from games.preferans.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, VERSION, Rules
 from games.preferans.state import State
 
@@ -82,6 +83,7 @@ ENTRY = GameEntry(
     unit="match",
     unit_noun=("pulka", "pulkas"),
     describe_action=describe,
+    playthrough=PLAYTHROUGH,
     dealer_of=_dealer_of,
     cards_in_play=cards_in_play,
     resample_hidden=resample_hidden,

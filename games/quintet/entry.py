@@ -12,6 +12,7 @@ from games.core.cards import card_str
 from games.core.entry import GameEntry
 from games.quintet import record, tables
 from games.quintet.layout import check_layout, layout_strs
+from games.quintet.playthrough import PLAYTHROUGH
 from games.quintet.rules import NAME, PLAYERS, PRESETS, RANKING, VERSION, Rules
 from games.quintet.state import State
 
@@ -85,6 +86,7 @@ ENTRY = GameEntry(
     unit="deal",
     ranking=RANKING,
     describe_action=describe,
+    playthrough=PLAYTHROUGH,
     legacy_record=record.legacy_record,
     cards_in_play=cards_in_play,
     resample_hidden=resample_hidden,

@@ -11,6 +11,7 @@ import numpy as np
 
 from games.core.entry import GameEntry
 from games.raspisnoy import questions, record, tables
+from games.raspisnoy.playthrough import PLAYTHROUGH
 from games.raspisnoy.rules import NAME, PRESETS, VERSION, Rules
 from games.raspisnoy.state import State
 
@@ -89,6 +90,7 @@ ENTRY = GameEntry(
     replay_deal=_replay_deal,
     questions=questions.QUESTIONS,
     describe_action=describe,
+    playthrough=PLAYTHROUGH,
     dealer_of=_dealer_of,
     cards_in_play=_cards_in_play,
     resample_hidden=_resample,

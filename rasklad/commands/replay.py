@@ -3,7 +3,9 @@
 The record's ``game`` picks the engine through the registry (``games.core.replay``), so every
 installed game replays the same way, and records of the older per-game shapes still do. An illegal
 record exits with code 2 and one line naming the action index and the rule it breaks (DESIGN.md,
-"Deal records"); ``--steps`` prints a readable playthrough instead of the outcome.
+"Deal records"); ``--steps`` prints a readable playthrough instead of the outcome: the deal as dealt,
+then each action and what it changed, in the game's words (``GameEntry.playthrough``); ``--seat S``
+with it shows only what seat S may know (its view).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ def replay_command(
     deal: Annotated[int | None, typer.Option("--deal", metavar="N",
                                              help="replay deal N (from 1) of a match record alone (the match "
                                                   "up to it) and print that deal's outcome entry")] = None,
+    seat: Annotated[int | None, typer.Option("--seat", metavar="S",
+                                             help="with --steps: show only what seat S may see (its view)")] = None,
 ) -> None:
     """Validate and replay a deal record; print the outcome as JSON (exit 2 if it breaks a rule).
 
@@ -63,6 +67,8 @@ def replay_command(
         _bad("a record must be a JSON object")
     if deal is not None and steps:
         _bad("--deal and --steps do not go together: --steps prints the whole record")
+    if seat is not None and not steps:
+        _bad("--seat goes with --steps: it chooses whose view the playthrough shows")
     try:
         if deal is not None:
             typer.echo(json.dumps(replay.replay_deal(record, deal), indent=indent, ensure_ascii=False))
@@ -71,7 +77,7 @@ def replay_command(
             if replay.is_single_deal(record):
                 _bad("--steps prints match and deal records in the envelope; replay a deal written alone "
                      "without it")
-            for line in replay.steps(record):
+            for line in replay.steps(record, seat):
                 typer.echo(line)
             return
         outcome = replay.replay(record)
