@@ -12,14 +12,16 @@ A game without a description still steps through its actions as text.
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from games.core import registry
-from games.core.replay import entry_of, normalize, replay, steps
+from games.core.entry import GameEntry
+from games.core.replay import entry_of, is_single_deal, normalize, replay, steps
 
 
 @lru_cache(maxsize=64)
@@ -136,17 +138,22 @@ class _Piles:
         return True
 
 
-def frames(record: Mapping[str, Any]) -> dict[str, Any]:
+def frames(record: Mapping[str, Any], part: int = 0) -> dict[str, Any]:
     """The viewer's data for ``record``: title, the frames (before play and after each action) and
-    whether the drawn final piles match the record's outcome. Raises the replay's errors
-    (IllegalAction with index and rule id, RulesError, ValueError) for a record that is not valid."""
+    whether the drawn final piles match the record's outcome. A game whose description names a
+    scene function gets a scene per frame instead of piles, and a match-unit game's frames are
+    those of one deal, ``part`` (``parts`` lists every deal, to navigate by). Raises the replay's
+    errors (IllegalAction with index and rule id, RulesError, ValueError) for a record that is not
+    valid."""
     entry = entry_of(record)
     rec = normalize(record, entry)
-    replay(rec)  # validates the whole record first: errors name the action's index and the rule
+    outcome = replay(rec)  # validates the whole record first: errors name the action's index and the rule
+    desc = render_description(entry.name) or {}
+    if desc.get("scene") and not is_single_deal(record, entry):
+        return _scene_frames(entry, rec, desc, outcome, part)
     lines = list(steps(rec))
     header, texts, scores = lines[0], lines[1:-1], lines[-1]
     actions = _flat(rec.get("actions"))
-    desc = render_description(entry.name) or {}
     piles = _Piles(desc, rec)
     out = [{"step": 0, "text": "as dealt", "seat": None, **piles.snapshot(), "action_cards": []}]
     for i, (text, action) in enumerate(zip(texts, actions, strict=False), start=1):
@@ -170,3 +177,54 @@ def _cards_of(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [list(value)]
     return []
+
+
+def scene_function(entry: GameEntry, desc: Mapping[str, Any]) -> Callable[[Any, int], dict[str, Any]]:
+    """The function ``desc["scene"]`` names (``module:function``, a module of the game's own package)."""
+    module, _, name = str(desc["scene"]).partition(":")
+    package = entry.rules_class.__module__.rsplit(".", 1)[0]
+    fn: Callable[[Any, int], dict[str, Any]] = getattr(importlib.import_module(f"{package}.{module}"), name)
+    return fn
+
+
+def _seat_of(raw: Any) -> Any:
+    """The seat a record's action names (``{"seat": s, ...}`` or ``[s, token]``), else None."""
+    if isinstance(raw, Mapping):
+        return raw.get("seat")
+    if isinstance(raw, list) and raw and isinstance(raw[0], int):
+        return raw[0]
+    return None
+
+
+def _scene_frames(entry: GameEntry, rec: Mapping[str, Any], desc: Mapping[str, Any],
+                  outcome: Mapping[str, Any], part: int) -> dict[str, Any]:
+    """Frames drawn by the game's scene function: the engine replays the record and the function draws
+    its state (``scene(state, deal)``) before the deal's first action and after each one. A match
+    shows one deal (``part``); the deals before it are replayed without drawing."""
+    scene_of = scene_function(entry, desc)
+    actions = rec.get("actions") or []
+    match = entry.unit == "match"
+    per_deal: list[Any] = list(actions) if match else [actions]
+    if match and not 0 <= part < len(per_deal):
+        raise ValueError(f"the match has deals 0..{len(per_deal) - 1}, not {part}")
+    show_part = part if match else 0
+    st = entry.state_from_record(rec)
+    out: list[dict[str, Any]] = []
+    for k, deal_actions in enumerate(per_deal[:show_part + 1]):
+        shown = k == show_part
+        if shown:
+            out.append({"step": 0, "text": "as dealt", "seat": None, "deal": k, "scene": scene_of(st, k)})
+        for i, raw in enumerate(deal_actions):
+            action = entry.decode_action(st, raw, i)
+            text = entry.describe_action(st, action) if shown and entry.describe_action is not None else str(raw)
+            st.apply(action)
+            if shown:
+                out.append({"step": i + 1, "text": text, "seat": _seat_of(raw), "deal": k,
+                            "scene": scene_of(st, k)})
+    players = rec.get("players")
+    header = f"{entry.title} — {players} players, dealer seat {rec.get('dealer')}, rules {rec.get('rules')}"
+    parts = [{"deal": k, "actions": len(a) if isinstance(a, list) else 0} for k, a in enumerate(per_deal)]
+    return {"game": entry.name, "title": entry.title, "header": header,
+            "scores": f"scores: {outcome.get('scores')}", "players": players, "described": True,
+            "frames": out, "consistent": None, "unit": entry.unit,
+            "parts": parts if match else None, "part": show_part}

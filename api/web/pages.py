@@ -121,8 +121,13 @@ def deals_page(user: str) -> str:
 <button id="v-prev" type="button">◀</button>
 <input id="v-step" type="range" min="0" value="0"><button id="v-next" type="button">▶</button>
 <button id="v-last" type="button" title="last">▶|</button> <span id="v-count"></span></p>
+<form id="v-nav" class="steps" hidden><button id="v-part-prev" type="button">◀ deal</button>
+<label for="v-part">deal</label> <input id="v-part" type="number" min="1" value="1" size="5">
+<span id="v-part-count"></span> <button type="submit">Go</button>
+<button id="v-part-next" type="button">deal ▶</button></form>
 <p id="v-text" class="steptext" aria-live="polite"></p>
-<div id="v-action"></div><div id="v-piles"></div><p id="v-scores" class="note"></p></section>""", user)
+<div id="v-action"></div><div id="v-piles"></div><div id="v-scene"></div>
+<p id="v-scores" class="note"></p></section>""", user)
 
 
 def sql_page(user: str) -> str:

@@ -188,9 +188,10 @@ def tables(job_id: str, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
 
 @router.get("/web/api/jobs/{job_id}/deals/{deal}")
 def job_deal(job_id: str, deal: int, svc: ServicesDep, key: KeyDep,
-             rotation: Annotated[int, Query(ge=0, le=64)] = 0) -> dict[str, Any]:
+             rotation: Annotated[int, Query(ge=0, le=64)] = 0,
+             part: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
     """Viewer frames of one deal of a tournament job (its stored record, else the deal played
-    again exactly as its shard played it)."""
+    again exactly as its shard played it); of a match, the frames of its deal ``part``."""
     from sims.run import play_one
     from sims.spec import TournamentSpec
 
@@ -204,13 +205,16 @@ def job_deal(job_id: str, deal: int, svc: ServicesDep, key: KeyDep,
         record = play_one(spec, deal, rotation).record()
     except ValueError as e:
         raise ApiError(400, str(e), "rotation") from None
-    return {"record": record, **frames(record)}
+    try:
+        return {"record": record, **frames(record, part)}
+    except ValueError as e:
+        raise ApiError(404, str(e), "part") from None
 
 
 @router.post("/web/api/deal")
-async def uploaded_deal(request: Request, key: KeyDep) -> dict[str, Any]:
-    """Viewer frames of an uploaded record (rasklad-record/1 JSON); an invalid record gets 400 with
-    the replay's error (the action's index and the rule it breaks)."""
+async def uploaded_deal(request: Request, key: KeyDep, part: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    """Viewer frames of an uploaded record (rasklad-record/1 JSON; of a match, its deal ``part``); an
+    invalid record gets 400 with the replay's error (the action's index and the rule it breaks)."""
     raw = await request.body()
     try:
         record = json.loads(raw.decode("utf-8"))
@@ -220,7 +224,7 @@ async def uploaded_deal(request: Request, key: KeyDep) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise ApiError(400, "a record is a JSON object", "body")
     try:
-        return {"record": record, **await asyncio.to_thread(frames, record)}
+        return {"record": record, **await asyncio.to_thread(frames, record, part)}
     except IllegalAction as e:
         raise ApiError(400, f"illegal record: {e}", "actions") from None
     except (RulesError, ValueError, KeyError, TypeError) as e:

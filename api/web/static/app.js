@@ -261,12 +261,44 @@ const SUITS = { c: ["♣", "black"], d: ["♦", "red"], h: ["♥", "red"], s: ["
 const DICE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 function card(c) {
   if (typeof c !== "string" || c.length < 2) return el("span", { class: "card", text: String(c) });
-  if (c.startsWith("Jk")) return el("span", { class: "card joker", title: c, text: "🃏" });
+  if (c.startsWith("Jk")) return el("span", { class: "card joker", title: c, "data-card": c, text: "🃏" });
   const [sym, color] = SUITS[c[1]] || ["?", "black"];
   const rank = c[0] === "T" ? "10" : c[0];
   return el("span", { class: `card ${color}`, title: c, "data-card": c, text: rank + sym });
 }
 const cardRow = (cards) => el("span", { class: "cards" }, ...cards.map(card));
+
+// A game's scene (games/core/scene.py): zones on the table, a box per seat, small tables. Every card is
+// an element with data-card (its id as records write it), every die data-die (1-6), every note data-note.
+function sceneItems(g) {
+  const item = (node, i) => {
+    if (g.down && g.down[i]) node.classList.add("down");
+    if (g.hot && g.hot[i]) node.classList.add("hot");
+    const mark = g.marks && g.marks[i];
+    return mark ? el("span", { class: "item" }, node, el("small", { text: mark })) : node;
+  };
+  if (g.cards && g.cards.length) return el("span", { class: "cards" }, ...g.cards.map((c, i) => item(card(c), i)));
+  if (g.dice) return el("span", { class: "dice-row" }, ...g.dice.map((d, i) =>
+    item(el("span", { class: "die", title: String(d), "data-die": String(d), text: DICE[d] || String(d) }), i)));
+  if (g.notes) return el("span", { class: "notes" }, ...g.notes.map((n, i) =>
+    item(el("span", { class: "note-bill", title: n, "data-note": n, text: n }), i)));
+  return null;
+}
+function sceneGroup(g) {
+  return el("div", { class: "group" }, el("span", { class: "label", text: g.label }), sceneItems(g) || "",
+    g.text ? el("span", { class: "gtext", text: g.text }) : "");
+}
+function drawScene(sc, actingSeat) {
+  const seats = el("div", { class: "seats" }, ...sc.seats.map((s) => el("div",
+    { class: `seatbox${s.acting ? " acting" : ""}`, "data-seat": String(s.seat) },
+    el("div", { class: "seathead" }, el("b", { text: `seat ${s.seat}` }),
+      ...s.tags.map((t) => el("span", { class: "tag", text: t })), s.text ? el("span", { class: "gtext", text: s.text }) : ""),
+    ...s.groups.map(sceneGroup))));
+  const tables = sc.tables.map((t) => el("details", { class: "scene-table", open: "" }, el("summary", { text: t.label }),
+    el("table", { class: "grid" }, el("thead", {}, el("tr", {}, ...t.columns.map((c) => el("th", { text: c })))),
+      el("tbody", {}, ...t.rows.map((r) => el("tr", {}, ...r.map((c) => el("td", { text: c }))))))));
+  return [el("div", { class: "pile zones" }, ...sc.zones.map(sceneGroup)), seats, ...tables];
+}
 
 function dealsPage() {
   let data = null;
@@ -280,12 +312,14 @@ function dealsPage() {
       el("span", { class: "label", text: a.field }), ...a.cards.map(cardRow))),
       ...(f.action_dice || []).map((a) => el("div", { class: "pile" }, el("span", { class: "label", text: a.field }),
         el("span", { class: "dice", text: (a.dice || []).map((d) => DICE[d] || d).join(" ") }))));
-    $("#v-piles").replaceChildren(...f.piles.map((p) => p.seats
+    $("#v-scene").replaceChildren(...(f.scene ? drawScene(f.scene, f.seat) : []));
+    $("#v-piles").replaceChildren(...(f.piles || []).map((p) => p.seats
       ? el("div", { class: "pile" }, el("span", { class: "label", text: p.label }),
         ...p.seats.map((h, s) => el("div", { class: `seat${f.seat === s ? " acting" : ""}` },
           el("span", { class: "label", text: `seat ${s}` }), cardRow(h))))
       : el("div", { class: "pile" }, el("span", { class: "label", text: p.label }), cardRow(p.cards))));
-    $("#v-scores").textContent = i === data.frames.length - 1 ? data.scores : "";
+    const lastPart = !data.parts || data.part === data.parts.length - 1; // a match's scores come at its end
+    $("#v-scores").textContent = i === data.frames.length - 1 && lastPart ? data.scores : "";
   };
   const open = (d) => {
     data = d;
@@ -294,6 +328,14 @@ function dealsPage() {
     $("#v-title").textContent = data.title;
     $("#v-header").textContent = data.header + (data.described ? "" : " (this game has no render description: actions as text)");
     slider.max = String(data.frames.length - 1);
+    // A match shows one deal at a time (data.parts: every deal and its action count): jump to deal N.
+    $("#v-nav").hidden = !data.parts;
+    $("#viewer").dataset.part = String(data.part ?? 0);
+    if (data.parts) {
+      $("#v-part").max = String(data.parts.length);
+      $("#v-part").value = String(data.part + 1);
+      $("#v-part-count").textContent = `of ${data.parts.length} (${data.parts[data.part].actions} actions)`;
+    }
     draw(0);
   };
   const fail = (e) => { $("#viewer").hidden = true; $("#v-error").textContent = e.message; $("#v-error").hidden = false; };
@@ -307,14 +349,25 @@ function dealsPage() {
     if (ev.target.tagName === "INPUT" && ev.target.type !== "range") return;
     if (ev.key === "ArrowRight") step(1); else if (ev.key === "ArrowLeft") step(-1);
   });
-  const load = (job, deal, rot) => api("GET", `/web/api/jobs/${encodeURIComponent(job)}/deals/${deal}?rotation=${rot}`).then(open, fail);
+  let source = null; // how the open record is fetched again for another deal of a match
+  const fetchPart = (part) => (source.file !== undefined
+    ? api("POST", `/web/api/deal?part=${part}`, source.file)
+    : api("GET", `/web/api/jobs/${encodeURIComponent(source.job)}/deals/${source.deal}?rotation=${source.rot}&part=${part}`));
+  const load = (job, deal, rot) => { source = { job, deal, rot }; fetchPart(0).then(open, fail); };
+  const goPart = (k) => {
+    if (!data || !data.parts) return;
+    fetchPart(Math.max(0, Math.min(data.parts.length - 1, k))).then(open, fail);
+  };
+  $("#v-nav").addEventListener("submit", (ev) => { ev.preventDefault(); goPart(Number($("#v-part").value) - 1); });
+  $("#v-part-prev").addEventListener("click", () => data && goPart(data.part - 1));
+  $("#v-part-next").addEventListener("click", () => data && goPart(data.part + 1));
   $("#deal-pick").addEventListener("submit", (ev) => {
     ev.preventDefault();
     load($("#v-job").value.trim(), $("#v-deal").value, $("#v-rot").value);
   });
   $("#v-file").addEventListener("change", async () => {
     const f = $("#v-file").files[0];
-    if (f) api("POST", "/web/api/deal", await f.text()).then(open, fail);
+    if (f) { source = { file: await f.text() }; fetchPart(0).then(open, fail); }
   });
   const q = new URLSearchParams(location.search);
   if (q.get("job")) {
