@@ -87,6 +87,7 @@ def from_record(record: Mapping[str, Any], rules: Rules) -> State:
         streams.append(DiceStream(tuple(faces if cut is None else faces[:cut])))
         bad.append(None if cut is None else (cut, faces[cut]))
     return State(rules, players, dealer, streams, bad, strict=True, game_index=gi,
+                 listed=[len(a) for a in actions],
                  stored_outcome=record.get("outcome"))
 
 

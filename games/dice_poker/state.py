@@ -156,11 +156,15 @@ class State:
 
     def __init__(self, rules: Rules, players: int, dealer: int, streams: Sequence[DiceStream],
                  bad_faces: Sequence[tuple[int, Any] | None] | None = None, strict: bool = False,
-                 game_index: int | None = None, stored_outcome: Any = None) -> None:
+                 game_index: int | None = None, stored_outcome: Any = None,
+                 listed: Sequence[int] | None = None) -> None:
         """Use :meth:`deal` or ``record.from_record``; this checks nothing.
 
         ``streams`` holds one stream per game. ``bad_faces[g]`` is (index, value) of the first face of
-        a record's ``deal[g]`` that is not a die face (its stream stops before it; DP-1.1).
+        a record's ``deal[g]`` that is not a die face (its stream stops before it; DP-1.1). ``listed[g]``
+        is how many actions a record lists for game g: a game that ends before its list does leaves its
+        record checks (DP-8.4: faces left over, its outcome entry) to come after its actions, so the
+        action listed after its end is what is reported (DP-7.2.2, DP-7.2.3).
         """
         self.rules = rules
         self.players = players
@@ -170,6 +174,7 @@ class State:
         self.bad_faces = list(bad_faces) if bad_faces is not None else [None] * len(self.streams)
         self.strict = strict
         self.stored_outcome = stored_outcome
+        self.listed = list(listed) if listed is not None else None
         self.deal_no = 0
         self.actions: list[list[dict[str, Any]]] = [[] for _ in self.streams]
         self.done: list[dict[str, Any]] = []  # outcome entries of the finished games
@@ -312,7 +317,7 @@ class State:
         st.rules, st.players, st.dealer, st.game_index = self.rules, self.players, self.dealer, self.game_index
         st.streams = [s.copy() for s in self.streams]
         st.bad_faces = self.bad_faces[:]
-        st.strict, st.stored_outcome = self.strict, self.stored_outcome
+        st.strict, st.stored_outcome, st.listed = self.strict, self.stored_outcome, self.listed
         st.deal_no = self.deal_no
         st.actions = [[dict(a) for a in game] for game in self.actions]
         st.done = self.done[:]
@@ -553,7 +558,10 @@ class State:
             entry.update(sheets=sheets, totals=totals, scores=scores, winners=winners)
         self.done.append(entry)
         self.closed_by.append(self.just_ended)
-        if self.strict:
+        k = self.deal_no
+        # DP-8.4: a game's actions come before its end's record checks; when the record lists more
+        # actions for this game, the next of them is reported (the game is over) and these never run.
+        if self.strict and (self.listed is None or len(self.actions[k]) >= self.listed[k]):
             self._check_game_end(entry)
         if self.deal_no + 1 < self.games:
             self.deal_no += 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -227,6 +228,14 @@ def test_dp_8_3_an_outcome_does_not_change_the_report() -> None:
 def test_dp_8_4_record_faults_of_a_game_have_no_index() -> None:
     assert fault(two_games(g0=[*G0, 6])) == ("DP-8", None, 0)          # faces left over in game 0
     assert fault(two_games(g1=[*G1, 6])) == ("DP-8", None, 1)
+    # DP-8.4: a game's actions come before its end's checks. Game 0 with faces left over *and* an action
+    # listed after its end reports the action (DP-7.2.3: over, DP-4.4; DP-7.2.2: seat 1's turn ended by
+    # itself after throw 3, a reroll is a fourth throw, DP-2.2), at its match-wide index 3 (DP-8.3).
+    assert fault(two_games(g0=[*G0, 6], a0=[*A0, stand(0)])) == ("DP-4.4", 3, 0)
+    assert fault(two_games(g0=[*G0, 6], a0=[*A0, reroll(1, 1)])) == ("DP-2.2", 3, 0)
+    wrong = copy.deepcopy(replay(two_games()))
+    wrong["games"][0]["winners"] = [0]
+    assert fault({**two_games(a0=[*A0, stand(0)]), "outcome": wrong}) == ("DP-4.4", 3, 0)
     whole = replay(two_games())
     wrong = copy.deepcopy(whole)
     wrong["games"][0]["winners"] = [1]
@@ -267,5 +276,7 @@ def test_rasklad_replay_names_the_index_and_rule(tmp_path: Path, args: tuple[str
 
 def test_steps_show_the_match_wide_number() -> None:
     lines = list(steps(two_games()))
-    assert lines[1].split()[:2] == ["0", "(0.0)"] and lines[4].split()[:2] == ["3", "(1.0)"]
+    # The action lines (the playthrough's deal section and what changed are indented lines between them).
+    acts = [line.split()[:2] for line in lines if re.match(r"\s*\d+ \(\d+\.\d+\)", line)]
+    assert acts == [["0", "(0.0)"], ["1", "(0.1)"], ["2", "(0.2)"], ["3", "(1.0)"], ["4", "(1.1)"], ["5", "(1.2)"]]
     assert lines[-1] == "scores: [0, 0]"
