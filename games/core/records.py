@@ -122,7 +122,8 @@ def check_envelope(record: Any, game: str, version: int, rule: str, extra: tuple
         raise IllegalAction(f"version must be an integer, not {v!r}", rule)
     if v != version:
         # Name both versions and, where the game says, what changed between them (GameEntry.changes).
-        what = [f"version {n}: {changes[n]}" for n in sorted(changes or {}) if min(v, version) < n <= max(v, version)]
+        said = changes or {}
+        what = [f"version {n}: {said[n]}" for n in sorted(said) if min(v, version) < n <= max(v, version)]
         raise IllegalAction(f"the record was written by version {v} of {game}; this engine is version {version} "
                             "and replays only its own records" + (f" ({'; '.join(what)})" if what else ""), rule)
     if not isinstance(record.get("actions"), list):

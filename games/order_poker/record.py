@@ -70,7 +70,9 @@ def state_from_record(record: Mapping[str, Any]) -> State:
         raise IllegalAction("a record must be a JSON object", "OP-9")
     from games.order_poker.entry import ENTRY
 
-    return ENTRY.state_from_record(legacy_record(record) or record)
+    st = ENTRY.state_from_record(legacy_record(record) or record)
+    assert isinstance(st, State)
+    return st
 
 
 def _check_game(record: Any) -> None:

@@ -80,7 +80,9 @@ def state_from_record(record: Mapping[str, Any]) -> State:
         raise IllegalAction("a record must be a JSON object", "Q-4")
     from games.quintet.entry import ENTRY
 
-    return ENTRY.state_from_record(legacy_record(record) or record)
+    st = ENTRY.state_from_record(legacy_record(record) or record)
+    assert isinstance(st, State)
+    return st
 
 
 def _check_game(record: Any) -> None:
