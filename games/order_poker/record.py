@@ -68,9 +68,9 @@ def state_from_record(record: Mapping[str, Any]) -> State:
     """``from_record`` for a record of either shape (the envelope, or the older one)."""
     if not isinstance(record, Mapping):
         raise IllegalAction("a record must be a JSON object", "OP-9")
-    from games.order_poker.entry import ENTRY
+    from games.core import registry  # the entry, found at run time (it imports this module)
 
-    st = ENTRY.state_from_record(legacy_record(record) or record)
+    st = registry.game(NAME).state_from_record(legacy_record(record) or record)
     assert isinstance(st, State)
     return st
 
