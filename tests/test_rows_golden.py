@@ -9,11 +9,16 @@ game, on purpose:
 
     .venv/bin/python tests/test_rows_golden.py --game classic-poker    # (several --game, or none: all)
 
+A column added to a table (a new measure of every game, say) changes no existing value: take the hashes
+of the new columns only, every existing column still checked against its stored hash:
+
+    .venv/bin/python tests/test_rows_golden.py --new-columns
+
 The file holds ``versions`` (game -> the version the hashes were taken at) and ``rows``: keys
-``spec|record|seating|shard|table`` -> [hash, rows, shard_deals]. A spec is an example of
-``examples/`` or a small spec of ``tests/golden_specs/`` (one per game and form, seconds each). Shard
-k of the spec is run with ``deals`` cut to at most three shards; the hash covers the schema's fields
-(not its metadata, which holds the version) and every column as JSON.
+``spec|record|seating|shard|table`` -> ``{"rows", "shard_deals", "columns": {column: hash}}``. A spec
+is an example of ``examples/`` or a small spec of ``tests/golden_specs/`` (one per game and form,
+seconds each). Shard k of the spec is run with ``deals`` cut to at most three shards; a column's hash
+covers its field (name, type, nullability) and its values as JSON.
 """
 
 from __future__ import annotations
@@ -51,13 +56,15 @@ def spec_path(name: str) -> Path:
     return SPECS / name if (SPECS / name).is_file() else ROOT / "examples" / name
 
 
-def table_hash(t: pa.Table) -> str:
-    """The stored hash of a table: its schema's fields (not its metadata), then every column as JSON."""
-    h = hashlib.sha256()
-    h.update(str(t.schema.remove_metadata()).encode())
-    for col in t.column_names:
-        h.update(json.dumps(t.column(col).to_pylist(), sort_keys=True).encode())
-    return h.hexdigest()[:16]
+def column_hashes(t: pa.Table) -> dict[str, str]:
+    """The stored hash of every column of a table: its field (not the schema's metadata), then its values
+    as JSON."""
+    out = {}
+    for field in t.schema:
+        h = hashlib.sha256(str(field).encode())
+        h.update(json.dumps(t.column(field.name).to_pylist(), sort_keys=True).encode())
+        out[field.name] = h.hexdigest()[:16]
+    return out
 
 
 def shard_tables(name: str, record: str, seating: str, shard: int) -> tuple[TournamentSpec, dict[str, pa.Table]]:
@@ -91,9 +98,14 @@ def test_rows_equal_the_golden_hashes(name: str, record: str, seating: str, shar
     for table, t in sorted(tables.items()):
         if table == "records":
             continue
-        want_hash, want_rows, want_shard = golden["rows"][f"{name}|{record}|{seating}|{shard}|{table}"]
-        assert (t.num_rows, spec.shard_deals) == (want_rows, want_shard)
-        assert table_hash(t) == want_hash, f"{name} {record} {seating} shard {shard}: {table} rows changed"
+        want = golden["rows"][f"{name}|{record}|{seating}|{shard}|{table}"]
+        assert (t.num_rows, spec.shard_deals) == (want["rows"], want["shard_deals"])
+        have = column_hashes(t)
+        new = sorted(set(have) - set(want["columns"]))
+        assert not new, (f"{table} has new column(s) {new}: take their hashes with "
+                         "python tests/test_rows_golden.py --new-columns")
+        changed = sorted(c for c in want["columns"] if have.get(c) != want["columns"][c])
+        assert not changed, f"{name} {record} {seating} shard {shard}: {table} column(s) {changed} changed"
 
 
 def test_every_game_has_golden_rows() -> None:
@@ -103,23 +115,36 @@ def test_every_game_has_golden_rows() -> None:
     assert games == set(registry.games()) == set(golden["versions"])
 
 
-def take(games: set[str] | None) -> None:
-    """Take the hashes again for ``games`` (None: every game) at their current versions."""
+def take(games: set[str] | None, new_columns: bool = False) -> None:
+    """Take the hashes again for ``games`` (None: every game) at their current versions; with
+    ``new_columns``, only the hashes of columns not stored yet (every stored one must still match)."""
     golden = _load() if GOLDEN_FILE.is_file() else {"versions": {}, "rows": {}}
     for name, records, seatings, shards in CASES:
         game = load_spec(spec_path(name)).game  # type: ignore[union-attr]
         if games is not None and game not in games:
             continue
-        golden["rows"] = {k: v for k, v in golden["rows"].items() if not k.startswith(f"{name}|")}
+        if not new_columns:
+            golden["rows"] = {k: v for k, v in golden["rows"].items() if not k.startswith(f"{name}|")}
         for record in records:
             for seating in seatings:
                 for shard in shards:
                     spec, tables = shard_tables(name, record, seating, shard)
                     for table, t in sorted(tables.items()):
-                        if table != "records":
-                            golden["rows"][f"{name}|{record}|{seating}|{shard}|{table}"] = [
-                                table_hash(t), t.num_rows, spec.shard_deals]
-        golden["versions"][game] = registry.game(game).version
+                        if table == "records":
+                            continue
+                        key = f"{name}|{record}|{seating}|{shard}|{table}"
+                        have = column_hashes(t)
+                        if new_columns:
+                            old = golden["rows"][key]["columns"]
+                            moved = sorted(c for c in old if have.get(c) != old[c])
+                            if moved:
+                                raise SystemExit(f"{key}: stored column(s) {moved} changed; --new-columns takes "
+                                                 "only new ones (a changed value needs a version bump)")
+                            have = {**have, **old}
+                        golden["rows"][key] = {"rows": t.num_rows, "shard_deals": spec.shard_deals,
+                                               "columns": have}
+        if not new_columns:
+            golden["versions"][game] = registry.game(game).version
         print(f"{name}: {game} version {golden['versions'][game]}")
     golden["rows"] = dict(sorted(golden["rows"].items()))
     golden["versions"] = dict(sorted(golden["versions"].items()))
@@ -129,5 +154,7 @@ def take(games: set[str] | None) -> None:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description="take the golden row hashes again (after a version bump)")
     ap.add_argument("--game", action="append", help="a game whose hashes to take again (repeatable; default all)")
+    ap.add_argument("--new-columns", action="store_true",
+                    help="take only the hashes of new columns; every stored column must still match")
     args = ap.parse_args()
-    take(set(args.game) if args.game else None)
+    take(set(args.game) if args.game else None, args.new_columns)
