@@ -19,10 +19,10 @@ RANDOM = ["order-poker/random"] * 4
 MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "order-poker/heuristic"]
 
 CASES = [
-    (RANDOM, 600, "ea8d4ab0f926980d99c40cf646fa6fe9031be354c673856195f4eeb2d54fb0f6",
-     "a2f45a85bba6b31aaa71fc094dc14439e02b2be403ab65d15ed95145935056ad"),
-    (MIXED, 30, "605c190df4f1ef91c83e2ef29a09b2dfcd41d980825f9aaa81ef81a2f12c4680",
-     "5fccf8a89f3e673508961bd3b8dcacb9a074421e73f1b97ebaecee587a4fdfda"),
+    (RANDOM, 600, "d59807f93b6ce2c70bbe7eff89e61ae54aa0dcad997dc4f9ebc26b9c8eba3c5d",
+     "5814b567b1049a6c58c6b4765e29bc94b363d2fb619a90e5498627286b62f727"),
+    (MIXED, 30, "5b96982d889b094db962a769a8c476bcde642b1fe5d4cf66399760ab4af48cd4",
+     "1f198d9aaae82a57cb5b35daa9e41f200c26a5cb7435a413bedf111b595c5b70"),
 ]
 
 
