@@ -12,6 +12,7 @@ from storage.jobstore import Job
 JOB_EXAMPLE: dict[str, Any] = {
     "id": "j-3f9a0c1d2e4b5a69", "kind": "tournament", "game": "order-poker", "state": "running",
     "shards_done": 3, "shards_total": 10, "deals_total": 20000, "deals_done": 6000, "deals_per_s": 1850.2,
+    "unit": "deals",
     "eta_s": 7.6, "error": None, "created_at": "2026-12-02T20:00:00Z", "started_at": "2026-12-02T20:00:01Z",
     "finished_at": None, "owner": "alice",
     "links": {"self": "/v1/jobs/j-3f9a0c1d2e4b5a69", "events": "/v1/jobs/j-3f9a0c1d2e4b5a69/events",
@@ -50,6 +51,8 @@ class JobOut(BaseModel):
     deals_total: int
     deals_done: int
     deals_per_s: float | None
+    unit: str = Field("deals", description="what deals_total, deals_done and deals_per_s count, plural: deals, "
+                                          "matches, pulkas (the game's unit) or samples (a deal-stats job)")
     eta_s: float | None
     error: str | None
     created_at: datetime
@@ -74,23 +77,39 @@ class JobOut(BaseModel):
         return cls(
             id=job.id, kind=job.kind, game=job.game or None, state=job.state,  # type: ignore[arg-type]
             shards_done=job.shards_done, shards_total=job.shards_total, deals_total=job.deals_total,
-            deals_done=done, deals_per_s=rate, eta_s=eta, error=job.error, created_at=job.created_at,
+            deals_done=done, deals_per_s=rate, unit=unit_plural(job), eta_s=eta, error=job.error,
+            created_at=job.created_at,
             started_at=job.started_at, finished_at=job.finished_at, owner=job.owner,
             links={"self": base, "events": f"{base}/events", "report": f"{base}/report",
                    "report_html": f"{base}/report.html", "tables": base + "/tables/{table}"},
         )
 
 
+def unit_plural(job: Job) -> str:
+    """What a job's deal counts count, plural: its game's unit (``GameEntry.unit_names``: deals,
+    matches, pulkas) for a tournament, ``samples`` for a deal-stats job."""
+    if job.kind != "tournament":
+        return "samples"
+    from games.core import registry
+
+    try:
+        return registry.game(job.game).unit_names[1]
+    except KeyError:
+        return "deals"
+
+
 def _items_done(job: Job) -> int:
-    """Deals (or samples, hands) covered by the committed shards."""
+    """Deals (or samples, hands) covered by the committed shards, and while the job runs the units
+    its running shards have played so far (``Job.units_running``: progress within a long shard)."""
     if job.shards_total <= 0:
         return 0
     if job.shards_done >= job.shards_total:
         return job.deals_total
+    running = job.units_running if job.state == "running" else 0
     per = job.spec.get("shard_deals") or job.spec.get("shard_samples")
     if isinstance(per, int) and per > 0:
-        return min(job.deals_total, job.shards_done * per)
-    return job.deals_total * job.shards_done // job.shards_total
+        return min(job.deals_total, job.shards_done * per + running)
+    return min(job.deals_total, job.deals_total * job.shards_done // job.shards_total + running)
 
 
 class JobList(BaseModel):

@@ -198,6 +198,8 @@ class Job:
     deals_total: int = 0
     deals_done: int = 0
     deals_per_s: float | None = None
+    #: What the deal counts count, plural (deals, matches, pulkas, samples).
+    unit: str = "deals"
     eta_s: float | None = None
     error: str | None = None
     created_at: datetime | None = None
@@ -233,6 +235,7 @@ class Job:
             deals_total=int(data.get("deals_total") or 0),
             deals_done=int(data.get("deals_done") or 0),
             deals_per_s=_float(data.get("deals_per_s")),
+            unit=str(data.get("unit") or "deals"),
             eta_s=_float(data.get("eta_s")),
             error=data.get("error"),
             created_at=_when(data.get("created_at")),

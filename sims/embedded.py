@@ -58,11 +58,18 @@ class Progress:
     items_done: int = 0
     started: float = field(default_factory=time.monotonic)
     items_this_run: int = 0
+    items_running: int = 0
+    """Units (deals, matches) played so far by the shards running now, not yet committed."""
 
     def rate(self) -> float:
-        """Items (deals or samples) per second in this run."""
+        """Items (deals or samples) per second in this run, the running shards' units included."""
         dt = time.monotonic() - self.started
-        return self.items_this_run / dt if dt > 0 else 0.0
+        return (self.items_this_run + self.items_running) / dt if dt > 0 else 0.0
+
+    @property
+    def items_shown(self) -> int:
+        """Items done, committed or played in a running shard: what a progress display counts."""
+        return min(self.items_total, self.items_done + self.items_running) if self.items_total else self.items_done
 
 
 @dataclass
@@ -120,11 +127,15 @@ def _file_checksum(paths: list[Location]) -> str:
 # ------------------------------------------------------------------------------ pool worker side
 
 _WORKER_SPECS: dict[str, JobSpec] = {}
+#: Units done per shard (index k), shared with the parent (``_UnitCounts``); set by ``_worker_init``.
+_WORKER_UNITS: list[Any] = []
 
 
-def _worker_init() -> None:
+def _worker_init(units: Any = None) -> None:
     # Ctrl-C goes to the whole process group: only the parent decides how to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if units is not None:
+        _WORKER_UNITS[:] = [units]
 
 
 def _work(args: tuple[str, int]) -> tuple[int, dict[str, pa.Table], float]:
@@ -136,8 +147,69 @@ def _work(args: tuple[str, int]) -> tuple[int, dict[str, pa.Table], float]:
     if spec is None:
         spec = _WORKER_SPECS[spec_json] = parse_spec(json.loads(spec_json))
     t0 = time.perf_counter()
-    tables = run_shard(spec, k)
+    tables = run_shard(spec, k, on_unit=_unit_writer(_WORKER_UNITS[0], k) if _WORKER_UNITS else None)
     return k, tables, time.perf_counter() - t0
+
+
+def _unit_writer(units: Any, k: int) -> Callable[[int], None]:
+    def on_unit(done: int) -> None:
+        units[k] = done
+
+    return on_unit
+
+
+class _UnitCounts:
+    """Units done by every running shard, in shared memory: a pool process writes its shard's entry
+    after each unit (``sims.run.run_shard``'s ``on_unit``), the parent sums them for the display and
+    notes them in the job store (``JobStore.note_units``) at most every ``NOTE_EVERY_S`` seconds, so
+    ``rasklad show`` and the web app see a long shard advance before it commits."""
+
+    NOTE_EVERY_S = 1.0
+    SHOW_EVERY_S = 0.5
+
+    def __init__(self, ctx: Any, shards: int, store: Any, job_id: str, prog: Progress,
+                 on_units: Callable[[Progress], None] | None) -> None:
+        self.array = ctx.RawArray("q", max(1, shards))
+        self.store, self.job_id, self.prog, self.on_units = store, job_id, prog, on_units
+        self.noted: dict[int, int] = {}
+        self.shown_at = self.noted_at = time.monotonic()
+
+    def committed(self, k: int) -> None:
+        """Shard ``k`` is committed: its units now count in ``items_done``."""
+        self.array[k] = 0
+        self.noted.pop(k, None)
+        self.prog.items_running = self._sum()
+
+    def _sum(self) -> int:
+        import numpy as np
+
+        return int(np.frombuffer(self.array, dtype=np.int64).sum())
+
+    def tick(self) -> None:
+        """Read the shards' counts; tell the display and the store when it is time."""
+        now = time.monotonic()
+        if now - self.shown_at < self.SHOW_EVERY_S:
+            return
+        self.shown_at = now
+        running = self._sum()
+        if running != self.prog.items_running:
+            self.prog.items_running = running
+            if self.on_units is not None:
+                self.on_units(self.prog)
+        if now - self.noted_at >= self.NOTE_EVERY_S:
+            self.noted_at = now
+            self._note()
+
+    def _note(self) -> None:
+        import numpy as np
+
+        counts = np.frombuffer(self.array, dtype=np.int64)
+        for k in np.flatnonzero(counts):
+            n = int(counts[k])
+            if self.noted.get(int(k)) != n:
+                with contextlib.suppress(Exception):  # a busy store: the next note says it
+                    self.store.note_units(self.job_id, int(k), n)
+                    self.noted[int(k)] = n
 
 
 def _game_modules(spec: JobSpec) -> list[str]:
@@ -151,24 +223,46 @@ def _game_modules(spec: JobSpec) -> list[str]:
                    *(q.run.__module__ for q in entry.questions.values())})
 
 
-def _results(spec: JobSpec, todo: list[int], workers: int) -> Iterator[tuple[int, dict[str, pa.Table], float]]:
-    """Shard results as they finish: in this process with one worker, else from a process pool."""
+#: The forkserver context of the pools (the shared unit counts must come from the pool's context).
+_CTX = multiprocessing.get_context("forkserver")
+
+
+def _results(spec: JobSpec, todo: list[int], workers: int,
+             units: _UnitCounts) -> Iterator[tuple[int, dict[str, pa.Table], float]]:
+    """Shard results as they finish: in this process with one worker, else from a process pool.
+
+    While shards run, ``units`` hears of every unit they play (``units.tick()`` about once a second
+    from the pool's side, after each unit in this process)."""
     from sims.run import run_shard
 
     if workers <= 1 or len(todo) <= 1:
         for k in todo:
+            write = _unit_writer(units.array, k)
+
+            def on_unit(done: int, write: Callable[[int], None] = write) -> None:
+                write(done)
+                units.tick()
+
             t0 = time.perf_counter()
-            tables = run_shard(spec, k)
+            tables = run_shard(spec, k, on_unit=on_unit)
             yield k, tables, time.perf_counter() - t0
         return
     # forkserver: workers fork from a clean server process (no parent threads, such as a
     # progress display's, are copied), and the heavy imports happen once in the server.
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["sims.run", "sims.dealstats", *_game_modules(spec)])
+    _CTX.set_forkserver_preload(["sims.run", "sims.dealstats", *_game_modules(spec)])
     spec_json = json.dumps(spec.canonical(), sort_keys=True)
-    pool = ctx.Pool(min(workers, len(todo)), initializer=_worker_init)
+    pool = _CTX.Pool(min(workers, len(todo)), initializer=_worker_init, initargs=(units.array,))
     try:
-        yield from pool.imap_unordered(_work, [(spec_json, k) for k in todo])
+        results = pool.imap_unordered(_work, [(spec_json, k) for k in todo])
+        for _ in range(len(todo)):
+            while True:
+                try:
+                    item = results.next(timeout=units.SHOW_EVERY_S)
+                except multiprocessing.TimeoutError:
+                    units.tick()
+                    continue
+                break
+            yield item
         pool.close()
     finally:
         pool.terminate()  # on Ctrl-C or an error, running shards are abandoned (never committed)
@@ -278,15 +372,18 @@ def shown_state(store: Any, job: Any, lease_seconds: float) -> str:
 
 def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | None = None, workers: int = 1,
             new: bool = False, nonce: str | None = None, on_start: Callable[[Progress], None] | None = None,
-            on_shard: Callable[[Progress], None] | None = None) -> RunResult:
+            on_shard: Callable[[Progress], None] | None = None,
+            on_units: Callable[[Progress], None] | None = None) -> RunResult:
     """Run (or resume) ``spec`` under the data root; returns when done, or raises on error.
 
     ``settings`` give the data root, the job store and the job limits; the caller passes them
     (the CLI does), else they are read from the environment. ``data`` replaces the data root.
 
     ``on_start`` is called once with the progress state after planning, ``on_shard`` after each
-    committed shard. ``KeyboardInterrupt`` stops the pool, marks the job ``cancelled`` and is
-    re-raised; committed shards stay, so the next run resumes from them.
+    committed shard, ``on_units`` when the units played by the running shards change (at most twice
+    a second; ``Progress.items_running``), which the job store hears of too (``note_units``).
+    ``KeyboardInterrupt`` stops the pool, marks the job ``cancelled`` and is re-raised; committed
+    shards stay, so the next run resumes from them.
     """
     from storage.layout import job_dir as layout_job_dir
     from storage.layout import shard_path
@@ -316,7 +413,8 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
     if todo or store.get(p.job_id).state != "succeeded":
         _set_state(store, p.job_id, "running")
     with owning(store, p.job_id, settings.lease_seconds):
-        _run_shards(store, p, jd, spec, tables, todo, workers, prog, result, on_shard)
+        units = _UnitCounts(_CTX, p.shards_total, store, p.job_id, prog, on_units)
+        _run_shards(store, p, jd, spec, tables, todo, workers, prog, result, on_shard, units)
     result.shards_done = prog.shards_done
     if set(committed_shards(jd, tables)) >= set(range(p.shards_total)):
         try:
@@ -331,17 +429,19 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
 
 
 def _run_shards(store: Any, p: Plan, jd: Location, spec: JobSpec, tables: tuple[str, ...], todo: list[int],
-                workers: int, prog: Progress, result: RunResult, on_shard: Callable[[Progress], None] | None) -> None:
+                workers: int, prog: Progress, result: RunResult, on_shard: Callable[[Progress], None] | None,
+                units: _UnitCounts) -> None:
     """Run and commit the shards ``todo`` of a job (the loop of ``run_job``): a cancel or an error
     marks the job and is re-raised."""
     from storage.parquet import write_shards
 
     try:
-        for k, shard_tables, _secs in _results(spec, todo, workers):
+        for k, shard_tables, _secs in _results(spec, todo, workers, units):
             with _sigint_deferred():  # a commit is never cut in half by Ctrl-C
                 infos = write_shards(jd, k, shard_tables)
                 checksum = _info_checksum(infos, tables, jd, k)
                 store.record_shard(p.job_id, k, shard_tables[tables[0]].num_rows, checksum)
+            units.committed(k)
             prog.shards_done += 1
             prog.items_done += _items(p, k)
             prog.items_this_run += _items(p, k)

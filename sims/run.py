@@ -135,8 +135,8 @@ def seatings(spec: TournamentSpec, rng: np.random.Generator) -> list[list[int]]:
     return [[(s + r) % n for s in range(n)] for r in range(n)]
 
 
-def _run_tournament(spec: TournamentSpec, k: int,
-                    should_stop: Callable[[], bool] | None = None) -> dict[str, pa.Table]:
+def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool] | None = None,
+                    on_unit: Callable[[int], None] | None = None) -> dict[str, pa.Table]:
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
     bots = [registry.make(b.name, b.params) for b in spec.bots]
@@ -166,6 +166,8 @@ def _run_tournament(spec: TournamentSpec, k: int,
             if fp is not None:  # the fast path plays every rotation in one call and gives the rows
                 rows.add_rotations(deal, plays, labels, fp.play_rows(dealt, entry.tables, rotation_bots,
                                                                      streams.rotations(deal)))
+                if on_unit is not None:
+                    on_unit(deal - deals.start + 1)
                 continue
         # The deal before anyone plays: every further rotation starts from a copy of it.
         fresh = dealt.copy() if len(plays) > 1 else dealt
@@ -179,6 +181,8 @@ def _run_tournament(spec: TournamentSpec, k: int,
                 play_deal(st, seat_bots, streams.at(deal, r + 1), fp)
             rows.add(deal, r, seating, labels, st,
                      json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if full else None)
+        if on_unit is not None:
+            on_unit(deal - deals.start + 1)
     tables = rows.tables()
     if decisions is not None:
         tables["decisions"] = decisions.table()
@@ -211,14 +215,18 @@ class ShardCancelled(Exception):
     """Raised by ``run_shard`` when ``should_stop()`` turned true (the job was cancelled)."""
 
 
-def run_shard(spec: JobSpec | Mapping[str, Any], k: int,
-              should_stop: Callable[[], bool] | None = None) -> dict[str, pa.Table]:
+def run_shard(spec: JobSpec | Mapping[str, Any], k: int, should_stop: Callable[[], bool] | None = None,
+              on_unit: Callable[[int], None] | None = None) -> dict[str, pa.Table]:
     """The tables of shard ``k`` of ``spec`` (a validated spec or its canonical dict).
 
     Pure: the same (spec, k) always gives the same rows, and nothing is read or written.
+    ``on_unit(done)`` (optional) is told, after each unit (deal or match) of a tournament shard, how
+    many of the shard's units are done: progress within a long shard (a shard of Preferans pulkas
+    takes minutes), which the embedded runner and the workers pass on (``sims.embedded``,
+    ``workers.tasks``). A deal-stats shard does not call it.
     """
     if not isinstance(spec, (TournamentSpec, DealStatsSpec)):
         spec = parse_spec(spec)
     if isinstance(spec, TournamentSpec):
-        return _run_tournament(spec, k, should_stop)
+        return _run_tournament(spec, k, should_stop, on_unit)
     return dealstats.run_shard(spec, k)

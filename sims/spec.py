@@ -496,6 +496,35 @@ def _samples_per_shard(spec: DealStatsSpec) -> int:
     return max(1, int(game_question(spec).per_shard(q.params, "sample")))
 
 
+#: Valid stand-ins for required fields of a tournament that do not name the game, its seats or its
+#: bots: with them a spec whose ``deals`` or ``seed`` is wrong still gets its game checks.
+_STAND_INS: dict[str, Any] = {"deals": 1, "seed": 0}
+
+
+def _checks_beside(model: type[BaseModel], data: Mapping[str, Any], e: ValidationError) -> list[tuple[str, str]]:
+    """The game checks of a tournament whose fields failed pydantic's checks, run with those fields
+    left out (to their defaults) or stood in for, so that one run reports every problem of a spec:
+    a bad ``deals`` and an unknown bot at once. Problems of the stood-in fields are not reported
+    again; nothing is checked when the game, the players or the bots themselves are malformed."""
+    if model is not TournamentSpec:
+        return []
+    bad = {str(err["loc"][0]) for err in e.errors() if err["loc"]}
+    if bad & {"game", "players", "bots"}:
+        return []
+    fields = TournamentSpec.model_fields
+    rest = {k: v for k, v in data.items() if k not in bad}
+    for k in bad:
+        if k in _STAND_INS:
+            rest[k] = _STAND_INS[k]
+        elif k in fields and fields[k].is_required():
+            return []
+    try:
+        spec = TournamentSpec.model_validate(rest)
+    except ValidationError:
+        return []
+    return [(p, m) for p, m in _check_tournament(spec) if p.partition(".")[0].partition("[")[0] not in bad]
+
+
 def parse_spec(data: Mapping[str, Any]) -> JobSpec:
     """Validate a spec dict; raises :class:`SpecError` with the path of every bad field."""
     if not isinstance(data, Mapping):
@@ -511,7 +540,7 @@ def parse_spec(data: Mapping[str, Any]) -> JobSpec:
     try:
         spec = model.model_validate(dict(data))
     except ValidationError as e:
-        raise _from_validation(e) from None
+        raise SpecError(_from_validation(e).errors + _checks_beside(model, data, e)) from None
     if isinstance(spec, TournamentSpec):
         errors = _check_tournament(spec)
         if not errors and spec.shard_deals is None:

@@ -10,6 +10,9 @@ store at once:
 - ``record_shard`` is one ``INSERT ... ON CONFLICT DO NOTHING`` on ``UNIQUE(job_id, shard)`` plus
   a recount of ``shards_done`` in the same transaction, so two processes recording the same shard
   store it once and the counter always equals the number of recorded shards.
+- ``note_units`` keeps, per running shard, the units (deals, matches) it has played so far: progress
+  within a long shard, before it commits. ``record_shard`` drops the shard's note in its transaction,
+  so a job's ``units_running`` counts only shards not yet committed.
 - ``set_state`` is a conditional ``UPDATE ... WHERE state IN (allowed sources)``: a transition is
   checked and applied atomically, so a late worker cannot mark a cancelled job succeeded.
 
@@ -25,7 +28,7 @@ import hashlib
 import json
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -45,6 +48,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    exists,
     func,
     insert,
     select,
@@ -117,6 +121,16 @@ leases_table = Table(
     UniqueConstraint("job_id", "shard", name="uq_leases_job_shard"),
 )
 
+units_table = Table(
+    "shard_units",
+    _metadata,
+    Column("job_id", String(128), nullable=False),
+    Column("shard", Integer, nullable=False),
+    Column("units", BigInteger, nullable=False),  # units of the shard played so far (not yet committed)
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("job_id", "shard", name="uq_shard_units_job_shard"),
+)
+
 #: The ``shard`` of a lease on a whole job (an embedded ``rasklad run``).
 JOB_LEASE = -1
 
@@ -171,6 +185,17 @@ class Job:
     error: str | None
     owner: str
     cancel_requested: bool
+    units_running: int = 0
+    """Units (deals, matches) played so far in shards not yet committed (``JobStore.note_units``)."""
+
+
+def _running_units() -> Any:
+    """Per job row: the units noted by its running shards, those not committed yet."""
+    u = units_table
+    committed = exists().where(shards_table.c.job_id == u.c.job_id, shards_table.c.shard == u.c.shard)
+    total = (select(func.coalesce(func.sum(u.c.units), 0)).where(u.c.job_id == jobs_table.c.id, ~committed)
+             .scalar_subquery())
+    return total.label("units_running")
 
 
 def _now() -> datetime:
@@ -193,7 +218,7 @@ def _job(row: Any) -> Job:
         shards_done=int(m["shards_done"]), shards_total=int(m["shards_total"]),
         deals_total=int(m["deals_total"]), created_at=created, started_at=_utc(m["started_at"]),
         finished_at=_utc(m["finished_at"]), error=m["error"], owner=m["owner"],
-        cancel_requested=bool(m["cancel_requested"]),
+        cancel_requested=bool(m["cancel_requested"]), units_running=int(m.get("units_running") or 0),
     )
 
 
@@ -303,13 +328,13 @@ class JobStore:
     def get(self, job_id: str) -> Job | None:
         """The job ``job_id``, or None."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(jobs_table).where(jobs_table.c.id == job_id)).first()
+            row = conn.execute(select(jobs_table, _running_units()).where(jobs_table.c.id == job_id)).first()
         return None if row is None else _job(row)
 
     def list_jobs(self, owner: str | None = None, state: str | None = None, game: str | None = None,
                   limit: int = 50, offset: int = 0) -> list[Job]:
         """Jobs, newest first, optionally only those of ``owner``, in ``state`` or of ``game``."""
-        q = self._filtered(select(jobs_table), owner, state, game)
+        q = self._filtered(select(jobs_table, _running_units()), owner, state, game)
         q = q.order_by(jobs_table.c.created_at.desc(), jobs_table.c.id)
         q = q.limit(max(0, limit)).offset(max(0, offset))
         with self.engine.connect() as conn:
@@ -367,6 +392,8 @@ class JobStore:
             res = conn.execute(update(jobs_table)
                                .where(jobs_table.c.id == job_id, jobs_table.c.state.in_(sources))
                                .values(**values))
+            if res.rowcount and state in _FINAL:  # a stopped shard's note would outlive it
+                conn.execute(units_table.delete().where(units_table.c.job_id == job_id))
             if res.rowcount == 0:
                 current = conn.execute(select(jobs_table.c.state).where(jobs_table.c.id == job_id)).scalar()
                 if current is None:
@@ -399,6 +426,7 @@ class JobStore:
         """Remove the job and its shard rows (not its files); returns whether it existed."""
         with self._tx() as conn:
             conn.execute(shards_table.delete().where(shards_table.c.job_id == job_id))
+            conn.execute(units_table.delete().where(units_table.c.job_id == job_id))
             return bool(conn.execute(jobs_table.delete().where(jobs_table.c.id == job_id)).rowcount)
 
     # ----------------------------------------------------------------------------- shards
@@ -442,11 +470,22 @@ class JobStore:
             row = {"job_id": job_id, "shard": int(k), "rows": int(rows), "checksum": checksum,
                    "committed_at": _now()}
             inserted = self._insert_shard_ignoring_duplicate(conn, row)
+            conn.execute(units_table.delete().where(units_table.c.job_id == job_id, units_table.c.shard == k))
             if inserted:
                 count = select(func.count()).select_from(shards_table).where(shards_table.c.job_id == job_id)
                 conn.execute(update(jobs_table).where(jobs_table.c.id == job_id)
                              .values(shards_done=count.scalar_subquery()))
         return inserted
+
+    def note_units(self, job_id: str, k: int, units: int) -> None:
+        """Note that shard ``k`` has played ``units`` of its units so far (progress within a shard,
+        shown until the shard commits; a note of a shard already committed is ignored)."""
+        with self._tx() as conn:
+            if conn.execute(select(shards_table.c.shard).where(shards_table.c.job_id == job_id,
+                                                               shards_table.c.shard == k)).first() is not None:
+                return
+            conn.execute(units_table.delete().where(units_table.c.job_id == job_id, units_table.c.shard == k))
+            conn.execute(insert(units_table).values(job_id=job_id, shard=int(k), units=int(units), updated_at=_now()))
 
     def count_by_state(self) -> dict[str, int]:
         """How many jobs are in each state (states without jobs are absent)."""
@@ -561,6 +600,19 @@ class JobStore:
             row = conn.execute(select(leases_table).where(leases_table.c.job_id == job_id,
                                                           leases_table.c.shard == shard)).first()
         return None if row is None else _lease(row)
+
+    def running_shards(self) -> list[dict[str, Any]]:
+        """Every shard someone holds a lease on now (a service worker runs it), oldest heartbeat first:
+        ``job_id``, ``shard``, ``holder``, ``heartbeat_at``, ``committing``, the job's ``owner`` and
+        ``game``, and ``units`` it has played so far (``note_units``; 0 before its first note)."""
+        u, le, j = units_table, leases_table, jobs_table
+        units = (select(u.c.units).where(u.c.job_id == le.c.job_id, u.c.shard == le.c.shard)
+                 .scalar_subquery().label("units"))
+        q = (select(le, j.c.owner, j.c.game, units).join(j, j.c.id == le.c.job_id)
+             .where(le.c.shard != JOB_LEASE).order_by(le.c.heartbeat_at))
+        with self.engine.connect() as conn:
+            return [{**asdict(_lease(r)), "owner": str(r.owner), "game": str(r.game), "units": int(r.units or 0)}
+                    for r in conn.execute(q)]
 
     def take_stale(self, stale_after_s: float) -> list[Lease]:
         """Remove and return the shard leases not renewed for ``stale_after_s`` seconds.

@@ -176,7 +176,7 @@ def test_progress_is_plain_lines_without_a_terminal(tmp_path: Path) -> None:
     assert "\x1b[" not in p.stderr  # no bar's escape codes in a log
     lines = p.stderr.strip().splitlines()
     assert lines[-1].startswith("4/4 shards")
-    assert all(re.fullmatch(r"[1-4]/4 shards(, [\d,]+ deals/s)?", ln) for ln in lines), lines
+    assert all(re.fullmatch(r"[0-4]/4 shards, [\d,]+/[\d,]+ deals(, [\d,.]+ deals/s)?", ln) for ln in lines), lines
 
 
 def test_default_data_root_is_shown_absolute(tmp_path: Path) -> None:

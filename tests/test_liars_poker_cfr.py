@@ -146,7 +146,7 @@ def test_rasklad_solve_liars_poker() -> None:
     r = CliRunner().invoke(app, ["solve", "liars-poker", "--digits", "1", "--values", "3", "--iterations", "100",
                                  "--json"])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)  # the progress lines go to stderr
     assert out["chain"] == 6 and out["hands"] == 3 and out["iterations"] == 100
     assert out["curve"][-1]["iterations"] == 100 and out["exploitability"] < 0.01
     r = CliRunner().invoke(app, ["solve", "liars-poker", "--digits", "1", "--values", "2", "--iterations", "10"])

@@ -65,7 +65,7 @@ def test_probability_plots_start_at_zero_and_rare_values_read_as_one_in_n(robot:
     assert "<th>1 in</th>" in table
     for r in counts:
         if r["probability"] > 0:
-            assert f"<td>{1 / r['probability']:,.0f}</td>" in table
+            assert f'<td class="n">{1 / r["probability"]:,.0f}</td>' in table
 
 
 def test_share_interval_is_wilson_inside_zero_and_one() -> None:
@@ -89,9 +89,9 @@ def test_tournament_shares_are_percentages(tmp_path: Path) -> None:
     assert res.report is not None
     page = render_html(res.report)
     deals = page.split("<h2>Deals</h2>", 1)[1]
-    cells = re.findall(r"<td>([^<]*%[^<]*)</td>", deals)
+    cells = re.findall(r"<td(?: class=\"n\")?>([^<]*%[^<]*)</td>", deals)
     assert cells and all(re.fullmatch(r"\d+\.\d% \[\d+\.\d%, \d+\.\d%\]", c) for c in cells), cells
-    assert not re.search(r"<td>[+-]0\.\d{4}</td>", deals)  # no "+0.2580" shares any more
+    assert not re.search(r"<td(?: class=\"n\")?>[+-]0\.\d{4}</td>", deals)  # no "+0.2580" shares any more
 
 
 def test_rows_follow_the_ranking_after_merging_shards(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ import pytest
 from scipy import stats as sps
 
 from games.core.entry import Column
-from sims import stats
+from sims import report, stats
 
 
 def duplicate_seats(
@@ -192,7 +192,7 @@ def test_separability_wording() -> None:
     p = board(flat, "fixed")["pairs"][0]
     assert p["verdict"] == stats.NOT_SEPARABLE == "not separable at this sample size"
     assert not p["separable"] and p["deals_needed"] is None and p["more_deals_needed"] is None
-    ahead = two_bot_table([1.0 + 0.1 * (-1) ** i for i in range(20)], [0] * 20)
+    ahead = two_bot_table([1.0 + 0.1 * (-1) ** i for i in range(40)], [0] * 40)
     p = board(ahead, "fixed")["pairs"][0]
     assert p["verdict"] == "A ahead of B" and p["separable"] and p["more_deals_needed"] == 0
     behind = two_bot_table([0] * 20, [0.5 + 0.1 * (-1) ** i for i in range(20)])
@@ -211,6 +211,23 @@ def test_deals_needed_formula() -> None:
     assert stats.deals_needed(0.1, 1.0, stats.Z95 + stats.Z_POWER80) == 785
     assert stats.deals_needed(0.0, 1.0) is None and stats.deals_needed(None, 1.0) is None
     assert stats.deals_needed(1.0, 0.0) == 2
+
+
+def test_deals_needed_is_null_below_the_minimum_sample() -> None:
+    # At n = 2 the report once said "about 2 deals would separate them" beside an interval of +-1,000.
+    m = stats.MIN_DEALS_TO_ESTIMATE
+    assert stats.deals_needed(0.1, 1.0, n=m - 1) is None and stats.deals_needed(0.1, 1.0, n=m) == 385
+    rng = np.random.default_rng(34)
+    few = board(two_bot_table(rng.normal(0.0, 1000.0, 2).tolist(), [0.0, 0.0]), "fixed")
+    p = few["pairs"][0]
+    assert p["deals"] == 2 and not p["separable"]
+    assert p["deals_needed"] is None and p["deals_needed_80"] is None and p["more_deals_needed"] is None
+    text = "\n".join(report.format_leaderboard(few))
+    assert "about" not in text and f"too few deals to estimate how many would separate them: " \
+        f"fewer than {m}" in text
+    n = m + 10
+    enough = board(two_bot_table(rng.normal(0.1, 1.0, n).tolist(), [0.0] * n), "fixed")["pairs"][0]
+    assert enough["deals_needed"] is not None and enough["deals_needed_80"] is not None
 
 
 def test_deals_needed_separates_as_promised() -> None:

@@ -86,13 +86,25 @@ def _backoff(retries: int) -> float:
     return float(random.uniform(0, min(60.0, 2.0 ** (retries + 1))))
 
 
+#: Seconds between two notes of a running shard's units in the job store (``JobStore.note_units``).
+UNITS_NOTE_S = 2.0
+
+
 def _watch(store: JobStore, job_id: str, k: int, holder: str, heartbeat_s: float, done: threading.Event,
-           cancelled: threading.Event, lost: threading.Event) -> None:
+           cancelled: threading.Event, lost: threading.Event, units: list[int] | None = None) -> None:
     """While a shard runs: renew its lease every ``heartbeat_s`` seconds and poll the job store
     every second; set ``cancelled`` when the job is cancelled, and ``lost`` too when the lease
-    was taken (this worker was presumed dead and the shard runs elsewhere)."""
-    last_beat = time.monotonic()
+    was taken (this worker was presumed dead and the shard runs elsewhere). ``units[0]`` is how
+    many units the shard has played (``sims.run.run_shard``'s ``on_unit``): noted in the job store
+    every ``UNITS_NOTE_S`` seconds when it changed, so the job's progress moves within a long shard."""
+    last_beat = last_note = time.monotonic()
+    noted = 0
     while not done.wait(1.0):
+        if units is not None and units[0] != noted and time.monotonic() - last_note >= UNITS_NOTE_S:
+            last_note = time.monotonic()
+            with contextlib.suppress(*TRANSIENT):
+                store.note_units(job_id, k, units[0])
+                noted = units[0]
         try:
             if time.monotonic() - last_beat >= heartbeat_s:
                 last_beat = time.monotonic()
@@ -241,12 +253,13 @@ def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
             with contextlib.suppress(InvalidTransition):
                 store.set_state(job_id, "running", only_from=("queued",))
         done, cancelled, lost = threading.Event(), threading.Event(), threading.Event()
+        units = [0]
         watcher = threading.Thread(target=_watch, daemon=True, args=(
-            store, job_id, k, holder, settings.lease_seconds / 4, done, cancelled, lost))
+            store, job_id, k, holder, settings.lease_seconds / 4, done, cancelled, lost, units))
         watcher.start()
         t0 = time.perf_counter()
         try:
-            data = run(spec, k, should_stop=cancelled.is_set)
+            data = run(spec, k, should_stop=cancelled.is_set, on_unit=lambda n: units.__setitem__(0, n))
         except ShardCancelled:
             data = None
         finally:

@@ -253,7 +253,7 @@ async def events(job_id: str, request: Request, svc: ServicesDep, key: KeyDep) -
             if job is None:
                 return
             body = JobOut.of(job).model_dump_json()
-            key_now = (job.state, job.shards_done, job.error)
+            key_now = (job.state, job.shards_done, job.units_running, job.error)
             if job.state in ("succeeded", "failed", "cancelled"):
                 yield f"event: end\ndata: {body}\n\n"
                 return

@@ -8,9 +8,10 @@ from __future__ import annotations
 from html import escape
 
 #: Bumped when app.js or app.css change, so browsers never run a stale script against new pages.
-ASSET_VERSION = "2"
+ASSET_VERSION = "3"
 
-NAV = (("/", "Jobs"), ("/submit", "Submit"), ("/deals", "Deals"), ("/sql", "SQL"), ("/docs", "API docs"))
+NAV = (("/", "Jobs"), ("/submit", "Submit"), ("/deals", "Deals"), ("/sql", "SQL"), ("/workers", "Workers"),
+       ("/docs", "API docs"))
 
 
 def layout(title: str, page: str, main: str, user: str | None = None, data: dict[str, str] | None = None) -> str:
@@ -49,7 +50,7 @@ def jobs_page(user: str) -> str:
 <h1>Your jobs</h1>
 <p class="note"><span id="live">connecting…</span> · <a href="/submit">submit a new job</a></p>
 <table id="jobs" class="grid"><thead><tr><th>job</th><th>name</th><th>game</th><th>state</th>
-<th>progress</th><th>deals</th><th>created</th><th>duration</th></tr></thead><tbody></tbody></table>
+<th>progress</th><th>done</th><th>created</th><th>duration</th></tr></thead><tbody></tbody></table>
 <p id="no-jobs" class="note" hidden>No jobs yet: <a href="/submit">submit one</a>.</p>""", user)
 
 
@@ -80,19 +81,35 @@ def job_page(user: str, job_id: str) -> str:
 <p><button id="cancel" type="button" hidden>Cancel</button> <button id="resume" type="button" hidden>Resume</button></p>
 <p id="job-error" class="error" hidden></p></section>
 <section id="interim" hidden><h2>Leaderboard so far <small id="interim-shards"></small></h2>
-<p class="note">Interim: mean score per deal (each deal once, its rotations averaged) over the shards
-committed so far, with a normal 95% interval over deals;
+<p class="note">Interim: mean score per <span class="unit-one">deal</span> (each once, its rotations
+averaged) over the shards committed so far, with a normal 95% interval over <span class="unit-many">deals</span>;
 the full report (paired differences, verdicts) comes when the job has succeeded.</p>
-<table id="interim-table" class="grid"><thead><tr><th>#</th><th>bot</th><th>deals</th><th>mean</th>
+<table id="interim-table" class="grid"><thead><tr><th>#</th><th>bot</th><th class="unit-many">deals</th><th>mean</th>
 <th>95% interval</th></tr></thead><tbody></tbody></table></section>
 <section id="report" hidden><h2>Report</h2>
-<iframe id="report-frame" title="the job's report"></iframe></section>
+<p class="note"><a id="report-page" href="#">the report as a page of its own</a></p>
+<div id="report-body"></div></section>
 <section id="downloads"><h2>Downloads</h2><ul id="download-list"></ul></section>
 <section id="deal-open" hidden><h2>Deals</h2>
 <form id="deal-form">deal <input id="deal-no" type="number" min="0" value="0">
 rotation <input id="deal-rot" type="number" min="0" value="0"> <button type="submit">Open in the viewer</button></form>
 </section>
 <section><h2>SQL</h2>{_sql_console(job_id)}</section>""", user, {"job": job_id})
+
+
+def workers_page(user: str) -> str:
+    return layout("Workers", "workers", """
+<h1>Workers and queue</h1>
+<p class="note"><span id="workers-live">loading…</span> · what the service tracks: the workers that answer a
+ping, the shards they hold a lease on (with the units played so far), the shards each committed, and per API
+key the shards waiting. Refreshed every few seconds.</p>
+<h2>Workers</h2>
+<table id="workers-table" class="grid"><thead><tr><th>worker</th><th>alive</th><th>running now</th>
+<th>shards committed</th></tr></thead><tbody></tbody></table>
+<h2>Queue</h2>
+<p id="queue-broker"></p>
+<table id="queue-table" class="grid"><thead><tr><th>API key</th><th>active jobs</th><th>shards running</th>
+<th>shards queued</th><th>shards not yet queued</th></tr></thead><tbody></tbody></table>""", user)
 
 
 def submit_page(user: str) -> str:

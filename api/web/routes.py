@@ -28,6 +28,7 @@ from api.streams import held
 from api.web import examples, pages, session
 from api.web.deals import frames
 from games.core.protocol import IllegalAction, RulesError
+from sims.report import unit_names
 from sims.spec import SpecError, parse_spec, syntax_error_text
 from storage.apikeys import ApiKey
 from storage.layout import job_dir
@@ -86,6 +87,15 @@ def job_page(job_id: str, request: Request, svc: ServicesDep) -> Response:
     except ApiError:
         return _html(pages.not_found(key.name, f"no job {job_id}"), 404)
     return _html(pages.job_page(key.name, job.id))
+
+
+@router.get("/workers")
+def workers_page(request: Request) -> Response:
+    """Workers alive, what they run, the queue per API key (``/web/api/workers``)."""
+    key = _page_key(request)
+    if key is None:
+        return RedirectResponse("/signin", status_code=303)
+    return _html(pages.workers_page(key.name))
 
 
 @router.get("/submit")
@@ -158,7 +168,8 @@ def interim(job_id: str, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
     final leaderboard; the report's t intervals and paired tests come when the job succeeds)."""
     job = own_job(svc, key, job_id)
     jd = job_dir(data_root(svc.settings), job.id)
-    out: dict[str, Any] = {"job": JobOut.of(job).model_dump(mode="json"), "rows": []}
+    out: dict[str, Any] = {"job": JobOut.of(job).model_dump(mode="json"), "rows": [],
+                           "unit_one": unit_names(job.spec)["one"]}
     if "seats" not in (job_tables_on_disk(jd) if jd.exists() else []):
         return out
     sql = ("WITH per_deal AS (SELECT bot, deal, avg(score) AS m FROM seats GROUP BY bot, deal) "
@@ -176,6 +187,69 @@ def interim(job_id: str, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
                             "lo": json_number(r["mean"] - half) if half is not None else None,
                             "hi": json_number(r["mean"] + half) if half is not None else None})
     return out
+
+
+@router.get("/web/api/jobs/{job_id}/report")
+def report_fragment(job_id: str, svc: ServicesDep, key: KeyDep) -> Response:
+    """The report of a succeeded job as a fragment the job page lays out in itself (``sims.report.
+    render_fragment``: scoped styles, inline SVG, no script; every user string escaped), rendered from
+    its ``report.json``; 409 before the job has succeeded."""
+    from sims.report import render_fragment
+
+    job = own_job(svc, key, job_id)
+    path = job_dir(data_root(svc.settings), job.id) / "report.json"
+    if job.state != "succeeded" or not path.exists():
+        raise ApiError(409, f"job {job.id} is {job.state}: its report exists once it has succeeded", "job_id")
+    html = render_fragment(json.loads(path.read_bytes()), heading=False)
+    return Response(html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+
+
+def _ping(svc: Services, timeout_s: float = 1.0) -> set[str] | None:
+    """The workers that answer a broadcast ping within ``timeout_s`` (None: the broker did not answer)."""
+    try:
+        replies = svc.celery.control.ping(timeout=timeout_s)
+    except Exception:  # the broker is down: say so, do not fail the page
+        return None
+    return {name for r in replies for name in r}
+
+
+@router.get("/web/api/workers")
+def workers(svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
+    """Workers and queue from what the service tracks, so nobody needs Flower for the basics: workers
+    alive (a broadcast ping), the shards they hold a lease on now with the units played so far (the job
+    store), the shards each committed (Redis), the broker's queue length, and per API key its active
+    jobs' shards running, queued and not yet queued (a job has at most ``job_window`` in the queue).
+    Another key's job ids are shown to an admin key only."""
+    alive = _ping(svc)
+    running = svc.store.running_shards()
+    committed = svc.tracker.shards_by_worker()
+    mine = (lambda owner: True) if key.admin else (lambda owner: owner == key.name)
+    by_worker: dict[str, list[dict[str, Any]]] = {}
+    for r in running:
+        node = r["holder"].split("|", 1)[0]
+        by_worker.setdefault(node, []).append({
+            "job": r["job_id"] if mine(r["owner"]) else None, "shard": r["shard"] if mine(r["owner"]) else None,
+            "game": r["game"], "units": r["units"], "committing": r["committing"],
+            "heartbeat_at": r["heartbeat_at"].isoformat()})
+    names = sorted(set(by_worker) | set(alive or ()) | set(committed))
+    out_workers = [{"name": n, "alive": None if alive is None else n in alive, "running": by_worker.get(n, []),
+                    "committed": committed.get(n, 0)} for n in names]
+    keys: dict[str, dict[str, int]] = {}
+    leased: dict[str, set[int]] = {}
+    for r in running:
+        leased.setdefault(r["job_id"], set()).add(int(r["shard"]))
+    for state in ("queued", "running"):
+        for job in svc.store.list_jobs(state=state, limit=1000):
+            name = job.owner if mine(job.owner) else "(other keys)"
+            row = keys.setdefault(name, {"jobs": 0, "running": 0, "queued": 0, "not_queued": 0})
+            marked = svc.tracker.queued(job.id)
+            run_now = len(leased.get(job.id, set()))
+            row["jobs"] += 1
+            row["running"] += run_now
+            row["queued"] += max(0, len(marked - leased.get(job.id, set())))
+            row["not_queued"] += max(0, job.shards_total - job.shards_done - len(marked | leased.get(job.id, set())))
+    return {"workers": out_workers, "broker_queue": svc.tracker.queue_length(), "broker_answered": alive is not None,
+            "keys": [{"key": k, **v} for k, v in sorted(keys.items())]}
 
 
 @router.get("/web/api/jobs/{job_id}/tables")
@@ -259,7 +333,9 @@ def validate(body: SpecText, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
     if deals > key.max_deals_per_job:
         return {"ok": False, "detail": [{"field": "deals", "message": f"this key may run at most "
                                          f"{key.max_deals_per_job:,} deals per job, the spec asks for {deals:,}"}]}
-    return {"ok": True, "plan": {"kind": p.kind, "game": p.game, "shards": p.shards_total, "deals": p.deals_total}}
+    unit = unit_names(p.spec)["many"] if p.kind == "tournament" else "samples"
+    return {"ok": True, "plan": {"kind": p.kind, "game": p.game, "shards": p.shards_total, "deals": p.deals_total,
+                                 "unit": unit}}
 
 
 @router.get("/web/api/examples")
@@ -282,7 +358,7 @@ async def jobs_events(request: Request, svc: ServicesDep, key: KeyDep) -> Stream
         yield "retry: 2000\n\n"
         while not await request.is_disconnected():
             rows = await asyncio.to_thread(svc.store.list_jobs, owner=owner, limit=100)
-            now = [(j.id, j.state, j.shards_done, j.error) for j in rows]
+            now = [(j.id, j.state, j.shards_done, j.units_running, j.error) for j in rows]
             if now != last:
                 last, quiet = now, 0.0
                 body = json.dumps([{**JobOut.of(j).model_dump(mode="json"), "name": (j.spec or {}).get("name")}

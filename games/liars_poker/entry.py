@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from games.core.entry import GameEntry, SolveOption, Solver
+from games.core.entry import GameEntry, SolveOption, SolveProgress, Solver
 from games.liars_poker import questions, record, tables
 from games.liars_poker.bids import ACCEPT, CHALLENGE
 from games.liars_poker.playthrough import PLAYTHROUGH
@@ -83,10 +83,10 @@ def score_total(state: State) -> int:
     return 0
 
 
-def _solve(options: Any) -> Any:
+def _solve(options: Any, progress: SolveProgress | None = None) -> Any:
     from games.liars_poker.cfr.train import solve
 
-    return solve(dict(options))
+    return solve(dict(options), progress)
 
 
 def _solve_text(result: Any) -> str:
@@ -106,6 +106,7 @@ SOLVER = Solver(
              SolveOption("out", str, "", "write the average policy to this .npz file (the cfr bot's policy)")),
     run=_solve,
     text=_solve_text,
+    progress=True,  # iterations and the exploitability at each checkpoint, as it trains
 )
 
 

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
 
 import typer
 
+from rasklad.commands.run import rate_text
+
 if TYPE_CHECKING:
     from rasklad.client import Client, Job
 
@@ -39,7 +41,8 @@ def _bad(message: str) -> NoReturn:
 
 @contextmanager
 def _client(url: str | None, key: str | None) -> Iterator[Client]:
-    """A client for the command; every client error becomes one line on stderr and exit code 2."""
+    """A client for the command; every client error becomes one line on stderr and exit code 2 (a
+    line per problem when the service names several, as for a spec with several errors)."""
     from rasklad.client import ApiError, Client, RaskladError
 
     try:
@@ -47,6 +50,11 @@ def _client(url: str | None, key: str | None) -> Iterator[Client]:
             yield client
     except ApiError as e:
         hint = " (give --key or set RASKLAD_KEY)" if e.status == 401 and not (key or "").strip() else ""
+        if len(e.problems) > 1:  # every problem of a spec, each on its own line with its field
+            typer.echo(f"error: {e.status}: {len(e.problems)} problems", err=True)
+            for problem in e.problems:
+                typer.echo(f"  {' '.join(str(problem).split())}", err=True)
+            raise typer.Exit(code=2) from None
         _bad(f"{e}{hint}")
     except RaskladError as e:
         _bad(str(e))
@@ -66,7 +74,7 @@ def _human(seconds: float | None) -> str:
 
 
 def _summary(job: Job) -> str:
-    deals = f", {job.deals_done:,} deals" if job.deals_done else ""
+    deals = f", {job.deals_done:,} {job.unit}" if job.deals_done else ""
     return f"job {job.id}: {job.state}, {job.shards_done}/{job.shards_total} shards{deals}"
 
 
@@ -82,7 +90,7 @@ def _follow(client: Client, job_id: str, quiet: bool) -> NoReturn:
     task = bar.add_task(job_id, total=None, rate="", eta="")
 
     def on_progress(job: Job) -> None:
-        rate = f"{job.deals_per_s:,.0f} deals/s" if job.deals_per_s else ""
+        rate = f"{rate_text(job.deals_per_s)} {job.unit}/s" if job.deals_per_s else ""
         eta = f"ETA {_human(job.eta_s)}" if job.eta_s is not None and not job.finished else ""
         bar.update(task, description=f"{job.id} {job.state}", total=job.shards_total or None,
                    completed=job.shards_done, rate=rate, eta=eta)
@@ -129,7 +137,7 @@ class PlainProgress:
                                  and now - self._at < self.every_s and not job.finished):
             return
         self._last, self._at = key, now
-        rate = f", {job.deals_per_s:,.0f} deals/s" if job.deals_per_s else ""
+        rate = f", {rate_text(job.deals_per_s)} {job.unit}/s" if job.deals_per_s else ""
         eta = f", ETA {_human(job.eta_s)}" if job.eta_s is not None and not job.finished else ""
         typer.echo(f"{job.id} {job.state}: {job.shards_done}/{job.shards_total} shards{rate}{eta}", err=True)
 
@@ -180,8 +188,8 @@ def status(
         return
     rows: list[tuple[str, Any]] = [
         ("job", j.id), ("state", j.state), ("kind", f"{j.kind} ({j.game})" if j.game else j.kind),
-        ("shards", f"{j.shards_done}/{j.shards_total}"), ("deals", f"{j.deals_done:,}/{j.deals_total:,}"),
-        ("rate", f"{j.deals_per_s:,.0f} deals/s" if j.deals_per_s else "-"),
+        ("shards", f"{j.shards_done}/{j.shards_total}"), (j.unit, f"{j.deals_done:,}/{j.deals_total:,}"),
+        ("rate", f"{rate_text(j.deals_per_s)} {j.unit}/s" if j.deals_per_s else "-"),
         ("eta", _human(j.eta_s)), ("owner", j.owner or "-"),
         ("created", j.created_at.isoformat() if j.created_at else "-"),
         ("started", j.started_at.isoformat() if j.started_at else "-"),

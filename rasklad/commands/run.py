@@ -27,6 +27,18 @@ def _bad(message: str) -> NoReturn:
     raise typer.Exit(code=2)
 
 
+def bad_spec(label: str, e: Any) -> NoReturn:
+    """Exit with code 2 naming every problem of a spec (a ``SpecError``), each on its own line with
+    its field: ``error: FILE: 3 problems`` then ``  deals: must be > 0`` and so on (one problem: one line)."""
+    problems = [f"{p}: {m}" if p else m for p, m in e.errors]
+    if len(problems) == 1:
+        _bad(f"{label}: {problems[0]}")
+    typer.echo(f"error: {label}: {len(problems)} problems", err=True)
+    for line in problems:
+        typer.echo(f"  {line}", err=True)
+    raise typer.Exit(code=2)
+
+
 def _settings(data: Path | None) -> Settings:
     """The environment's settings with ``--data`` as the data root when given, made absolute
     (messages name the folder a user can find whatever the working directory was)."""
@@ -131,33 +143,45 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
     from games.core import registry
 
     unit = registry.game(spec.game).unit_names[1] if spec.kind == "tournament" else "samples"
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("shards"),
-                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=console,
+    # The bar counts units (deals, matches, pulkas), which a long shard reports as it plays them; a job
+    # without units to count (an exact deal-stats job) counts shards.
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[what]}"), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                   console=console,
                    disable=quiet or not console.is_terminal, transient=False)
     task: list[Any] = []
 
+    def counts(p: JobProgress) -> tuple[int, int, str]:
+        shards = f"{p.shards_done}/{p.shards_total} shards"
+        if p.items_total:
+            return p.items_shown, p.items_total, f"{unit}, {shards}"
+        return p.shards_done, p.shards_total, "shards"
+
     def on_start(p: JobProgress) -> None:
-        task.append(bar.add_task("running", total=p.shards_total, completed=p.shards_done, rate=""))
+        done, total, what = counts(p)
+        task.append(bar.add_task("running", total=total, completed=done, rate="", what=what))
 
     plain = not quiet and not console.is_terminal  # a log or a pipe: plain lines, not a bar
     said = [0.0]
 
-    def on_shard(p: JobProgress) -> None:
+    def on_progress(p: JobProgress) -> None:
         import time
 
-        rate = f"{rate_text(p.rate())} {unit}/s" if p.items_this_run else ""
-        bar.update(task[0], completed=p.shards_done, rate=rate)
+        rate = f"{rate_text(p.rate())} {unit}/s" if p.items_this_run + p.items_running else ""
+        done, _total, what = counts(p)
+        bar.update(task[0], completed=done, rate=rate, what=what)
         now = time.monotonic()
         if plain and (now - said[0] >= 5.0 or p.shards_done == p.shards_total):
             said[0] = now
-            typer.echo(f"{p.shards_done}/{p.shards_total} shards" + (f", {rate}" if rate else ""), err=True)
+            units = f", {p.items_shown:,}/{p.items_total:,} {unit}" if p.items_total else ""
+            typer.echo(f"{p.shards_done}/{p.shards_total} shards{units}" + (f", {rate}" if rate else ""), err=True)
 
     try:
         with bar:
             return run_job(spec, settings=_settings(data), workers=workers, new=new, on_start=on_start,
-                           on_shard=on_shard)
+                           on_shard=on_progress, on_units=on_progress)
     except SpecError as e:  # limits are checked at planning time
-        _bad(f"{label}: {e}")
+        bad_spec(label, e)
     except KeyboardInterrupt:
         typer.echo("interrupted: committed shards are kept; run the same command again to resume", err=True)
         raise typer.Exit(code=130) from None
@@ -215,7 +239,7 @@ def run(
                 _bad(f"no such spec file: {spec_file}")
             spec = load_spec(Path(spec_file))
     except SpecError as e:
-        _bad(f"{label}: {e}")
+        bad_spec(label, e)
     print_run_result(run_with_progress(spec, label, data=data, workers=n, new=new, quiet=quiet))
 
 

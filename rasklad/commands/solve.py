@@ -3,17 +3,22 @@
 A game plugs in through the optional ``solver`` field of its ``GameEntry`` (``games.core.entry.Solver``):
 the options it declares (name, type, default, doc) become ``--name value`` here (a ``bool`` option
 is a flag), and its ``run(options)`` result is printed as JSON with ``--json``, else through the
-solver's ``text``. Nothing here names a game. A game without a solver, an unknown option or a bad
-value exits with code 2.
+solver's ``text``. A solver that declares ``progress`` reports as it works: a bar on stderr on a
+terminal, plain lines otherwise (``progress_display``). Nothing here names a game. A game without a
+solver, an unknown option or a bad value exits with code 2.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Annotated, Any, NoReturn
 
 import typer
+
+from games.core.entry import SolveProgress
 
 
 def _bad(message: str) -> NoReturn:
@@ -79,6 +84,43 @@ def parse_options(solver: Any, args: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def _figures(figures: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} {v:.6g}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items())
+
+
+@contextmanager
+def progress_display(every_s: float = 2.0) -> Iterator[SolveProgress]:
+    """A ``SolveProgress`` for the terminal: a bar on stderr when it is a terminal, else a plain line
+    (``done/total, figures``) at most every ``every_s`` seconds and at every new figure other than the
+    time, so a log shows a long solve advancing."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if console.is_terminal:
+        with Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[figures]}"),
+                      TimeRemainingColumn(), console=console, transient=False) as bar:
+            task = bar.add_task("solve", total=None, figures="")
+            shown: dict[str, Any] = {}
+
+            def on_bar(done: int, total: int, figures: Mapping[str, Any]) -> None:
+                shown.update(figures)
+                bar.update(task, completed=done, total=total, figures=_figures(shown))
+
+            yield on_bar
+        return
+    said = [0.0]
+
+    def on_line(done: int, total: int, figures: Mapping[str, Any]) -> None:
+        now = time.monotonic()
+        if now - said[0] >= every_s or set(figures) - {"seconds"} or done >= total:
+            said[0] = now
+            more = _figures(figures)
+            typer.echo(f"{done}/{total}" + (f", {more}" if more else ""), err=True)
+
+    yield on_line
+
+
 def solve_command(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="the game (rasklad games); its solver's options follow")],
@@ -105,7 +147,11 @@ def solve_command(
         return
     try:
         options = parse_options(solver, ctx.args)
-        result: Mapping[str, Any] = solver.run(options)
+        if solver.progress:
+            with progress_display() as progress:
+                result: Mapping[str, Any] = solver.run(options, progress)
+        else:
+            result = solver.run(options)
     except ValueError as e:
         _bad(str(e))
     if as_json or solver.text is None:

@@ -136,24 +136,26 @@ def test_submit_watch_leaderboard_deal_query_download(page: Any, svc: Service, a
         params = next(b for b in http.get("/v1/bots").json()["bots"] if b["name"] == "order-poker/heuristic")
     for name in params["params_schema"]["properties"]:
         assert name in heuristic.inner_text()
+    # Refused on submit, the problems stay where they are, once: not again below the button.
     page.click("#submit")
-    page.wait_for_selector("#submit-errors:not([hidden])")
-    assert api.json()["detail"][0]["message"] in page.inner_text("#submit-errors")
+    page.wait_for_selector("#check.bad[data-source=submit]")
+    assert page.locator("#submit-errors").is_hidden()
+    assert page.inner_text("main").count(api.json()["detail"][0]["message"]) == 1
     # A valid spec: checked, submitted, followed live to the end.
     page.fill("#spec", SPEC_YAML)
     page.wait_for_selector("#check.ok")
-    assert "24 deals or samples in 4 shards" in page.inner_text("#check")
+    assert "24 deals in 4 shards" in page.inner_text("#check")
     page.click("#submit")
     page.wait_for_url(re.compile(r".*/jobs/j-[0-9a-f]+$"))
     job_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#progress-text[data-state=succeeded]", timeout=120_000)
     assert page.inner_text("#progress-text").startswith("succeeded: 4/4 shards, 24/24 deals")
-    # The full report: leaderboard with every bot, the forest plot of paired differences.
-    frame = page.frame_locator("#report-frame")
-    frame.locator("h2:text('Leaderboard')").wait_for()
-    board = frame.locator("table").first.inner_text()
+    # The full report, laid out in the page: leaderboard with every bot, the forest plot of paired differences.
+    report = page.locator("#report-body")
+    report.locator("h2:text('Leaderboard')").wait_for()
+    board = report.locator("table").first.inner_text()
     assert all(b in board for b in BOTS)
-    assert frame.locator("svg").count() >= 1
+    assert report.locator("svg").count() >= 1
     page.screenshot(path=str(shots / "job.png"), full_page=False)
     # The jobs list shows it, named as its spec.
     page.goto(f"{svc.url}/")

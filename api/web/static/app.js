@@ -40,6 +40,9 @@ const fmt = {
     s = Math.round(s);
     return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor(s % 3600 / 60)} min`;
   },
+  // A rate with the precision it needs (as the CLI's rate_text): 12,345 · 45.6 · 0.0213 (a slow unit
+  // such as a Raspisnoy match would otherwise read 0).
+  rate: (x) => (x >= 100 ? Math.round(x).toLocaleString("en") : x >= 1 ? x.toFixed(1) : Number(x.toPrecision(3)).toString()),
 };
 
 function duration(j) {
@@ -86,7 +89,7 @@ function jobsList() {
         el("td", { text: j.name || "" }), el("td", { text: j.game || j.kind }),
         el("td", { class: `state ${j.state}`, text: j.state }),
         el("td", {}, bar, el("span", { text: ` ${j.shards_done}/${j.shards_total}` })),
-        el("td", { text: fmt.int(j.deals_done) }), el("td", { text: fmt.when(j.created_at) }),
+        el("td", { text: `${fmt.int(j.deals_done)} ${j.unit || "deals"}` }), el("td", { text: fmt.when(j.created_at) }),
         el("td", { text: fmt.secs(duration(j)) }));
     }));
   });
@@ -98,13 +101,16 @@ function jobPage() {
   const id = document.body.dataset.job;
   let interimTimer = null;
   const show = (j) => {
-    const pct = j.shards_total ? 100 * j.shards_done / j.shards_total : 0;
+    // Units, not shards, fill the bar: a shard of Preferans pulkas takes minutes, and its units are
+    // counted as they are played (deals_done includes the running shards' units).
+    const pct = j.deals_total ? 100 * j.deals_done / j.deals_total : j.shards_total ? 100 * j.shards_done / j.shards_total : 0;
     $("#bar-fill").style.width = `${pct}%`;
-    const rate = j.deals_per_s ? ` · ${fmt.int(Math.round(j.deals_per_s))} deals/s` : "";
+    const unit = j.unit || "deals";
+    const rate = j.deals_per_s ? ` · ${fmt.rate(j.deals_per_s)} ${unit}/s` : "";
     const eta = j.eta_s !== null && j.eta_s !== undefined && !["succeeded", "failed", "cancelled"].includes(j.state)
       ? ` · ETA ${fmt.secs(j.eta_s)}` : "";
     $("#progress-text").textContent = `${j.state}: ${j.shards_done}/${j.shards_total} shards, ` +
-      `${fmt.int(j.deals_done)}/${fmt.int(j.deals_total)} deals${rate}${eta}`;
+      `${fmt.int(j.deals_done)}/${fmt.int(j.deals_total)} ${unit}${rate}${eta}`;
     $("#progress-text").dataset.state = j.state;
     $("#job-meta").textContent = `${j.kind} · ${j.game || ""} · created ${fmt.when(j.created_at)}` +
       (j.finished_at ? ` · took ${fmt.secs(duration(j))}` : "");
@@ -119,6 +125,8 @@ function jobPage() {
     if (!r.rows.length) return;
     $("#interim").hidden = false;
     $("#interim-shards").textContent = `(${r.job.shards_done} of ${r.job.shards_total} shards)`;
+    document.querySelectorAll("#interim .unit-many").forEach((e) => { e.textContent = r.job.unit || "deals"; });
+    document.querySelectorAll("#interim .unit-one").forEach((e) => { e.textContent = r.unit_one || "deal"; });
     $("#interim-table tbody").replaceChildren(...r.rows.map((x, i) => el("tr", {},
       el("td", { text: String(i + 1) }), el("td", { text: x.bot }), el("td", { text: fmt.int(x.deals) }),
       el("td", { text: fmt.num(x.mean) }), el("td", { text: x.lo === null ? "–" : `[${fmt.num(x.lo)}, ${fmt.num(x.hi)}]` }))));
@@ -128,7 +136,7 @@ function jobPage() {
     $("#download-list").replaceChildren(...r.tables.map((t) => el("li", {}, el("b", { text: t }), " ",
       ...["parquet", "csv", "jsonl"].map((f) => el("a", {
         href: `/v1/jobs/${id}/tables/${t}?format=${f}`, download: `${id}-${t}.${f}`, class: "dl", "data-format": f,
-        text: f }))))); 
+        text: f })).flatMap((a) => [" ", a])))); 
     if (!r.tables.length) $("#download-list").replaceChildren(el("li", { text: "no table yet" }));
   };
   const finished = async (j) => {
@@ -138,7 +146,14 @@ function jobPage() {
     if (j.state === "succeeded") {
       $("#interim").hidden = true;
       $("#report").hidden = false;
-      $("#report-frame").src = `/v1/jobs/${id}/report.html`;
+      $("#report-page").href = `/v1/jobs/${id}/report.html`;
+      // Laid out in the page (no fixed-height frame): the server renders the report's fragment, its
+      // styles scoped to it, every user string escaped; the page's CSP runs no script from it.
+      const r = await fetch(`/web/api/jobs/${id}/report`, { headers: { "X-Rasklad-Web": "1" }, credentials: "same-origin" });
+      if (r.ok) {
+        const doc = new DOMParser().parseFromString(await r.text(), "text/html");
+        $("#report-body").replaceChildren(...doc.body.childNodes);
+      }
     } else if (j.kind === "tournament") await interim();
   };
   const follow = () => {
@@ -201,6 +216,30 @@ function sqlConsole() {
   });
 }
 
+// ---------------------------------------------------------------------------------- workers page
+function workersPage() {
+  const draw = async () => {
+    let r;
+    try { r = await api("GET", "/web/api/workers"); } catch (e) { $("#workers-live").textContent = e.message; return; }
+    $("#workers-live").textContent = `updated ${fmt.when(new Date().toISOString())}` +
+      (r.broker_answered ? "" : " · the broker did not answer the ping");
+    const shard = (x) => x.job ? `${x.job} shard ${x.shard}` : `a ${x.game} shard of another key`;
+    $("#workers-table tbody").replaceChildren(...r.workers.map((w) => el("tr", { "data-worker": w.name },
+      el("td", {}, el("code", { text: w.name })),
+      el("td", { class: w.alive ? "state succeeded" : "state failed", text: w.alive === null ? "?" : w.alive ? "yes" : "no" }),
+      el("td", { text: w.running.length ? w.running.map((x) => `${shard(x)} (${fmt.int(x.units)} units${x.committing ? ", committing" : ""})`).join("; ") : "idle" }),
+      el("td", { text: fmt.int(w.committed) }))));
+    if (!r.workers.length) $("#workers-table tbody").replaceChildren(el("tr", {}, el("td", { colspan: "4", text: "no worker seen" })));
+    $("#queue-broker").textContent = `${fmt.int(r.broker_queue)} shard tasks waiting in the broker`;
+    $("#queue-table tbody").replaceChildren(...r.keys.map((k) => el("tr", { "data-key": k.key },
+      el("td", { text: k.key }), el("td", { text: fmt.int(k.jobs) }), el("td", { text: fmt.int(k.running) }),
+      el("td", { text: fmt.int(k.queued) }), el("td", { text: fmt.int(k.not_queued) }))));
+    if (!r.keys.length) $("#queue-table tbody").replaceChildren(el("tr", {}, el("td", { colspan: "5", text: "no active job" })));
+  };
+  draw();
+  setInterval(draw, 3000);
+}
+
 // ----------------------------------------------------------------------------------- submit page
 function submitPage() {
   const spec = $("#spec");
@@ -208,15 +247,26 @@ function submitPage() {
   let timer = null;
   let examples = [];
   const toYaml = (o) => Object.entries(o).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n") + "\n";
+  // Every problem of the spec, each with its field, in one place: the check box (a refused submit
+  // shows its problems there too, not a second time below the button).
+  const problems = (detail, source) => {
+    check.replaceChildren();
+    check.className = "check bad";
+    check.dataset.source = source;
+    const n = detail.length;
+    check.append(el("p", { class: "count", text: n === 1 ? "1 problem" : `${n} problems` }),
+      el("ul", {}, ...detail.map((d) => el("li", { "data-field": d.field || "" }, el("code", { text: d.field || "spec" }), " ", d.message))));
+  };
   const validate = async () => {
     const r = await api("POST", "/web/api/validate", { text: spec.value, format: $("#format").value });
     check.replaceChildren();
     if (r.ok) {
       check.className = "check ok";
-      check.textContent = `✓ valid: ${r.plan.kind} ${r.plan.game || ""}, ${fmt.int(r.plan.deals)} deals or samples in ${r.plan.shards} shards`;
+      check.dataset.source = "check";
+      const what = r.plan.kind === "tournament" ? (r.plan.unit || "deals") : "samples";
+      check.textContent = `✓ valid: ${r.plan.kind} ${r.plan.game || ""}, ${fmt.int(r.plan.deals)} ${what} in ${r.plan.shards} shards`;
     } else {
-      check.className = "check bad";
-      check.append(el("ul", {}, ...r.detail.map((d) => el("li", {}, el("code", { text: d.field || "spec" }), " ", d.message))));
+      problems(r.detail, "check");
     }
   };
   spec.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(validate, 250); });
@@ -249,6 +299,10 @@ function submitPage() {
       const job = await api("POST", "/v1/jobs", spec.value, type);
       location.href = `/jobs/${job.id}`;
     } catch (e) {
+      if (e.status === 422 && e.detail) {
+        problems(e.detail, "submit");
+        return;
+      }
       errs.replaceChildren(...(e.detail || [{ field: "", message: e.message }]).map((d) =>
         el("li", {}, el("code", { text: d.field || "spec" }), " ", d.message)));
       errs.hidden = false;
@@ -378,7 +432,7 @@ function dealsPage() {
 
 document.addEventListener("DOMContentLoaded", () => {
   signoutButton();
-  const pages = { signin, jobs: jobsList, job: jobPage, submit: submitPage, deals: dealsPage, sql: sqlConsole };
+  const pages = { signin, jobs: jobsList, job: jobPage, submit: submitPage, deals: dealsPage, sql: sqlConsole, workers: workersPage };
   const run = pages[document.body.dataset.page];
   if (run) run();
 });

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from games.core.entry import SolveProgress
 from games.liars_poker.cfr.game import SmallGame
 from games.liars_poker.cfr.solver import normalise
 
@@ -42,8 +43,32 @@ def checkpoints(iterations: int, count: int) -> list[int]:
     return sorted(p for p in pts | {iterations} if p >= 1)
 
 
-def train(digits: int, values: int, iterations: int, points: int = 8) -> tuple[dict[str, Any], npt.NDArray[np.float64]]:
-    """CFR+ for ``iterations`` iterations; (the result with the exploitability curve, the average policy)."""
+#: Seconds of training between two progress reports (the kernel runs that many iterations at a time).
+REPORT_EVERY_S = 0.5
+
+
+def _iterate(k: Any, target: int, trained: float, total: int, progress: SolveProgress | None) -> float:
+    """Run the kernel up to ``target`` iterations, reporting about every ``REPORT_EVERY_S`` seconds;
+    returns the training seconds so far. Iterating in pieces is the same as at once (the kernel keeps
+    its own count and weights)."""
+    while k.iterations < target:
+        per = trained / k.iterations if k.iterations else 0.0
+        step = target - k.iterations if progress is None else (
+            1 if per <= 0 else max(1, min(target - k.iterations, int(REPORT_EVERY_S / per))))
+        t = time.perf_counter()
+        k.iterate(step)
+        trained += time.perf_counter() - t
+        if progress is not None and k.iterations < target:
+            progress(int(k.iterations), total, {"seconds": round(trained, 2)})
+    return trained
+
+
+def train(digits: int, values: int, iterations: int, points: int = 8,
+          progress: SolveProgress | None = None) -> tuple[dict[str, Any], npt.NDArray[np.float64]]:
+    """CFR+ for ``iterations`` iterations; (the result with the exploitability curve, the average policy).
+
+    ``progress`` (optional, ``games.core.entry.SolveProgress``) hears of the iterations as they run and
+    of the exploitability at every checkpoint, so a long solve is not silent."""
     if iterations < 1:
         raise ValueError("iterations must be >= 1")
     game = SmallGame(digits, values)
@@ -54,12 +79,13 @@ def train(digits: int, values: int, iterations: int, points: int = 8) -> tuple[d
     trained = 0.0
     policy = normalise(game, k.sums)
     for target in checkpoints(iterations, points):
-        t = time.perf_counter()
-        k.iterate(target - k.iterations)
-        trained += time.perf_counter() - t
+        trained = _iterate(k, target, trained, iterations, progress)
         policy = normalise(game, k.sums)
         m = measure(game, k, policy)
         curve.append({"iterations": int(k.iterations), "seconds": round(trained, 4), **m})
+        if progress is not None:
+            progress(int(k.iterations), iterations, {"seconds": round(trained, 2),
+                                                     "exploitability": m["exploitability"]})
     last = curve[-1]
     result = {
         "game": "liars-poker", "players": 2, "digits": digits, "values": values, "chain": game.chain,
@@ -93,14 +119,14 @@ def shipped(digits: int, values: int) -> Path:
     return POLICIES / f"l{digits}d{values}.npz"
 
 
-def solve(options: dict[str, Any]) -> dict[str, Any]:
-    """``rasklad solve liars-poker``: train, measure, optionally write the policy."""
+def solve(options: dict[str, Any], progress: SolveProgress | None = None) -> dict[str, Any]:
+    """``rasklad solve liars-poker``: train (reporting to ``progress``), measure, optionally write the policy."""
     players, digits, values = options["players"], options["digits"], options["values"]
     if players != 2:
         raise ValueError("the exact solver plays 2 players (the tree of n > 2 is not built)")
     if values * players * digits > 22 or digits < 1 or not 2 <= values <= 9:
         raise ValueError(f"the bid chain D·n·L = {values * players * digits} must be at most 22 (values 2..9)")
-    result, policy = train(digits, values, options["iterations"], options["checkpoints"])
+    result, policy = train(digits, values, options["iterations"], options["checkpoints"], progress)
     if options["out"]:
         save_policy(options["out"], digits, values, policy)
         result["policy"] = options["out"]
