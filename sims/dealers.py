@@ -34,6 +34,18 @@ _STARTS: OrderedDict[tuple[Any, ...], dict[int, int]] = OrderedDict()
 _LOCK = threading.Lock()
 
 
+def unit_dealing(entry: GameEntry, spec: TournamentSpec) -> Callable[[Any, int, int, Any], Any]:
+    """How the job deals one unit, ``deal(rules, players, dealer, rng)``: the game's ``deal``, or, when
+    the spec sets a ``match_length``, its ``deal_series`` of that many units (the spec layer checked the
+    game has one)."""
+    n = spec.match_length
+    if n is None:
+        return entry.deal
+    series = entry.deal_series
+    assert series is not None
+    return lambda rules, players, dealer, rng: series(rules, players, dealer, rng, n)
+
+
 class DealerChain:
     """The dealers of one job's deals, for a shard runner (see the module doc)."""
 
@@ -43,7 +55,8 @@ class DealerChain:
         self.first = first_dealer(entry, rules, spec.players, spec.seed)
         hook = entry.dealer_chain
         self.next_dealer: Callable[[Any], int] | None = None if hook is None else hook(rules)
-        self._key = (entry.name, rules, spec.players, spec.seed, spec.shard_deals)
+        self._key = (entry.name, rules, spec.players, spec.seed, spec.shard_deals, spec.match_length)
+        self._deal = unit_dealing(entry, spec)
 
     def rotation(self, deal: int) -> int:
         """The dealer of global deal ``deal`` when the deal simply passes (not chained)."""
@@ -63,7 +76,7 @@ class DealerChain:
             dealer = known[at]
         streams = Streams(deal_seed(self.spec.seed))
         for d in range(at, deal):
-            dealer = self.after(d, self.entry.deal(self.rules, self.players, dealer, streams.at(d, 0)))
+            dealer = self.after(d, self._deal(self.rules, self.players, dealer, streams.at(d, 0)))
         return dealer
 
     def after(self, deal: int, fresh: Any) -> int:

@@ -43,7 +43,7 @@ from games.core.entry import FastPath, GameEntry
 from games.core.protocol import estimate_of
 from games.core.streams import Streams
 from sims import dealstats
-from sims.dealers import DealerChain
+from sims.dealers import DealerChain, unit_dealing
 from sims.plan import deal_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import DecisionRows, TournamentRows
@@ -152,13 +152,14 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
     fixed = None if spec.seating == "random" else seatings(spec, streams.rng)
     fixed_common = fast.common(fixed) if fixed is not None and not full else None
     dealers = DealerChain(entry, rules, spec)
+    deal_unit = unit_dealing(entry, spec)
     deals = shard_range(spec, k)
     dealer = dealers.dealer(deals.start)
     for deal in deals:
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {deal}: the job was cancelled")
         rng = streams.at(deal, 0)
-        dealt = entry.deal(rules, n, dealer, rng)
+        dealt = deal_unit(rules, n, dealer, rng)
         dealer = dealers.after(deal, dealt)  # from the fresh deal, before anyone plays it
         plays = fixed if fixed is not None else seatings(spec, rng)
         if not full:
@@ -202,7 +203,7 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     streams = Streams(deal_seed(spec.seed))
     rng = streams.at(deal, 0)
-    st = entry.deal(rules, spec.players, DealerChain(entry, rules, spec).dealer(deal), rng)
+    st = unit_dealing(entry, spec)(rules, spec.players, DealerChain(entry, rules, spec).dealer(deal), rng)
     plays = seatings(spec, rng)
     if not 0 <= rotation < len(plays):
         raise ValueError(f"rotation {rotation} does not exist: deals of this job have rotations 0..{len(plays) - 1}")

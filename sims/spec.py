@@ -62,6 +62,8 @@ class SpecError(ValueError):
 #: Wall time one shard should take with the default ``shard_deals`` (a few seconds: short enough
 #: to lose little on a crash and to show progress, long enough that per-shard costs vanish).
 SHARD_SECONDS = 3.0
+#: The longest match a spec may ask for (``match_length``): a record of one match stays a readable size.
+MAX_MATCH_LENGTH = 1000
 
 
 class _Model(BaseModel):
@@ -92,6 +94,10 @@ class TournamentSpec(_Model):
     seed: Annotated[int, Field(ge=0, strict=True)]
     record: Literal["summary", "full", "decisions"] = "summary"
     shard_deals: Annotated[int | None, Field(gt=0, strict=True)] = None
+    match_length: Annotated[int | None, Field(gt=0, le=MAX_MATCH_LENGTH, strict=True)] = None
+    """Units of one match, for a game whose match holds any number of them (``GameEntry.deal_series``:
+    dice poker's games, DP-1.3; liar's poker's rounds, LP-5.4): each of ``deals`` is then a match of
+    that many. None: the game's own length (one game; liar's poker's ``rules.rounds``)."""
 
     @field_validator("bots", mode="before")
     @classmethod
@@ -110,6 +116,8 @@ class TournamentSpec(_Model):
         """The spec as stored and hashed: every default filled in (a bot without a label has no
         ``label`` key, so specs written before labels existed keep their job ids)."""
         d = self.model_dump(mode="json")
+        if d.get("match_length") is None:  # specs that leave the match's length to the game keep their job ids
+            d.pop("match_length", None)
         for b in d["bots"]:
             if b.get("label") is None:
                 b.pop("label", None)
@@ -355,11 +363,24 @@ def _check_tournament(spec: TournamentSpec) -> list[tuple[str, str]]:
         if why:
             errors.append(("players", why))
     errors.extend(_check_seating(spec))
+    errors.extend(_check_match_length(spec, entry))
     bot_errors = _check_bots(spec)
     errors.extend(bot_errors)
     if not bot_errors:
         errors.extend(_check_labels(spec))
     return errors
+
+
+def _check_match_length(spec: TournamentSpec, entry: Any) -> list[tuple[str, str]]:
+    """``match_length`` only for a game whose match holds any number of units, and given once."""
+    if spec.match_length is None:
+        return []
+    if entry.deal_series is None:
+        fixed = "its rules fix a match's length" if entry.unit == "match" else "its unit is one deal"
+        return [("match_length", f"{spec.game} has no match length to set: {fixed}")]
+    if "rounds" in spec.rules and spec.rules["rounds"] != spec.match_length:
+        return [("match_length", f"give the match's length once: rules.rounds is {spec.rules['rounds']!r}")]
+    return []
 
 
 def ranking_of(spec: DealStatsSpec) -> str | None:
@@ -483,6 +504,7 @@ def _default_shard_deals(spec: TournamentSpec) -> int:
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
     slowest = min(registry.get(b.name).speed(b.params, rules, spec.players) for b in spec.bots)
+    slowest /= spec.match_length or 1  # a bot's cost is per match of the game's own length
     per_shard = max(1, int(SHARD_SECONDS * slowest / spec.rotations))
     return min(spec.deals, per_shard)
 

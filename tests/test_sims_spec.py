@@ -361,3 +361,26 @@ def test_default_shard_size_sees_the_rules_a_match_length_depends_on() -> None:
     r3, r4 = entry.rules({}), entry.rules({})
     assert info.speed({}, r3, 3) * len(schedule(r3, 3)) == pytest.approx(info.speed({}, r4, 4) * len(schedule(r4, 4)))
     assert len(schedule(r3, 3)) != len(schedule(r4, 4))
+
+
+@pytest.mark.parametrize("over, expected", [
+    ({"game": "raspisnoy", "players": 3, "bots": ["raspisnoy/random"] * 3},
+     "match_length: raspisnoy has no match length to set: its rules fix a match's length"),
+    ({"game": "order-poker", "players": 4, "bots": ["order-poker/random"] * 4},
+     "match_length: order-poker has no match length to set: its unit is one deal"),
+    ({"game": "liars-poker", "players": 2, "bots": ["liars-poker/random"] * 2, "rules": {"rounds": 2}},
+     "match_length: give the match's length once: rules.rounds is 2"),
+])
+def test_match_length_only_where_a_match_holds_any_number_of_units(over: dict[str, object], expected: str) -> None:
+    with pytest.raises(SpecError) as e:
+        parse_spec({"kind": "tournament", "deals": 4, "seed": 1, "match_length": 3, **over})
+    assert expected in str(e.value)
+
+
+def test_match_length_sizes_shards_and_keeps_older_job_ids() -> None:
+    base = {"kind": "tournament", "game": "dice-poker", "players": 2, "deals": 10**6, "seed": 1,
+            "rules": {"preset": "simple"}, "bots": ["dice-poker/random", "dice-poker/random"]}
+    one, five = parse_spec(base), parse_spec({**base, "match_length": 5})
+    assert isinstance(one, TournamentSpec) and isinstance(five, TournamentSpec)
+    assert one.shard_deals is not None and five.shard_deals is not None and one.shard_deals == 5 * five.shard_deals
+    assert "match_length" not in one.canonical() and five.canonical()["match_length"] == 5
