@@ -22,7 +22,7 @@ No column of a game is named here: the game's own columns come with their declar
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,10 +39,6 @@ Z95 = float(ndtri(0.5 + LEVEL / 2))  # 1.95996...
 Z_POWER80 = float(ndtri(0.80))  # 0.8416...: one-sided normal quantile for 80% power
 NOT_SEPARABLE = "not separable at this sample size"
 TOO_FEW = "too few deals to say"
-#: Fewest paired deals from which ``deals_needed`` estimates anything (docs/statistics.md): below it
-#: the observed mean difference and sd are too uncertain for their ratio, squared, to mean a sample
-#: size (at n = 2 an interval of +-1,000 came with "about 2 deals would separate them").
-MIN_DEALS_TO_ESTIMATE = 30
 # Larger jobs rate their first RATING_MAX_DEALS deals (in deal order) and say so. The cap was set when
 # openskill's own rate cost ~40 µs a deal; ext._rating costs ~1 µs, and the cap stays so that the
 # reports of large jobs keep their numbers.
@@ -100,18 +96,15 @@ def welch_interval(x: NDArray[np.float64], y: NDArray[np.float64], level: float 
     return {"mean": _f(mean), "se": _f(se), "ci_low": _f(mean - t * se), "ci_high": _f(mean + t * se)}
 
 
-def deals_needed(diff: float | None, sd: float | None, z: float = Z95, n: int | None = None) -> int | None:
+def deals_needed(diff: float | None, sd: float | None, z: float = Z95) -> int | None:
     """Deals at which a 95% interval of a mean difference ``diff`` with per-deal sd ``sd`` excludes 0.
 
     n = ceil((z * sd / |diff|)^2): the sample size whose half-width equals the observed
     difference, assuming the observed difference and sd are the true ones. With ``z = Z95 +
     Z_POWER80`` it is the size that separates them with 80% probability. None when no difference
-    was observed (no finite sample size would separate them), and when the difference and sd come
-    from ``n`` < ``MIN_DEALS_TO_ESTIMATE`` deals (too few to estimate from).
+    was observed (no finite sample size would separate them).
     """
     if diff is None or sd is None or diff == 0.0:
-        return None
-    if n is not None and n < MIN_DEALS_TO_ESTIMATE:
         return None
     return max(2, math.ceil((z * sd / abs(diff)) ** 2))
 
@@ -166,11 +159,12 @@ def _bot_codes(seats: pa.Table) -> tuple[NDArray[np.int64], list[str], list[int 
     return remap[codes], [labels[j] for j in order], [first[j] for j in order]
 
 
-def per_deal(seats: pa.Table) -> PerDeal:
-    """Aggregate seat rows into the (deal x bot) matrix of per-deal mean scores (vectorised bincount)."""
+def per_deal(seats: pa.Table, column: str = "score") -> PerDeal:
+    """Aggregate seat rows into the (deal x bot) matrix of per-deal mean scores (vectorised bincount);
+    ``column`` is the score read (``adjusted_score`` for the luck-adjusted figures)."""
     codes, bots, bot_index = _bot_codes(seats)
     deal = seats.column("deal").to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-    score = seats.column("score").to_numpy(zero_copy_only=False).astype(np.float64)
+    score = seats.column(column).to_numpy(zero_copy_only=False).astype(np.float64)
     deals, inv = np.unique(deal, return_inverse=True)
     nd, nb = int(deals.size), len(bots)
     key = inv.astype(np.int64) * nb + codes
@@ -336,8 +330,8 @@ def compare(pd_: PerDeal, i: int, j: int) -> dict[str, Any]:
     if paired["se"] is not None and unpaired["se"] is not None and paired["se"] > 0:
         ratio = unpaired["se"] / paired["se"]
     n = paired["n"]
-    need = deals_needed(paired["mean"], paired["sd"], n=n)
-    need80 = deals_needed(paired["mean"], paired["sd"], Z95 + Z_POWER80, n=n)
+    need = deals_needed(paired["mean"], paired["sd"])
+    need80 = deals_needed(paired["mean"], paired["sd"], Z95 + Z_POWER80)
     return {
         "a": a,
         "b": b,
@@ -429,6 +423,58 @@ def rating(pd_: PerDeal, max_deals: int = RATING_MAX_DEALS) -> dict[str, Any]:
     }
 
 
+ADJUSTED = "adjusted_score"  # sims.tables.ADJUSTED: the score less the game's chance-only correction
+
+
+def _interval(st: dict[str, Any]) -> dict[str, Any]:
+    return {k: st[k] for k in ("mean", "se", "ci_low", "ci_high")}
+
+
+def _adjusted_pair(raw: PerDeal, adj: PerDeal, i: int, j: int) -> tuple[dict[str, Any], float | None]:
+    """The paired difference of bots i and j by the adjusted scores, and the paired variance of the raw
+    difference over that of the adjusted one (the factor of deals the adjustment saves)."""
+    both = (adj.rows[:, i] > 0) & (adj.rows[:, j] > 0)
+    d_adj = adj.value[both, i] - adj.value[both, j]
+    d_raw = raw.value[both, i] - raw.value[both, j]
+    st = mean_interval(d_adj)
+    n = st["n"]
+    out = {**_interval(st),
+           "separable": bool(st["ci_low"] is not None and (st["ci_low"] > 0 or st["ci_high"] < 0)),
+           "deals_needed_80": deals_needed(st["mean"], st["sd"], Z95 + Z_POWER80)}
+    ratio = None
+    if n >= 2:
+        v_adj, v_raw = float(d_adj.var(ddof=1)), float(d_raw.var(ddof=1))
+        ratio = _f(v_raw / v_adj) if v_adj > 0 else None
+    return out, ratio
+
+
+def rank_adjusted(seats: pa.Table, rows: list[dict[str, Any]]) -> PerDeal:
+    """Give every leaderboard row its luck-adjusted interval (``adjusted``) and rank the rows by the adjusted
+    mean (docs/statistics.md, "Luck-adjusted scores"); the per-deal adjusted values, for the pairs."""
+    adj = per_deal(seats, ADJUSTED)
+    pos = {b: j for j, b in enumerate(adj.bots)}
+    for r in rows:
+        j = pos[r["bot"]]
+        r["adjusted"] = _interval(mean_interval(adj.value[adj.rows[:, j] > 0, j]))
+    rows.sort(key=lambda r: (-(r["adjusted"]["mean"] if r["adjusted"]["mean"] is not None else -math.inf),
+                             r["bot"]))
+    for rank, r in enumerate(rows, 1):
+        r["rank"] = rank
+    return adj
+
+
+def adjusted_verdict(pair: dict[str, Any]) -> str:
+    """The plain-words verdict of a pair by its adjusted interval (``verdict``)."""
+    q = pair["adjusted"]
+    return verdict(pair["a"], pair["b"], q["ci_low"], q["ci_high"])
+
+
+def has_adjusted(seats: pa.Table) -> bool:
+    """Whether ``seats`` holds an ``adjusted_score`` for every row (shards written before the column
+    existed have none, and a job mixing them is reported without adjusted figures)."""
+    return ADJUSTED in seats.column_names and seats.column(ADJUSTED).null_count == 0
+
+
 def leaderboard(
     seats: pa.Table,
     deals: pa.Table | None = None,
@@ -438,6 +484,7 @@ def leaderboard(
     with_rating: bool = True,
     rating_max_deals: int = RATING_MAX_DEALS,
     columns: Sequence[Column] = (),
+    adjustment: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Everything a tournament report says about the bots, from the ``seats`` table.
 
@@ -448,9 +495,13 @@ def leaderboard(
     ``seats`` alone. ``seating`` only changes the wording: under ``duplicate`` the paired differences
     are on identical cards; under ``random``/``fixed`` they are on the same deal but different
     seats, which is still a valid paired comparison (deals stay independent) but cancels less luck.
+    ``adjustment`` (``{"method", "unbiased_by"}``, the game's ``LuckEstimator``'s) adds the figures of
+    ``adjusted_score`` (``rank_adjusted``, ``_adjusted_pair``) when ``seats`` holds it; None: no adjusted figures.
     """
     pd_ = per_deal(seats)
     rows = _bot_rows(pd_, seats, columns)
+    adjusted = adjustment is not None and has_adjusted(seats)
+    adj = rank_adjusted(seats, rows) if adjusted else None  # ranked by the adjusted mean
     ranked = [r["bot"] for r in rows]
     pos = {b: j for j, b in enumerate(pd_.bots)}
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
@@ -459,10 +510,12 @@ def leaderboard(
         for b in ranked[x + 1 :]:
             p = compare(pd_, pos[a], pos[b])
             p["intervals_overlap"] = _overlap(by_bot[a], by_bot[b])
+            if adj is not None:
+                p["adjusted"], p["adjusted_variance_ratio"] = _adjusted_pair(pd_, adj, pos[a], pos[b])
             pairs[(a, b)] = p
     for x, r in enumerate(rows):
         nxt = pairs.get((r["bot"], ranked[x + 1])) if x + 1 < len(ranked) else None
-        r["vs_next"] = None if nxt is None else nxt["verdict"]
+        r["vs_next"] = None if nxt is None else adjusted_verdict(nxt) if adj is not None else nxt["verdict"]
     rotations = 0
     if seats.num_rows and "rotation" in seats.column_names:
         rotations = int(pc.max(seats.column("rotation")).as_py()) + 1
@@ -479,6 +532,8 @@ def leaderboard(
         "head_to_head": _head_to_head(pd_, ranked, pairs),
         "rating": rating(pd_, rating_max_deals) if with_rating else None,
         "distributions": _distributions(seats, pd_),
+        **({"adjustment": {"method": str(adjustment["method"]), "unbiased_by": str(adjustment["unbiased_by"])}}
+           if adjusted and adjustment is not None else {}),
     }
 
 

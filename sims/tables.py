@@ -26,9 +26,9 @@ import pyarrow as pa
 
 from games.core.entry import Column, GameEntry, RotationRows
 
-__all__ = ["DEAL_STREAMS", "GAME_KEY", "RECORDS", "STREAMS_KEY", "TOURNAMENT_TABLES", "VERSION_KEY", "DecisionRows",
-           "TournamentRows", "arrow_type", "counts_schema", "counts_table", "deals_schema", "decisions_schema",
-           "game_metadata", "seats_schema"]
+__all__ = ["ADJUSTED", "DEAL_STREAMS", "GAME_KEY", "RECORDS", "STREAMS_KEY", "TOURNAMENT_TABLES", "VERSION_KEY",
+           "DecisionRows", "TournamentRows", "arrow_type", "counts_schema", "counts_table", "deals_schema",
+           "decisions_schema", "game_metadata", "seats_schema"]
 
 RECORDS = pa.schema([
     pa.field("deal", pa.int64(), nullable=False),
@@ -125,15 +125,27 @@ def deals_schema(entry: GameEntry) -> pa.Schema:
     return pa.schema(keys + _fields(entry.tables.deals), metadata=game_metadata(entry))
 
 
+#: The seats column beside ``score``: the score less the game's chance-only correction (``GameEntry.luck``,
+#: docs/statistics.md); equal to ``score`` where nothing is corrected.
+ADJUSTED = "adjusted_score"
+
+
+def _score_at(entry: GameEntry) -> int:
+    """The position of ``score`` among the game's own seats columns (``adjusted_score`` follows it)."""
+    return [c.name for c in entry.tables.seats].index("score")
+
+
 def seats_schema(entry: GameEntry) -> pa.Schema:
-    """The ``seats`` schema of a game: the common keys, then the game's columns (``score`` among them);
-    the metadata names the game and its version, as in ``deals``."""
+    """The ``seats`` schema of a game: the common keys, then the game's columns (``score`` among them,
+    ``adjusted_score`` right after it); the metadata names the game and its version, as in ``deals``."""
     keys = [pa.field("deal", pa.int64(), nullable=False),
             pa.field("rotation", pa.int16(), nullable=False),
             pa.field("seat", pa.int8(), nullable=False),
             pa.field("bot_index", pa.int16(), nullable=False),  # position in spec.bots
             pa.field("bot", pa.string(), nullable=False)]  # the bot's label (sims.spec.bot_labels)
-    return pa.schema(keys + _fields(entry.tables.seats), metadata=game_metadata(entry))
+    own = _fields(entry.tables.seats)
+    own.insert(_score_at(entry) + 1, pa.field(ADJUSTED, pa.float64(), nullable=False))
+    return pa.schema(keys + own, metadata=game_metadata(entry))
 
 
 def counts_schema(keys: Sequence[tuple[str, pa.DataType]]) -> pa.Schema:
@@ -177,10 +189,17 @@ class TournamentRows:
         self.records: dict[str, list[Any]] = {f.name: [] for f in RECORDS}
         self._deal_rows = entry.tables.deal_rows
         self._seat_rows = entry.tables.seat_rows
+        self._at = _score_at(entry) + 1
+
+    def _adjusted(self, values: Sequence[Any], correction: float) -> tuple[Any, ...]:
+        """A seat row's game values with ``adjusted_score = score - correction`` put after ``score``."""
+        v = tuple(values)
+        return (*v[:self._at], float(v[self._at - 1]) - correction, *v[self._at:])
 
     def add(self, deal: int, rotation: int, seating: Sequence[int], labels: Sequence[str], state: Any,
-            record_json: str | None) -> None:
-        """Add the rows of one finished unit (``state``), and its record when the job stores them."""
+            record_json: str | None, corrections: Sequence[float] | None = None) -> None:
+        """Add the rows of one finished unit (``state``), and its record when the job stores them;
+        ``corrections`` (one per seat, ``GameEntry.luck``) make ``adjusted_score`` (none: the score)."""
         dc = self._deal_cols
         seating_list = list(seating)
         for deal_no, (dealer, values) in enumerate(self._deal_rows(state)):
@@ -191,7 +210,8 @@ class TournamentRows:
         sc = self._seat_cols
         for seat, values in enumerate(self._seat_rows(state)):
             b = seating[seat]
-            for col, v in zip(sc, (deal, rotation, seat, b, labels[b], *values), strict=True):
+            row = self._adjusted(values, 0.0 if corrections is None else float(corrections[seat]))
+            for col, v in zip(sc, (deal, rotation, seat, b, labels[b], *row), strict=True):
                 col.append(v)
         if self.full:
             assert record_json is not None
@@ -213,7 +233,7 @@ class TournamentRows:
                                  (deal, rotation, dealer, seating_list, *values))
             for seat, values in enumerate(seats):
                 b = seating[seat]
-                seat_rows.append((deal, rotation, seat, b, labels[b], *values))
+                seat_rows.append((deal, rotation, seat, b, labels[b], *self._adjusted(values, 0.0)))
         for col, values in zip(dc, zip(*deal_rows, strict=True), strict=True):
             col.extend(values)
         for col, values in zip(sc, zip(*seat_rows, strict=True), strict=True):

@@ -34,13 +34,13 @@ __all__ = [
     "Column",
     "FastPath",
     "GameEntry",
+    "LuckEstimator",
     "Playthrough",
     "Question",
     "QuestionParams",
     "QuestionRows",
     "RotationRows",
     "SolveOption",
-    "SolveProgress",
     "Solver",
     "TableSpec",
     "Unit",
@@ -250,12 +250,6 @@ class SolveOption:
     multiple: bool = False
 
 
-SolveProgress = Callable[[int, int, Mapping[str, Any]], None]
-"""``progress(done, total, figures)``: what a solver reports as it works: ``done`` of ``total`` steps of
-its work (iterations, positions) and the figures worth showing now (``{"exploitability": 0.012}``; may
-be empty). ``rasklad solve`` draws it as a progress bar on a terminal, else as plain lines."""
-
-
 @dataclass(frozen=True)
 class Solver:
     """An exact solution a game computes: ``rasklad solve <game> [ARGUMENT] [--option value ...] [--json]``.
@@ -264,17 +258,42 @@ class Solver:
     types) and returns a JSON-able result; ``text(result)`` is the human-readable form (default: the
     JSON). Bad option values raise ``ValueError`` with a message for the user. ``argument`` (optional)
     is one positional argument (e.g. a position file), passed in ``options`` under its name; it is
-    required when its default is ``None``. A solver that declares ``progress`` is called as
-    ``run(options, progress)`` with a ``SolveProgress`` and reports through it as it works (a solve of
-    minutes is not silent); others are called as ``run(options)``.
+    required when its default is ``None``.
     """
 
     doc: str
     options: tuple[SolveOption, ...]
-    run: Callable[..., Mapping[str, Any]]
+    run: Callable[[Mapping[str, Any]], Mapping[str, Any]]
     text: Callable[[Mapping[str, Any]], str] | None = None
     argument: SolveOption | None = None
-    progress: bool = False
+
+
+def _any_rules(rules: Any) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class LuckEstimator:
+    """A game's control variate built from chance alone: ``adjusted_score = score - correction``
+    (docs/statistics.md, "Luck-adjusted scores"; AIVAT, Burch et al. 2018).
+
+    ``corrections(finished)`` gets the finished states of every rotation of one unit (one deal
+    played under each seating, in rotation order) and returns, per state, one correction per seat
+    (the order of ``seat_rows``). A correction may read the chance the state consumed (its stub,
+    the dice thrown, the cards drawn) and value estimates fixed before the job (an exact solver's
+    tables), but every term must have expectation zero given everything that happened before its
+    chance event, whatever the bots do: then E[correction] = 0 for any bots and the adjusted mean
+    is unbiased. ``method`` says what the correction is and ``unbiased_by`` why its mean is zero,
+    in a line each (``leaderboard.adjustment`` of a report). ``supports(rules)``: whether the
+    estimator covers these rules (others get ``adjusted_score = score``). The runner plays the
+    readable engine (or a fast path's ``play_out``) for a unit it corrects, since the correction
+    reads the finished states.
+    """
+
+    method: str
+    unbiased_by: str
+    corrections: Callable[[Sequence[Any]], Sequence[Sequence[float]]]
+    supports: Callable[[Any], bool] = _any_rules
 
 
 Shown = Mapping[str, str]
@@ -431,6 +450,10 @@ class GameEntry:
     """Random units the conformance suite plays per (seats, preset) (None: by the bots' declared cost).
     A game whose unit is long under random play (a Preferans pulka runs to hundreds of deals) names a
     smaller number so the suite stays quick."""
+    luck: LuckEstimator | None = None
+    """The game's luck estimator (optional, ``LuckEstimator``): the correction a tournament subtracts from
+    each seat's score into ``adjusted_score`` under ``variance_reduction: auto``. None: no chance-only
+    correction (``adjusted_score = score``; docs/statistics.md says why for each such game)."""
 
     def __post_init__(self) -> None:
         if self.unit not in ("deal", "match"):
