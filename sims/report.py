@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -394,6 +395,9 @@ def format_leaderboard(board: dict[str, Any]) -> list[str]:
                 f"[{_num(p['paired']['ci_low'])}, {_num(p['paired']['ci_high'])}] {p['verdict']}")
         if not p.get("separable") and p.get("deals_needed_80"):
             line += f" (about {p['deals_needed_80']:,} {many} would separate them, 80% power)"
+        elif not p.get("separable") and (p.get("deals") or 0) < stats.MIN_DEALS_TO_ESTIMATE:
+            line += (f" (too few {many} to estimate how many would separate them: fewer than "
+                     f"{stats.MIN_DEALS_TO_ESTIMATE})")
         lines.append(line)
     return format_adjusted(board) + lines + format_seat_columns(board)
 
@@ -416,7 +420,14 @@ def _seat_headings(board: dict[str, Any], max_values: int | None) -> list[tuple[
             single_true = len(shares) == 1 and sh["value"] == "true"
             out.append((col if single_true else f"{col}={sh['value']}", "shares", col, i))
     out += [(f"mean {col}", "means", col, 0) for col in (rows[0].get("means") or {})]
-    return out
+    # A figure no bot has (a measure null in every row: the score sheet's lines in a game whose rules
+    # keep no sheet) is a column of "-" only: left out.
+    return [h for h in out if any(_seat_figure(r, h[1], h[2], h[3]).get(_FIGURE[h[1]]) is not None for r in rows)]
+
+
+_FIGURE = {"shares": "share", "means": "mean"}
+#: Past this many measures the terminal lists them one a line, a column per bot (a score sheet's lines).
+TERMINAL_MAX_MEASURES = 6
 
 
 def _seat_figure(r: dict[str, Any], kind: str, col: str, i: int) -> dict[str, Any]:
@@ -431,11 +442,19 @@ def format_seat_columns(board: dict[str, Any]) -> list[str]:
     if not heads:
         return []
     rows = board["rows"]
+    one, _many = _units(board)
+    measures = [h for h in heads if h[1] == "means"]
+    if len(measures) > TERMINAL_MAX_MEASURES:
+        heads = [h for h in heads if h[1] != "means"]
     width = max([len("bot"), *(len(r["bot"]) for r in rows)])
     widths = [max(8, len(h)) for h, *_ in heads]
-    lines = ["per bot (share of seat rows; mean per deal):",
+    lines = [f"per bot (share of seat rows; mean per {one}):",
              f"    {'bot':<{width}}  " + "  ".join(f"{h:>{w}}" for (h, *_), w in zip(heads, widths, strict=True))]
-    for r in rows:
+    if not heads:
+        lines = []
+    elif len(measures) > TERMINAL_MAX_MEASURES:
+        lines[0] = "per bot (share of seat rows):"
+    for r in rows if heads else []:
         cells = []
         for (_h, kind, col, i), w in zip(heads, widths, strict=True):
             fig = _seat_figure(r, kind, col, i)
@@ -443,17 +462,54 @@ def format_seat_columns(board: dict[str, Any]) -> list[str]:
             text = "-" if v is None else (f"{v:.1%}" if kind == "shares" else f"{v:.3f}")
             cells.append(f"{text:>{w}}")
         lines.append(f"    {r['bot']:<{width}}  " + "  ".join(cells))
+    if len(measures) > TERMINAL_MAX_MEASURES:
+        lines += _measures_by_line(rows, measures, one)
     return lines
+
+
+def _measures_by_line(rows: list[dict[str, Any]], measures: list[tuple[str, str, str, int]], one: str) -> list[str]:
+    """Many measures (a score sheet's lines) as plain text: one line a measure, one column a bot."""
+    name_w = max(len("measure"), *(len(c) for _h, _k, c, _i in measures))
+    widths = [max(9, len(r["bot"])) for r in rows]
+    out = [f"per bot, mean per {one}:",
+           f"    {'measure':<{name_w}}  " + "  ".join(f"{r['bot']:>{w}}" for r, w in zip(rows, widths, strict=True))]
+    for _h, kind, col, i in measures:
+        cells = []
+        for r, w in zip(rows, widths, strict=True):
+            v = _seat_figure(r, kind, col, i)["mean"]
+            cells.append(f"{'-' if v is None else f'{v:.3f}':>{w}}")
+        out.append(f"    {col:<{name_w}}  " + "  ".join(cells))
+    return out
 
 
 # ---------------------------------------------------------------- HTML (inline CSS and SVG, no script)
 
-CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
-table{border-collapse:collapse;margin:.5em 0 1.5em}
-th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
-th{background:#f2f2f2}td.l,th.l{text-align:left}td.sep{background:#e3f4e3}td.ns{background:#f4f0e3}
-pre{background:#f7f7f7;padding:1em;overflow:auto}svg{display:block;margin:.5em 0 1.5em}
-.hists{display:flex;flex-wrap:wrap;gap:1em}.note{color:#555;font-size:.9em}"""
+#: The report's rules, scoped to its root element (``.rasklad-report``) so that the web app can lay the
+#: report out inside its own page (``render_fragment``) without either stylesheet reaching the other.
+#: Nothing is wider than its container: a wide table scrolls inside its box, a chart shrinks to fit.
+_RULES = (
+    ("", "font-family:system-ui,sans-serif;color:#222;max-width:1100px"),
+    ("table", "border-collapse:collapse;margin:0"),
+    ("th,td", "border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top"),
+    ("th", "background:#f2f2f2"),
+    # Words wrap (labels, verdicts); a number or an interval stays on its line.
+    ("td.n", "white-space:nowrap"),
+    ("td.l,th.l", "text-align:left;overflow-wrap:break-word;min-width:7em"),
+    ("td.sep", "background:#e3f4e3;text-align:left"), ("td.ns", "background:#f4f0e3;text-align:left"),
+    (".wide", "max-width:100%;overflow-x:auto;margin:.5em 0 1.5em"),
+    ("pre", "background:#f7f7f7;padding:1em;overflow:auto;white-space:pre-wrap"),
+    ("svg", "display:block;margin:.5em 0 1.5em;max-width:100%;height:auto"),
+    (".hists", "display:flex;flex-wrap:wrap;gap:1em"), (".note", "color:#555;font-size:.9em"),
+)
+
+
+def _css(scope: str) -> str:
+    return "".join(f"{','.join(f'{scope} {x}'.strip() for x in sel.split(',')) if sel else scope}{{{rules}}}"
+                   for sel, rules in _RULES)
+
+
+#: The stylesheet of the report's fragment (``render_fragment``) and of its page (``render_html``).
+CSS = _css(".rasklad-report")
 
 
 def _e(x: Any) -> str:
@@ -463,6 +519,10 @@ def _e(x: Any) -> str:
 
 def _ci(lo: Any, hi: Any) -> str:
     return f"[{_num(lo)}, {_num(hi)}]"
+
+
+#: A cell of figures only (numbers, intervals, percentages, "-"): kept on one line.
+_NUMERIC = re.compile(r"(?:[\s\d\[\]+\-−–.,%]|<br>|&#x27;)*")
 
 
 def _table(
@@ -475,13 +535,13 @@ def _table(
     for r, row in enumerate(rows):
         cells = []
         for i, cell in enumerate(row):
-            cls = ["l"] if i < left else []
+            cls = ["l"] if i < left else (["n"] if _NUMERIC.fullmatch(cell) else [])
             if classes and classes[r][i]:
                 cls.append(classes[r][i])
             attr = f' class="{" ".join(cls)}"' if cls else ""
             cells.append(f"<td{attr}>{cell}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
 
 def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
@@ -492,6 +552,10 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
     first = math.ceil(lo / step) * step
     return [first + i * step for i in range(int((hi - first) / step + 1e-9) + 1)]
+
+
+#: Labels of an interval plot longer than this are cut (with the whole label in the tooltip).
+LABEL_MAX = 76
 
 
 def svg_intervals(items: list[tuple[str, float | None, float | None, float | None]], title: str,
@@ -513,14 +577,21 @@ def svg_intervals(items: list[tuple[str, float | None, float | None, float | Non
         lo_all, hi_all = min(pts), max(pts)
         pad = (hi_all - lo_all) * 0.08 or max(abs(hi_all) * 0.1, 0.5)
         lo_all, hi_all = lo_all - pad, hi_all + pad
-    left, width, row_h, top = 230, 760, 26, 28
+    # The label column is as wide as the longest label needs (about 7 px a character at 12 px), so a
+    # pair "order-poker/montecarlo − order-poker/heuristic" is read whole; the plot keeps 560 px, and
+    # the whole drawing scales down to its container (viewBox).
+    lines = [label.split("\n") for label, *_ in items]  # a pair "A\n− B" is drawn on two lines
+    longest = max((len(x) for ls in lines for x in ls), default=0)
+    left = min(560, max(120, 7 * min(longest, LABEL_MAX) + 16))
+    width, row_h, top = left + 560, 26 if all(len(ls) == 1 for ls in lines) else 38, 28
     height = top + row_h * len(items) + 30
 
     def x(v: float) -> float:
         return left + (v - lo_all) / (hi_all - lo_all) * (width - left - 20)
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        'role="img">',
         f"<title>{_e(title)}</title>",
     ]
     for t in _ticks(lo_all, hi_all):
@@ -533,12 +604,15 @@ def svg_intervals(items: list[tuple[str, float | None, float | None, float | Non
             f'<line x1="{x(0):.1f}" y1="{top - 6}" x2="{x(0):.1f}" y2="{height - 24}" stroke="#999" '
             'stroke-dasharray="4 3"/>'
         )
-    for i, (label, m, lo, hi) in enumerate(items):
+    for i, (_label, m, lo, hi) in enumerate(items):
         y = top + row_h * i + row_h / 2
-        short = label if len(label) <= 32 else label[:31] + "…"  # the full label is in the tooltip
+        shown = [x if len(x) <= LABEL_MAX else x[:LABEL_MAX - 1] + "…" for x in lines[i]]  # whole in the tooltip
+        first = y + 4 - 7 * (len(shown) - 1)
+        spans = "".join(f'<tspan x="{left - 10}" y="{first + 14 * k:.1f}">{_e(x)}</tspan>'
+                        for k, x in enumerate(shown))
         parts.append(
-            f'<text x="{left - 10}" y="{y + 4:.1f}" font-size="12" text-anchor="end">{_e(short)}'
-            f"<title>{_e(label)}</title></text>"
+            f'<text x="{left - 10}" y="{first:.1f}" font-size="12" text-anchor="end">{spans}'
+            f"<title>{_e(' '.join(lines[i]))}</title></text>"
         )
         if lo is not None and hi is not None:
             parts.append(
@@ -629,43 +703,41 @@ def _leaderboard_html(board: dict[str, Any]) -> str:
                 _e(p["a"]),
                 _e(p["b"]),
                 _e(p["deals"]),
-                _num(p["paired"]["mean"]),
-                _ci(p["paired"]["ci_low"], p["paired"]["ci_high"]),
+                f'{_num(p["paired"]["mean"])}<br>{_ci(p["paired"]["ci_low"], p["paired"]["ci_high"])}',
                 _ci(p["unpaired"]["ci_low"], p["unpaired"]["ci_high"]),
                 "-" if p["se_ratio"] is None else f"{p['se_ratio']:.2f}",
                 _e(p["verdict"]),
-                _e("-" if p["deals_needed"] is None else p["deals_needed"]),
-                _e("-" if p["deals_needed_80"] is None else p["deals_needed_80"]),
+                _e("-" if p["deals_needed"] is None else p["deals_needed"]) + "<br>"
+                + _e("-" if p["deals_needed_80"] is None else f'({p["deals_needed_80"]})'),
             ]
             for p in pairs
         ]
-        cls = [["", "", "", "", "", "", "", "sep" if p["separable"] else "ns", "", ""] for p in pairs]
+        cls = [["", "", "", "", "", "", "sep" if p["separable"] else "ns", ""] for p in pairs]
         out += [
             "<h2>Paired differences</h2>",
             f"<p class=\"note\">Per {_e(one)} played by both, A's mean minus B's, {_e(same)}. The unpaired "
             f"interval treats the two bots' per-{_e(one)} means as independent samples; SE ratio = unpaired SE / "
             f"paired SE (its square is the variance reduction). {_e(Many)} needed: the sample size at which the "
             "95% interval would exclude 0 if the observed difference and spread held (and with 80% "
-            "power).</p>",
+            f"power); \u201c-\u201d below {stats.MIN_DEALS_TO_ESTIMATE} {_e(many)}, too few to estimate it "
+            "from.</p>",
             _table(
                 [
                     "A",
                     "B",
                     many,
-                    "A − B",
-                    "paired 95% CI",
+                    "A − B, paired 95% CI",
                     "unpaired 95% CI",
                     "SE ratio",
                     "verdict",
-                    f"{many} needed",
-                    f"{many} (80% power)",
+                    f"{many} needed (with 80% power)",
                 ],
                 prow,
                 left=2,
                 classes=cls,
             ),
             # The forest plot: every difference with its paired interval against the zero line.
-            svg_intervals([(f"{p['a']} − {p['b']}", p["paired"]["mean"], p["paired"]["ci_low"],
+            svg_intervals([(f"{p['a']}\n− {p['b']}", p["paired"]["mean"], p["paired"]["ci_low"],
                             p["paired"]["ci_high"]) for p in pairs], "paired differences (A − B) with 95% CI",
                           include_zero=True),
         ]
@@ -737,7 +809,15 @@ def _seat_columns_html(board: dict[str, Any], docs: dict[str, str]) -> str:
            "each value (a yes/no column: the share of yes), with a 95% Wilson interval (its effective sample "
            "size that of the share clustered by deal); a measure: "
            "its mean per deal with a 95% t interval over deals, like the leaderboard's.</p>"]
+    one, _many = _units(board)
+    measures = [h for h in heads if h[1] == "means"]
     for col, hs in by_col.items():
+        if hs[0][1] == "means":
+            continue  # the measures: one table below, a row each
+        doc = f": {docs[col]}" if docs.get(col) else ""
+        if len(hs) > len(board["rows"]):  # more values than bots: a value a row, a bot a column
+            out += [f"<h3>{_e(col)}{_e(doc)}</h3>", _shares_by_value(board, col, hs)]
+            continue
         body = []
         for r in board["rows"]:
             cells = [_e(r["bot"])]
@@ -749,9 +829,32 @@ def _seat_columns_html(board: dict[str, Any], docs: dict[str, str]) -> str:
                 else:
                     cells.append(f"{_num(fig['mean'])}<br>{_ci(fig['ci_low'], fig['ci_high'])}")
             body.append(cells)
-        doc = f": {docs[col]}" if docs.get(col) else ""
         out += [f"<h3>{_e(col)}{_e(doc)}</h3>", _table(["bot", *(h for h, *_ in hs)], body)]
+    if measures:
+        body = []
+        for _h, kind, col, i in measures:
+            cells = [f"<b>{_e(col)}</b>" + (f'<br><span class="note">{_e(docs[col])}</span>' if docs.get(col) else "")]
+            for r in board["rows"]:
+                fig = _seat_figure(r, kind, col, i)
+                cells.append(f"{_num(fig['mean'])}<br>{_ci(fig['ci_low'], fig['ci_high'])}")
+            body.append(cells)
+        out += [f"<h3>Means per {_e(one)}</h3>", _table(["measure", *(r["bot"] for r in board["rows"])], body)]
     return "".join(out)
+
+
+def _shares_by_value(board: dict[str, Any], col: str, hs: list[tuple[str, str, str, int]]) -> str:
+    """A category with many values (a combination, a contract) as one table: a value a row, a bot a
+    column, each cell the bot's share with its 95% Wilson interval."""
+    rows = board["rows"]
+    body = []
+    for h, kind, c, i in hs:
+        cells = [_e(h.partition("=")[2] or h)]
+        for r in rows:
+            fig = _seat_figure(r, kind, c, i)
+            lo, hi = share_interval(fig["share"], fig.get("se"), int(r.get("deals") or 0))
+            cells.append(f"{_pct(fig['share'])}<br>[{_pct(lo)}, {_pct(hi)}]")
+        body.append(cells)
+    return _table([col, *(r["bot"] for r in rows)], body)
 
 
 def _deals_html(summary: dict[str, Any], docs: dict[str, str]) -> str:
@@ -862,7 +965,8 @@ def svg_heatmap(ys: list[str], xs: list[str], cells: dict[tuple[str, str], float
     """A grid of shaded cells (white 0 to dark blue 1), each labelled with its percentage."""
     left, top, cw, ch = 150, 70, 74, 26
     width, height = left + cw * len(xs) + 10, top + ch * len(ys) + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">',
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img">',
              f"<title>{_e(title)}</title>"]
     for j, x in enumerate(xs):
         cx = left + cw * j + cw / 2
@@ -906,19 +1010,22 @@ def _question_html(spec: dict[str, Any]) -> str:
     return f'<p class="question"><b>Question{where}: {_e(name)}</b>{text}. Answered by {_e(how)}.</p>'
 
 
-def render_html(report: dict[str, Any]) -> str:
-    """The whole report as one self-contained HTML page (inline CSS + SVG, no JavaScript)."""
+def _title(report: dict[str, Any]) -> str:
     spec_d = report.get("spec") or {}
     title = f"rasklad report: {report.get('kind', '')} job {report.get('job_id', '')}"
     if spec_d.get("name"):  # the user's own name for the job heads the page
         title = f"{spec_d['name']} ({report.get('kind', '')} job {report.get('job_id', '')})"
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{CSS}</style></head><body>",
-        f"<h1>{_e(title)}</h1>",
-    ]
+    return title
+
+
+def render_fragment(report: dict[str, Any], heading: bool = True) -> str:
+    """The report as one ``<div class="rasklad-report">`` with its own scoped ``<style>`` (inline SVG, no
+    JavaScript): what ``render_html`` wraps in a page, and what the web app lays out inside its job page
+    (``heading=False``: the page has its own). Nothing in it is wider than its container."""
+    spec_d = report.get("spec") or {}
+    out = ['<div class="rasklad-report">', f"<style>{CSS}</style>"]
+    if heading:
+        out.append(f"<h1>{_e(_title(report))}</h1>")
     if report.get("kind") == "deal-stats":
         out.append(_question_html(spec_d))
     columns = report.get("columns") or {}
@@ -935,5 +1042,18 @@ def render_html(report: dict[str, Any]) -> str:
     for name, t in (report.get("tables") or {}).items():
         out.append(_counts_html(name, t))
     spec = json.dumps(report.get("spec"), indent=2, ensure_ascii=False, sort_keys=True, default=str)
-    out += ["<h2>Spec</h2>", f"<pre>{_e(spec)}</pre>", "</body></html>"]
+    out += ["<h2>Spec</h2>", f"<pre>{_e(spec)}</pre>", "</div>"]
     return "\n".join(out)
+
+
+def render_html(report: dict[str, Any]) -> str:
+    """The whole report as one self-contained HTML page (inline CSS + SVG, no JavaScript)."""
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(_title(report))}</title>",
+        "<style>body{margin:2em}</style></head><body>",
+        render_fragment(report),
+        "</body></html>",
+    ])

@@ -48,7 +48,7 @@ from games.core.entry import FastPath, GameEntry
 from games.core.protocol import estimate_of
 from games.core.streams import Streams
 from sims import dealstats
-from sims.dealers import DealerChain
+from sims.dealers import DealerChain, unit_dealing
 from sims.plan import deal_seed
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import DecisionRows, TournamentRows
@@ -140,8 +140,8 @@ def seatings(spec: TournamentSpec, rng: np.random.Generator) -> list[list[int]]:
     return [[(s + r) % n for s in range(n)] for r in range(n)]
 
 
-def _run_tournament(spec: TournamentSpec, k: int,
-                    should_stop: Callable[[], bool] | None = None) -> dict[str, pa.Table]:
+def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool] | None = None,
+                    on_unit: Callable[[int], None] | None = None) -> dict[str, pa.Table]:
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
     bots = [registry.make(b.name, b.params) for b in spec.bots]
@@ -157,6 +157,7 @@ def _run_tournament(spec: TournamentSpec, k: int,
     fixed = None if spec.seating == "random" else seatings(spec, streams.rng)
     fixed_common = fast.common(fixed) if fixed is not None and not full else None
     dealers = DealerChain(entry, rules, spec)
+    deal_unit = unit_dealing(entry, spec)
     luck = entry.luck if spec.variance_reduction == "auto" and entry.luck is not None and entry.luck.supports(rules) \
         else None
     deals = shard_range(spec, k)
@@ -165,7 +166,7 @@ def _run_tournament(spec: TournamentSpec, k: int,
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {deal}: the job was cancelled")
         rng = streams.at(deal, 0)
-        dealt = entry.deal(rules, n, dealer, rng)
+        dealt = deal_unit(rules, n, dealer, rng)
         dealer = dealers.after(deal, dealt)  # from the fresh deal, before anyone plays it
         plays = fixed if fixed is not None else seatings(spec, rng)
         if not full and luck is None:  # a corrected unit needs its finished states (LuckEstimator)
@@ -173,6 +174,8 @@ def _run_tournament(spec: TournamentSpec, k: int,
             if fp is not None:  # the fast path plays every rotation in one call and gives the rows
                 rows.add_rotations(deal, plays, labels, fp.play_rows(dealt, entry.tables, rotation_bots,
                                                                      streams.rotations(deal)))
+                if on_unit is not None:
+                    on_unit(deal - deals.start + 1)
                 continue
         # The deal before anyone plays: every further rotation starts from a copy of it.
         fresh = dealt.copy() if len(plays) > 1 else dealt
@@ -192,6 +195,8 @@ def _run_tournament(spec: TournamentSpec, k: int,
             rows.add(deal, r, seating, labels, st,
                      json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if full else None,
                      corrections[r])
+        if on_unit is not None:
+            on_unit(deal - deals.start + 1)
     tables = rows.tables()
     if decisions is not None:
         tables["decisions"] = decisions.table()
@@ -211,7 +216,7 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     bots = [registry.make(b.name, b.params) for b in spec.bots]
     streams = Streams(deal_seed(spec.seed))
     rng = streams.at(deal, 0)
-    st = entry.deal(rules, spec.players, DealerChain(entry, rules, spec).dealer(deal), rng)
+    st = unit_dealing(entry, spec)(rules, spec.players, DealerChain(entry, rules, spec).dealer(deal), rng)
     plays = seatings(spec, rng)
     if not 0 <= rotation < len(plays):
         raise ValueError(f"rotation {rotation} does not exist: deals of this job have rotations 0..{len(plays) - 1}")
@@ -224,14 +229,18 @@ class ShardCancelled(Exception):
     """Raised by ``run_shard`` when ``should_stop()`` turned true (the job was cancelled)."""
 
 
-def run_shard(spec: JobSpec | Mapping[str, Any], k: int,
-              should_stop: Callable[[], bool] | None = None) -> dict[str, pa.Table]:
+def run_shard(spec: JobSpec | Mapping[str, Any], k: int, should_stop: Callable[[], bool] | None = None,
+              on_unit: Callable[[int], None] | None = None) -> dict[str, pa.Table]:
     """The tables of shard ``k`` of ``spec`` (a validated spec or its canonical dict).
 
     Pure: the same (spec, k) always gives the same rows, and nothing is read or written.
+    ``on_unit(done)`` (optional) is told, after each unit (deal or match) of a tournament shard, how
+    many of the shard's units are done: progress within a long shard (a shard of Preferans pulkas
+    takes minutes), which the embedded runner and the workers pass on (``sims.embedded``,
+    ``workers.tasks``). A deal-stats shard does not call it.
     """
     if not isinstance(spec, (TournamentSpec, DealStatsSpec)):
         spec = parse_spec(spec)
     if isinstance(spec, TournamentSpec):
-        return _run_tournament(spec, k, should_stop)
+        return _run_tournament(spec, k, should_stop, on_unit)
     return dealstats.run_shard(spec, k)

@@ -62,6 +62,8 @@ class SpecError(ValueError):
 #: Wall time one shard should take with the default ``shard_deals`` (a few seconds: short enough
 #: to lose little on a crash and to show progress, long enough that per-shard costs vanish).
 SHARD_SECONDS = 3.0
+#: The longest match a spec may ask for (``match_length``): a record of one match stays a readable size.
+MAX_MATCH_LENGTH = 1000
 
 
 class _Model(BaseModel):
@@ -92,6 +94,10 @@ class TournamentSpec(_Model):
     seed: Annotated[int, Field(ge=0, strict=True)]
     record: Literal["summary", "full", "decisions"] = "summary"
     shard_deals: Annotated[int | None, Field(gt=0, strict=True)] = None
+    match_length: Annotated[int | None, Field(gt=0, le=MAX_MATCH_LENGTH, strict=True)] = None
+    """Units of one match, for a game whose match holds any number of them (``GameEntry.deal_series``:
+    dice poker's games, DP-1.3; liar's poker's rounds, LP-5.4): each of ``deals`` is then a match of
+    that many. None: the game's own length (one game; liar's poker's ``rules.rounds``)."""
     variance_reduction: Literal["auto", "none"] = "auto"
     """``auto``: each seat row's ``adjusted_score`` is its score less the game's chance-only correction
     (``GameEntry.luck``; docs/statistics.md), and the report compares bots by it; ``none``: no correction
@@ -117,6 +123,8 @@ class TournamentSpec(_Model):
         d = self.model_dump(mode="json")
         if d.get("variance_reduction") == "auto":
             d.pop("variance_reduction")
+        if d.get("match_length") is None:  # specs that leave the match's length to the game keep their job ids
+            d.pop("match_length", None)
         for b in d["bots"]:
             if b.get("label") is None:
                 b.pop("label", None)
@@ -362,11 +370,24 @@ def _check_tournament(spec: TournamentSpec) -> list[tuple[str, str]]:
         if why:
             errors.append(("players", why))
     errors.extend(_check_seating(spec))
+    errors.extend(_check_match_length(spec, entry))
     bot_errors = _check_bots(spec)
     errors.extend(bot_errors)
     if not bot_errors:
         errors.extend(_check_labels(spec))
     return errors
+
+
+def _check_match_length(spec: TournamentSpec, entry: Any) -> list[tuple[str, str]]:
+    """``match_length`` only for a game whose match holds any number of units, and given once."""
+    if spec.match_length is None:
+        return []
+    if entry.deal_series is None:
+        fixed = "its rules fix a match's length" if entry.unit == "match" else "its unit is one deal"
+        return [("match_length", f"{spec.game} has no match length to set: {fixed}")]
+    if "rounds" in spec.rules and spec.rules["rounds"] != spec.match_length:
+        return [("match_length", f"give the match's length once: rules.rounds is {spec.rules['rounds']!r}")]
+    return []
 
 
 def ranking_of(spec: DealStatsSpec) -> str | None:
@@ -490,6 +511,7 @@ def _default_shard_deals(spec: TournamentSpec) -> int:
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
     slowest = min(registry.get(b.name).speed(b.params, rules, spec.players) for b in spec.bots)
+    slowest /= spec.match_length or 1  # a bot's cost is per match of the game's own length
     per_shard = max(1, int(SHARD_SECONDS * slowest / spec.rotations))
     return min(spec.deals, per_shard)
 
@@ -501,6 +523,35 @@ def _samples_per_shard(spec: DealStatsSpec) -> int:
     q = spec.question
     assert isinstance(q, GameQuestion)
     return max(1, int(game_question(spec).per_shard(q.params, "sample")))
+
+
+#: Valid stand-ins for required fields of a tournament that do not name the game, its seats or its
+#: bots: with them a spec whose ``deals`` or ``seed`` is wrong still gets its game checks.
+_STAND_INS: dict[str, Any] = {"deals": 1, "seed": 0}
+
+
+def _checks_beside(model: type[BaseModel], data: Mapping[str, Any], e: ValidationError) -> list[tuple[str, str]]:
+    """The game checks of a tournament whose fields failed pydantic's checks, run with those fields
+    left out (to their defaults) or stood in for, so that one run reports every problem of a spec:
+    a bad ``deals`` and an unknown bot at once. Problems of the stood-in fields are not reported
+    again; nothing is checked when the game, the players or the bots themselves are malformed."""
+    if model is not TournamentSpec:
+        return []
+    bad = {str(err["loc"][0]) for err in e.errors() if err["loc"]}
+    if bad & {"game", "players", "bots"}:
+        return []
+    fields = TournamentSpec.model_fields
+    rest = {k: v for k, v in data.items() if k not in bad}
+    for k in bad:
+        if k in _STAND_INS:
+            rest[k] = _STAND_INS[k]
+        elif k in fields and fields[k].is_required():
+            return []
+    try:
+        spec = TournamentSpec.model_validate(rest)
+    except ValidationError:
+        return []
+    return [(p, m) for p, m in _check_tournament(spec) if p.partition(".")[0].partition("[")[0] not in bad]
 
 
 def parse_spec(data: Mapping[str, Any]) -> JobSpec:
@@ -518,7 +569,7 @@ def parse_spec(data: Mapping[str, Any]) -> JobSpec:
     try:
         spec = model.model_validate(dict(data))
     except ValidationError as e:
-        raise _from_validation(e) from None
+        raise SpecError(_from_validation(e).errors + _checks_beside(model, data, e)) from None
     if isinstance(spec, TournamentSpec):
         errors = _check_tournament(spec)
         if not errors and spec.shard_deals is None:

@@ -39,6 +39,10 @@ Z95 = float(ndtri(0.5 + LEVEL / 2))  # 1.95996...
 Z_POWER80 = float(ndtri(0.80))  # 0.8416...: one-sided normal quantile for 80% power
 NOT_SEPARABLE = "not separable at this sample size"
 TOO_FEW = "too few deals to say"
+#: Fewest paired deals from which ``deals_needed`` estimates anything (docs/statistics.md): below it
+#: the observed mean difference and sd are too uncertain for their ratio, squared, to mean a sample
+#: size (at n = 2 an interval of +-1,000 came with "about 2 deals would separate them").
+MIN_DEALS_TO_ESTIMATE = 30
 # Larger jobs rate their first RATING_MAX_DEALS deals (in deal order) and say so. The cap was set when
 # openskill's own rate cost ~40 µs a deal; ext._rating costs ~1 µs, and the cap stays so that the
 # reports of large jobs keep their numbers.
@@ -96,15 +100,18 @@ def welch_interval(x: NDArray[np.float64], y: NDArray[np.float64], level: float 
     return {"mean": _f(mean), "se": _f(se), "ci_low": _f(mean - t * se), "ci_high": _f(mean + t * se)}
 
 
-def deals_needed(diff: float | None, sd: float | None, z: float = Z95) -> int | None:
+def deals_needed(diff: float | None, sd: float | None, z: float = Z95, n: int | None = None) -> int | None:
     """Deals at which a 95% interval of a mean difference ``diff`` with per-deal sd ``sd`` excludes 0.
 
     n = ceil((z * sd / |diff|)^2): the sample size whose half-width equals the observed
     difference, assuming the observed difference and sd are the true ones. With ``z = Z95 +
     Z_POWER80`` it is the size that separates them with 80% probability. None when no difference
-    was observed (no finite sample size would separate them).
+    was observed (no finite sample size would separate them), and when the difference and sd come
+    from ``n`` < ``MIN_DEALS_TO_ESTIMATE`` deals (too few to estimate from).
     """
     if diff is None or sd is None or diff == 0.0:
+        return None
+    if n is not None and n < MIN_DEALS_TO_ESTIMATE:
         return None
     return max(2, math.ceil((z * sd / abs(diff)) ** 2))
 
@@ -330,8 +337,8 @@ def compare(pd_: PerDeal, i: int, j: int) -> dict[str, Any]:
     if paired["se"] is not None and unpaired["se"] is not None and paired["se"] > 0:
         ratio = unpaired["se"] / paired["se"]
     n = paired["n"]
-    need = deals_needed(paired["mean"], paired["sd"])
-    need80 = deals_needed(paired["mean"], paired["sd"], Z95 + Z_POWER80)
+    need = deals_needed(paired["mean"], paired["sd"], n=n)
+    need80 = deals_needed(paired["mean"], paired["sd"], Z95 + Z_POWER80, n=n)
     return {
         "a": a,
         "b": b,

@@ -178,3 +178,25 @@ def test_rows_do_not_depend_on_how_the_job_is_cut_into_shards(seating: str) -> N
     a, b, c = all_rows(5), all_rows(3), all_rows(12)
     for t in ("deals", "seats"):
         assert a[t].equals(b[t]) and a[t].equals(c[t])
+
+
+def test_a_spec_may_set_the_units_of_a_match() -> None:
+    """``match_length``: each deal of the job is a match of that many units, for a game whose match holds
+    any number of them (GameEntry.deal_series): dice poker's games (DP-1.3), liar's poker's rounds (LP-5.4)."""
+    from games.core.replay import replay
+
+    base = {"kind": "tournament", "players": 2, "deals": 4, "seed": 5, "seating": "duplicate", "record": "full"}
+    dp = parse_spec({**base, "game": "dice-poker", "rules": {"preset": "simple"}, "match_length": 3,
+                     "bots": ["dice-poker/greedy", "dice-poker/random"]})
+    t = run_shard(dp, 0)
+    assert sorted(set(t["deals"].column("deal_no").to_pylist())) == [0, 1, 2]
+    assert t["deals"].num_rows == 4 * 2 * 3 and t["seats"].num_rows == 4 * 2 * 2
+    for text in t["records"].column("record").to_pylist():
+        rec = json.loads(text)
+        assert len(rec["deal"]) == 3 and replay(rec)["scores"] == rec["outcome"]["scores"]
+    # liar's poker: match_length is the rounds option said once, the same rows either way
+    lp = {**base, "game": "liars-poker", "bots": ["liars-poker/truthful", "liars-poker/random"], "shard_deals": 4}
+    a = run_shard(parse_spec({**lp, "match_length": 3}), 0)
+    b = run_shard(parse_spec({**lp, "rules": {"rounds": 3}}), 0)
+    for name in ("deals", "seats"):
+        assert a[name].equals(b[name])

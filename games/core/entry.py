@@ -41,6 +41,7 @@ __all__ = [
     "QuestionRows",
     "RotationRows",
     "SolveOption",
+    "SolveProgress",
     "Solver",
     "TableSpec",
     "Unit",
@@ -250,6 +251,12 @@ class SolveOption:
     multiple: bool = False
 
 
+SolveProgress = Callable[[int, int, Mapping[str, Any]], None]
+"""``progress(done, total, figures)``: what a solver reports as it works: ``done`` of ``total`` steps of
+its work (iterations, positions) and the figures worth showing now (``{"exploitability": 0.012}``; may
+be empty). ``rasklad solve`` draws it as a progress bar on a terminal, else as plain lines."""
+
+
 @dataclass(frozen=True)
 class Solver:
     """An exact solution a game computes: ``rasklad solve <game> [ARGUMENT] [--option value ...] [--json]``.
@@ -258,14 +265,17 @@ class Solver:
     types) and returns a JSON-able result; ``text(result)`` is the human-readable form (default: the
     JSON). Bad option values raise ``ValueError`` with a message for the user. ``argument`` (optional)
     is one positional argument (e.g. a position file), passed in ``options`` under its name; it is
-    required when its default is ``None``.
+    required when its default is ``None``. A solver that declares ``progress`` is called as
+    ``run(options, progress)`` with a ``SolveProgress`` and reports through it as it works (a solve of
+    minutes is not silent); others are called as ``run(options)``.
     """
 
     doc: str
     options: tuple[SolveOption, ...]
-    run: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+    run: Callable[..., Mapping[str, Any]]
     text: Callable[[Mapping[str, Any]], str] | None = None
     argument: SolveOption | None = None
+    progress: bool = False
 
 
 def _any_rules(rules: Any) -> bool:
