@@ -50,6 +50,8 @@ from games.core.streams import Streams
 from sims import dealstats
 from sims.dealers import DealerChain, unit_dealing
 from sims.plan import deal_seed
+from sims.remote import RemoteAccess, has_remote
+from sims.remote import run_tournament as run_remote
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import DecisionRows, TournamentRows
 
@@ -230,10 +232,14 @@ class ShardCancelled(Exception):
 
 
 def run_shard(spec: JobSpec | Mapping[str, Any], k: int, should_stop: Callable[[], bool] | None = None,
-              on_unit: Callable[[int], None] | None = None) -> dict[str, pa.Table]:
+              on_unit: Callable[[int], None] | None = None,
+              access: RemoteAccess | None = None) -> dict[str, pa.Table]:
     """The tables of shard ``k`` of ``spec`` (a validated spec or its canonical dict).
 
-    Pure: the same (spec, k) always gives the same rows, and nothing is read or written.
+    Pure: the same (spec, k) always gives the same rows, and nothing is read or written -- except
+    with remote bots (``sims.remote``, docs/remote-bots.md): their decisions are HTTP requests, played
+    concurrently, allowed by ``access`` (None: any URL, as in an embedded run), and a fault's random
+    decision makes the rows depend on the fault.
     ``on_unit(done)`` (optional) is told, after each unit (deal or match) of a tournament shard, how
     many of the shard's units are done: progress within a long shard (a shard of Preferans pulkas
     takes minutes), which the embedded runner and the workers pass on (``sims.embedded``,
@@ -242,5 +248,7 @@ def run_shard(spec: JobSpec | Mapping[str, Any], k: int, should_stop: Callable[[
     if not isinstance(spec, (TournamentSpec, DealStatsSpec)):
         spec = parse_spec(spec)
     if isinstance(spec, TournamentSpec):
+        if has_remote(spec):
+            return run_remote(spec, k, should_stop, on_unit, access=access)
         return _run_tournament(spec, k, should_stop, on_unit)
     return dealstats.run_shard(spec, k)

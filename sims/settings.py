@@ -140,6 +140,10 @@ class Settings(BaseSettings):
                                                          "after its shard", gt=0)
     lease_seconds: float = _f("workers", 20.0, "a running shard whose worker renewed its lease (every quarter of "
                                                "this) no longer for this long is queued again (seconds)", gt=0)
+    remote_in_flight: int = _f("workers", 64, "units of a shard with remote bots played at once by one worker "
+                                         "process (so its remote decisions in flight; docs/remote-bots.md)", gt=0)
+    remote_per_key: int = _f("workers", 128, "remote-bot decisions one key may have in flight at once, across "
+                                         "every worker (counted in the broker's Redis)", gt=0)
     max_deliveries: int = _f("workers", 3, "starts of one shard that may kill their worker before the job fails",
                              gt=0)
 

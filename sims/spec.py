@@ -23,15 +23,17 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from games.core.entry import GameEntry, Question
 from games.core.protocol import RulesError
 from sims import categories
 
 __all__ = [
+    "REMOTE_NAME",
     "BotSpec",
     "CategoriesQuestion",
     "DealStatsSpec",
@@ -40,6 +42,7 @@ __all__ = [
     "SpecError",
     "TournamentSpec",
     "bot_labels",
+    "bot_speed",
     "check_schema",
     "fill_defaults",
     "game_question",
@@ -70,13 +73,46 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: The ``name`` of a remote bot (it has none of the registry's); ``canonical()`` leaves it out.
+REMOTE_NAME = "remote"
+
+
 class BotSpec(_Model):
     """One bot of the pool: a registry name (``order-poker/heuristic``), its parameters and an
-    optional ``label`` (how it is named in every output; default: see ``bot_labels``)."""
+    optional ``label`` (how it is named in every output; default: see ``bot_labels``).
+
+    A remote bot (docs/remote-bots.md) gives ``remote`` (the http(s) URL it answers at), a ``label``
+    (required) and ``timeout_ms`` (default 2000) instead of a name; its ``params`` travel with every
+    request."""
 
     name: Annotated[str, Field(min_length=1)]
     params: dict[str, Any] = Field(default_factory=dict)
     label: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+    remote: Annotated[str | None, Field(min_length=1, max_length=2000)] = None
+    timeout_ms: Annotated[int | None, Field(gt=0, le=600_000, strict=True)] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _remote_name(cls, v: Any) -> Any:
+        # A remote bot names no registered bot: it gets the placeholder name (canonical() drops it).
+        if isinstance(v, Mapping) and v.get("remote") is not None and "name" not in v:
+            return {**v, "name": REMOTE_NAME}
+        return v
+
+    @model_validator(mode="after")
+    def _remote_fields(self) -> BotSpec:
+        if self.remote is None:
+            if self.timeout_ms is not None:
+                raise ValueError("timeout_ms is a field of a remote bot only (give remote: URL)")
+            return self
+        if self.name != REMOTE_NAME:
+            raise ValueError("a remote bot has no name: give remote and label, not name")
+        if self.label is None:
+            raise ValueError("a remote bot needs a label (how it is named in every output)")
+        parts = urlsplit(self.remote)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"remote must be an http:// or https:// URL with a host, not {self.remote!r}")
+        return self
 
 
 class TournamentSpec(_Model):
@@ -94,6 +130,8 @@ class TournamentSpec(_Model):
     seed: Annotated[int, Field(ge=0, strict=True)]
     record: Literal["summary", "full", "decisions"] = "summary"
     shard_deals: Annotated[int | None, Field(gt=0, strict=True)] = None
+    max_faults: Annotated[int | None, Field(ge=0, strict=True)] = None
+    """Faults a remote bot may make in a shard before the job fails (None: 10% of its decisions there)."""
     match_length: Annotated[int | None, Field(gt=0, le=MAX_MATCH_LENGTH, strict=True)] = None
     """Units of one match, for a game whose match holds any number of them (``GameEntry.deal_series``:
     dice poker's games, DP-1.3; liar's poker's rounds, LP-5.4): each of ``deals`` is then a match of
@@ -125,9 +163,17 @@ class TournamentSpec(_Model):
             d.pop("variance_reduction")
         if d.get("match_length") is None:  # specs that leave the match's length to the game keep their job ids
             d.pop("match_length", None)
+        if d.get("max_faults") is None:  # specs without remote bots keep their job ids
+            d.pop("max_faults", None)
         for b in d["bots"]:
             if b.get("label") is None:
                 b.pop("label", None)
+            if b.get("remote") is None:
+                b.pop("remote", None)
+                b.pop("timeout_ms", None)
+            else:
+                b.pop("name", None)
+                b["timeout_ms"] = b.get("timeout_ms") or 2000
         return d
 
 
@@ -306,6 +352,8 @@ def _check_bots(spec: TournamentSpec) -> list[tuple[str, str]]:
 
     errors: list[tuple[str, str]] = []
     for i, b in enumerate(spec.bots):
+        if b.remote is not None:  # which URLs a key may use is the service's to say (sims.remoteurl)
+            continue
         if not b.name.startswith(spec.game + "/"):
             errors.append((f"bots[{i}].name", f"{b.name!r} is not a bot of {spec.game} (names start with "
                                               f"'{spec.game}/')"))
@@ -504,13 +552,27 @@ def _check_deal_stats(spec: DealStatsSpec) -> tuple[DealStatsSpec, list[tuple[st
 
 # --------------------------------------------------------------------------------- entry points
 
+#: A remote bot is sized as the game's random bot this many times slower: a shard plays its units
+#: concurrently at about 2,000 remote decisions a second (benchmarks/bench_remote_bots.py).
+REMOTE_SLOWDOWN = 50.0
+
+
+def bot_speed(spec: TournamentSpec, b: BotSpec, rules: Any) -> float:
+    """A bot's declared speed (units/s); a remote bot's is the random bot's over ``REMOTE_SLOWDOWN``."""
+    from games.core import registry
+
+    if b.remote is not None:
+        return registry.get(f"{spec.game}/random").speed({}, rules, spec.players) / REMOTE_SLOWDOWN
+    return registry.get(b.name).speed(b.params, rules, spec.players)
+
+
 def _default_shard_deals(spec: TournamentSpec) -> int:
     """Deals per shard so that a shard takes about ``SHARD_SECONDS``, from the slowest bot's declared cost."""
     from games.core import registry
 
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
-    slowest = min(registry.get(b.name).speed(b.params, rules, spec.players) for b in spec.bots)
+    slowest = min(bot_speed(spec, b, rules) for b in spec.bots)
     slowest /= spec.match_length or 1  # a bot's cost is per match of the game's own length
     per_shard = max(1, int(SHARD_SECONDS * slowest / spec.rotations))
     return min(spec.deals, per_shard)

@@ -7,7 +7,8 @@ bot decision: its time and the bot's own estimate). The key columns are the same
 * ``deals``: deal, rotation, [deal_no for match-unit games], dealer, seating; one row per deal
   (per deal of the match for match-unit games) and rotation;
 * ``seats``: deal, rotation, seat, bot_index, bot; one row per unit, rotation and seat (a match's
-  totals for match-unit games);
+  totals for match-unit games); its last column, ``remote_faults``, counts the seat's decisions a remote
+  bot failed to make (``REMOTE_FAULTS``; 0 for a local bot);
 * ``records``: deal, rotation, record;
 * ``decisions``: deal, rotation, [deal_no], step, seat, bot, action, seconds, estimate (``decisions_schema``).
 
@@ -26,9 +27,9 @@ import pyarrow as pa
 
 from games.core.entry import Column, GameEntry, RotationRows
 
-__all__ = ["ADJUSTED", "DEAL_STREAMS", "GAME_KEY", "RECORDS", "STREAMS_KEY", "TOURNAMENT_TABLES", "VERSION_KEY",
-           "DecisionRows", "TournamentRows", "arrow_type", "counts_schema", "counts_table", "deals_schema",
-           "decisions_schema", "game_metadata", "seats_schema"]
+__all__ = ["ADJUSTED", "DEAL_STREAMS", "GAME_KEY", "RECORDS", "REMOTE_FAULTS", "STREAMS_KEY", "TOURNAMENT_TABLES",
+           "VERSION_KEY", "DecisionRows", "TournamentRows", "arrow_type", "counts_schema", "counts_table",
+           "deals_schema", "decisions_schema", "game_metadata", "seats_schema"]
 
 RECORDS = pa.schema([
     pa.field("deal", pa.int64(), nullable=False),
@@ -135,9 +136,15 @@ def _score_at(entry: GameEntry) -> int:
     return [c.name for c in entry.tables.seats].index("score")
 
 
+#: The last seats column of every game: the seat's decisions a remote bot did not make (a timeout, an
+#: error or an illegal answer, played by the random bot instead; docs/remote-bots.md), 0 for a local bot.
+REMOTE_FAULTS = "remote_faults"
+
+
 def seats_schema(entry: GameEntry) -> pa.Schema:
     """The ``seats`` schema of a game: the common keys, then the game's columns (``score`` among them,
-    ``adjusted_score`` right after it); the metadata names the game and its version, as in ``deals``."""
+    ``adjusted_score`` right after it), then ``remote_faults``; the metadata names the game and its
+    version, as in ``deals``."""
     keys = [pa.field("deal", pa.int64(), nullable=False),
             pa.field("rotation", pa.int16(), nullable=False),
             pa.field("seat", pa.int8(), nullable=False),
@@ -145,7 +152,8 @@ def seats_schema(entry: GameEntry) -> pa.Schema:
             pa.field("bot", pa.string(), nullable=False)]  # the bot's label (sims.spec.bot_labels)
     own = _fields(entry.tables.seats)
     own.insert(_score_at(entry) + 1, pa.field(ADJUSTED, pa.float64(), nullable=False))
-    return pa.schema(keys + own, metadata=game_metadata(entry))
+    return pa.schema(keys + own + [pa.field(REMOTE_FAULTS, pa.int32(), nullable=False)],
+                     metadata=game_metadata(entry))
 
 
 def counts_schema(keys: Sequence[tuple[str, pa.DataType]]) -> pa.Schema:
@@ -197,9 +205,11 @@ class TournamentRows:
         return (*v[:self._at], float(v[self._at - 1]) - correction, *v[self._at:])
 
     def add(self, deal: int, rotation: int, seating: Sequence[int], labels: Sequence[str], state: Any,
-            record_json: str | None, corrections: Sequence[float] | None = None) -> None:
+            record_json: str | None, corrections: Sequence[float] | None = None,
+            faults: Sequence[int] | None = None) -> None:
         """Add the rows of one finished unit (``state``), and its record when the job stores them;
-        ``corrections`` (one per seat, ``GameEntry.luck``) make ``adjusted_score`` (none: the score)."""
+        ``corrections`` (one per seat, ``GameEntry.luck``) make ``adjusted_score`` (none: the score);
+        ``faults`` (one per seat) are the remote faults of each seat (none: 0)."""
         dc = self._deal_cols
         seating_list = list(seating)
         for deal_no, (dealer, values) in enumerate(self._deal_rows(state)):
@@ -211,7 +221,8 @@ class TournamentRows:
         for seat, values in enumerate(self._seat_rows(state)):
             b = seating[seat]
             row = self._adjusted(values, 0.0 if corrections is None else float(corrections[seat]))
-            for col, v in zip(sc, (deal, rotation, seat, b, labels[b], *row), strict=True):
+            f = 0 if faults is None else int(faults[seat])
+            for col, v in zip(sc, (deal, rotation, seat, b, labels[b], *row, f), strict=True):
                 col.append(v)
         if self.full:
             assert record_json is not None
@@ -233,7 +244,7 @@ class TournamentRows:
                                  (deal, rotation, dealer, seating_list, *values))
             for seat, values in enumerate(seats):
                 b = seating[seat]
-                seat_rows.append((deal, rotation, seat, b, labels[b], *self._adjusted(values, 0.0)))
+                seat_rows.append((deal, rotation, seat, b, labels[b], *self._adjusted(values, 0.0), 0))
         for col, values in zip(dc, zip(*deal_rows, strict=True), strict=True):
             col.extend(values)
         for col, values in zip(sc, zip(*seat_rows, strict=True), strict=True):

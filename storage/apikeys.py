@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -17,6 +18,8 @@ from sqlalchemy import Boolean, DateTime, Integer, String, UniqueConstraint, cre
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from sims.remoteurl import prefix_error
 
 
 class _Base(DeclarativeBase):
@@ -34,6 +37,17 @@ class _KeyRow(_Base):
     max_deals_per_job: Mapped[int] = mapped_column(Integer, default=1_000_000)
     revoked: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class _RemoteBotRow(_Base):
+    """One URL prefix a key's specs may name as a remote bot (``rasklad keys create --remote-bot``)."""
+
+    __tablename__ = "api_key_remote_bots"
+    __table_args__ = (UniqueConstraint("key_id", "prefix", name="uq_remote_bot_key_prefix"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key_id: Mapped[str] = mapped_column(String(32), index=True)
+    prefix: Mapped[str] = mapped_column(String(2000))
 
 
 class _IdemRow(_Base):
@@ -57,14 +71,19 @@ class ApiKey:
     max_concurrent_jobs: int
     max_deals_per_job: int
     revoked: bool
+    remote_bots: tuple[str, ...] = ()
+    """URL prefixes the key's specs may name as remote bots (docs/remote-bots.md); empty: none."""
 
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _public(row: _KeyRow) -> ApiKey:
-    return ApiKey(row.id, row.name, row.admin, row.max_concurrent_jobs, row.max_deals_per_job, row.revoked)
+def _public(row: _KeyRow, s: Session) -> ApiKey:
+    prefixes = tuple(s.scalars(select(_RemoteBotRow.prefix).where(_RemoteBotRow.key_id == row.id)
+                               .order_by(_RemoteBotRow.id)))
+    return ApiKey(row.id, row.name, row.admin, row.max_concurrent_jobs, row.max_deals_per_job, row.revoked,
+                  prefixes)
 
 
 class KeyStore:
@@ -75,13 +94,18 @@ class KeyStore:
         _Base.metadata.create_all(self.engine)
 
     def create(self, name: str, *, admin: bool = False, max_concurrent_jobs: int = 4,
-               max_deals_per_job: int = 1_000_000) -> tuple[str, ApiKey]:
-        """Create a key named ``name``; return the full key (shown once) and its facts."""
+               max_deals_per_job: int = 1_000_000, remote_bots: Sequence[str] = ()) -> tuple[str, ApiKey]:
+        """Create a key named ``name``; return the full key (shown once) and its facts. ``remote_bots``:
+        the URL prefixes its specs may name as remote bots (``sims.remoteurl``)."""
         name = name.strip()
         if not name:
             raise ValueError("a key needs a non-empty --name")
         if max_concurrent_jobs < 1 or max_deals_per_job < 1:
             raise ValueError("key limits must be >= 1")
+        for prefix in remote_bots:
+            why = prefix_error(prefix)
+            if why is not None:
+                raise ValueError(why)
         kid = secrets.token_hex(6)
         secret = secrets.token_urlsafe(32)
         with Session(self.engine) as s, s.begin():
@@ -91,8 +115,10 @@ class KeyStore:
                           max_concurrent_jobs=max_concurrent_jobs, max_deals_per_job=max_deals_per_job,
                           revoked=False, created_at=datetime.now(UTC))
             s.add(row)
+            for prefix in dict.fromkeys(remote_bots):
+                s.add(_RemoteBotRow(key_id=kid, prefix=prefix))
             s.flush()
-            info = _public(row)
+            info = _public(row, s)
         return f"rk_{kid}_{secret}", info
 
     def verify(self, key: str) -> ApiKey | None:
@@ -106,12 +132,21 @@ class KeyStore:
                 return None
             if not hmac.compare_digest(row.secret_hash, _hash(parts[2])):
                 return None
-            return _public(row)
+            return _public(row, s)
 
     def list(self) -> list[ApiKey]:
         """Every key's public facts, by name."""
         with Session(self.engine) as s:
-            return [_public(r) for r in s.scalars(select(_KeyRow).order_by(_KeyRow.name))]
+            return [_public(r, s) for r in s.scalars(select(_KeyRow).order_by(_KeyRow.name))]
+
+    def remote_bots(self, name: str) -> tuple[str, ...]:
+        """The remote-bot URL prefixes of the key named ``name`` (a job's owner); () when it has none."""
+        with Session(self.engine) as s:
+            kid = s.scalar(select(_KeyRow.id).where(_KeyRow.name == name))
+            if kid is None:
+                return ()
+            return tuple(s.scalars(select(_RemoteBotRow.prefix).where(_RemoteBotRow.key_id == kid)
+                                   .order_by(_RemoteBotRow.id)))
 
     def revoke(self, name: str) -> bool:
         """Revoke the key named ``name``; False when there is none."""

@@ -42,6 +42,7 @@ from storage.objectstore import data_root
 from workers.celery_app import app
 from workers.celery_app import settings as worker_settings
 from workers.jobs import enqueue_next
+from workers.remote_slots import remote_shard
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.workers")
@@ -258,12 +259,14 @@ def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
             store, job_id, k, holder, settings.lease_seconds / 4, done, cancelled, lost, units))
         watcher.start()
         t0 = time.perf_counter()
+        access, give_back = remote_shard(settings, tracker.r, job, spec, cancelled.is_set)
         try:
-            data = run(spec, k, should_stop=cancelled.is_set, on_unit=lambda n: units.__setitem__(0, n))
+            data = run(spec, k, should_stop=cancelled.is_set, on_unit=lambda n: units.__setitem__(0, n), access=access)
         except ShardCancelled:
             data = None
         finally:
             done.set()
+            give_back()
         if lost.is_set() or not store.claim_commit(job_id, k, holder):
             # Presumed dead and re-queued: the other delivery commits; its marker stays.
             finished_normally = True

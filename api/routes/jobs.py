@@ -15,6 +15,7 @@ from api.deps import KeyDep, Services, ServicesDep, status_loader
 from api.errors import ApiError
 from api.schemas import SPEC_EXAMPLE, SPEC_YAML_EXAMPLE, ErrorOut, JobList, JobOut
 from api.streams import held
+from sims.remoteurl import remote_refusals
 from sims.spec import SpecError, parse_spec, syntax_error_text
 from storage.apikeys import ApiKey
 from storage.jobstore import InvalidTransition, Job, LimitReached
@@ -121,6 +122,10 @@ async def submit(request: Request, response: Response, svc: ServicesDep, key: Ke
         spec = await asyncio.to_thread(parse_spec, data)
     except SpecError as e:
         raise ApiError422(e) from None
+    refused = await asyncio.to_thread(remote_refusals, spec, key.remote_bots)
+    if refused:  # a remote bot outside the key's allow-list, or at a private address (docs/remote-bots.md)
+        raise ApiError(403, refused[0][1], refused[0][0],
+                       problems=[{"field": f, "message": m} for f, m in refused])
     deals = int(getattr(spec, "deals", 0) or getattr(spec, "samples", 0) or 0)
     if deals > key.max_deals_per_job:
         raise ApiError(429, f"this key may run at most {key.max_deals_per_job:,} deals per job, "

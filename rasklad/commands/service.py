@@ -35,11 +35,14 @@ def keys_create(
     admin: Annotated[bool, typer.Option("--admin", help="may see every job")] = False,
     max_jobs: Annotated[int, typer.Option("--max-jobs", help="unfinished jobs at once")] = 4,
     max_deals: Annotated[int, typer.Option("--max-deals", help="deals per job")] = 1_000_000,
+    remote_bot: Annotated[list[str] | None, typer.Option(
+        "--remote-bot", metavar="URL_PREFIX",
+        help="a URL prefix the key's specs may name as a remote bot (repeatable; docs/remote-bots.md)")] = None,
 ) -> None:
     """Create a key and print it once (it cannot be shown again)."""
     try:
         key, info = _keystore().create(name, admin=admin, max_concurrent_jobs=max_jobs,
-                                       max_deals_per_job=max_deals)
+                                       max_deals_per_job=max_deals, remote_bots=remote_bot or ())
     except ValueError as e:
         _bad(str(e))
         return
@@ -53,7 +56,8 @@ def keys_list() -> None:
     """Every key's name and limits (never the key itself)."""
     for k in _keystore().list():
         typer.echo(json.dumps({"name": k.name, "id": k.id, "admin": k.admin, "revoked": k.revoked,
-                               "max_jobs": k.max_concurrent_jobs, "max_deals": k.max_deals_per_job}))
+                               "max_jobs": k.max_concurrent_jobs, "max_deals": k.max_deals_per_job,
+                               "remote_bots": list(k.remote_bots)}))
 
 
 @keys_app.command("revoke")

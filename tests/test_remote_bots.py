@@ -1,0 +1,196 @@
+"""Remote bots (docs/remote-bots.md): the rasklad-act/1 protocol against real HTTP servers on 127.0.0.1.
+
+A served bot plays as it does locally (``rasklad bot-serve`` in a process of its own); timeouts, 500s
+and illegal answers are faults that the random bot replaces from the rotation's own stream (so a bot
+that always faults gives the rows of the random bot in its seat) and that ``remote_faults`` counts;
+``max_faults`` fails the shard naming the bot; the allow-list and the SSRF checks refuse loopback
+URLs a key's prefix does not name, names resolving to loopback included; in the service a job runs
+through a real worker with the key's allow-list and no header or body carries the key's secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from games.core import registry
+from sims.botserve import start
+from sims.jsonview import from_json, to_json
+from sims.remote import RemoteAccess, RemoteBotFailed
+from sims.remoteurl import UrlRefused, allowed_prefix, check_url_resolved
+from sims.run import run_shard
+from sims.spec import parse_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME, BOT = "dice-poker", "dice-poker/greedy"  # greedy draws nothing from its generator
+
+
+def _thread_server(handler: Any) -> Iterator[str]:
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    box: list[Any] = []
+
+    async def main() -> None:
+        box.append(await start(handler))
+        ready.set()
+        await box[0].serve_forever()
+
+    t = threading.Thread(target=lambda: loop.run_until_complete(main()), daemon=True)
+    t.start()
+    ready.wait(10)
+    port = box[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}/"
+    loop.call_soon_threadsafe(box[0].close)
+
+
+def _spec(first: Any, **extra: Any) -> dict[str, Any]:
+    return {"kind": "tournament", "game": GAME, "players": 2, "bots": [first, f"{GAME}/random"], "deals": 6,
+            "shard_deals": 6, "seed": 11, **extra}
+
+
+def _same(a: pa.Table, b: pa.Table, skip: tuple[str, ...] = ()) -> None:
+    # adjusted_score: the remote runner applies no variance-reduction correction (docs/remote-bots.md)
+    for name in a.column_names:
+        if name not in ("adjusted_score", *skip):
+            assert a.column(name).equals(b.column(name)), name
+
+
+def test_views_and_actions_round_trip_as_json() -> None:
+    for name, entry in registry.games().items():
+        rules = entry.rules({})
+        st = entry.deal(rules, entry.seats(rules)[0], 0, np.random.default_rng(3))
+        bot = registry.make(f"{name}/random")
+        rng = np.random.default_rng(4)
+        for _ in range(30):
+            if st.is_over():
+                break
+            view = st.view(st.to_act())
+            j, note = to_json(view)
+            assert from_json(json.loads(json.dumps(j)), json.loads(json.dumps(note))) == view, name
+            st.apply(bot.act(view, st.legal_actions(), rng))
+
+
+def test_bot_serve_plays_as_the_local_bot() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "rasklad", "bot-serve", BOT, "--port", "0"], cwd=ROOT,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        url = re.search(r"on (http://\S+)", proc.stderr.readline()).group(1)  # type: ignore[union-attr]
+        local = run_shard(parse_spec(_spec({"name": BOT, "label": "mine"})), 0)
+        remote = run_shard(parse_spec(_spec({"remote": url, "label": "mine"})), 0)
+        for t in ("deals", "seats"):
+            _same(local[t], remote[t])
+        assert set(remote["seats"].column("remote_faults").to_pylist()) == {0}
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+async def _slow(req: Any) -> tuple[int, Any]:
+    await asyncio.sleep(0.5)
+    return 200, {"action": req["legal"][0]}
+
+
+async def _error(req: Any) -> tuple[int, Any]:
+    return 500, {"error": "down"}
+
+
+async def _illegal(req: Any) -> tuple[int, Any]:
+    return 200, {"action": {"seat": 9, "write": "nothing"}}
+
+
+@pytest.mark.parametrize("handler", [_slow, _error, _illegal], ids=["timeout", "500", "illegal"])
+def test_faults_are_random_decisions_and_counted(handler: Any) -> None:
+    for url in _thread_server(handler):
+        spec = _spec({"remote": url, "label": "mine", "timeout_ms": 100}, max_faults=10_000)
+        remote = run_shard(parse_spec(spec), 0)
+        random = run_shard(parse_spec(_spec({"name": f"{GAME}/random", "label": "mine"})), 0)
+        for t in ("deals", "seats"):  # every decision was the random bot's, from the same stream
+            _same(random[t], remote[t], skip=("remote_faults",))
+        seats = remote["seats"].to_pylist()
+        assert all(r["remote_faults"] > 0 for r in seats if r["bot"] == "mine")
+        assert all(r["remote_faults"] == 0 for r in seats if r["bot"] != "mine")
+        assert remote["seats"].schema.field("remote_faults").type == pa.int32()
+
+
+def test_max_faults_fails_naming_the_bot_and_the_last_fault() -> None:
+    for url in _thread_server(_error):
+        with pytest.raises(RemoteBotFailed, match=r"remote bot 'mine' made 4 faults .*max_faults \(3\).*HTTP 500"):
+            run_shard(parse_spec(_spec({"remote": url, "label": "mine"}, max_faults=3)), 0)
+        # the default: more than 10% of its decisions in the shard
+        with pytest.raises(RemoteBotFailed, match="remote bot 'mine'"):
+            run_shard(parse_spec(_spec({"remote": url, "label": "mine"})), 0)
+
+
+def test_allow_list_and_ssrf_refusals() -> None:
+    with pytest.raises(UrlRefused, match="may not use remote bots"):
+        check_url_resolved("http://127.0.0.1:9/act", [])
+    with pytest.raises(UrlRefused, match="not under a remote bot prefix"):  # another port
+        check_url_resolved("http://127.0.0.1:9/act", ["http://127.0.0.1"])
+    check_url_resolved("http://127.0.0.1:9/act", ["http://127.0.0.1:9/"])  # the prefix names the address
+    with pytest.raises(UrlRefused, match=r"resolves to 127\.0\.0\.1"):  # a name resolving to loopback
+        check_url_resolved("http://localhost:9/act", ["http://localhost:9/"])
+    for bad in ("http://10.1.2.3/", "http://169.254.169.254/latest", "http://[::1]:9/", "http://[::ffff:127.0.0.1]/"):
+        with pytest.raises(UrlRefused):
+            check_url_resolved(bad, ["http://"])
+    assert allowed_prefix("http://bots.example.com/a", ["http://bots.example.com"]) == "http://bots.example.com"
+    for outside in ("http://bots.example.com.evil.net/", "http://bots.example.com:6379/"):
+        with pytest.raises(UrlRefused):
+            allowed_prefix(outside, ["http://bots.example.com"])
+    # a worker's connections are checked again: a job whose URL its key no longer allows makes faults
+    spec = parse_spec(_spec({"remote": "http://localhost:9/", "label": "mine"}, max_faults=0))
+    with pytest.raises((RemoteBotFailed, UrlRefused)):
+        run_shard(spec, 0, access=RemoteAccess(prefixes=("http://localhost:9/",)))
+
+
+def test_service_runs_an_allowed_remote_bot_without_the_secret(tmp_path: Path) -> None:
+    from service_harness import Service, redis_db
+
+    seen: list[bytes] = []
+    lock = threading.Lock()
+
+    async def record(req: Any) -> tuple[int, Any]:
+        with lock:
+            seen.append(json.dumps(req).encode())
+        return 200, {"action": req["legal"][0]}
+
+    for url in _thread_server(record):
+        with redis_db() as db:
+            s = Service(tmp_path, db)
+            try:
+                s.start_api()
+                s.start_worker("w1", 1)
+                ok = s.create_key("ok", "--remote-bot", url)
+                plain = s.create_key("plain")
+                named = s.create_key("named", "--remote-bot", url.replace("127.0.0.1", "localhost"))
+                s.wait_worker_ready("w1")
+                spec = _spec({"remote": url + "act", "label": "mine"})
+                with s.client(plain) as http:
+                    r = http.post("/v1/jobs", json=spec)
+                    assert r.status_code == 403 and r.json()["detail"][0]["field"] == "bots[0].remote", r.text
+                with s.client(named) as http:
+                    r = http.post("/v1/jobs", json=_spec({"remote": url.replace("127.0.0.1", "localhost") + "a",
+                                                          "label": "mine"}))
+                    assert r.status_code == 403 and "resolves to 127.0.0.1" in r.text, r.text
+                with s.client(ok) as http:
+                    r = http.post("/v1/jobs", json=spec)
+                    assert r.status_code == 202, r.text
+                    job = s.wait_job(http, r.json()["id"])
+                    assert job["state"] == "succeeded", (job, s.dump_logs())
+            finally:
+                s.stop()
+        assert seen
+        secret = ok.rsplit("_", 1)[-1]
+        assert not any(secret.encode() in body or ok.encode() in body for body in seen)
+        assert all(json.loads(b)["unit"]["job"] == job["id"] for b in seen)
