@@ -29,6 +29,7 @@ from api import web
 from api.deps import Services, StatusCache
 from api.errors import ApiError, validation_handler
 from api.fastpath import StatusFastPath
+from api.replays import ReplayPool
 from api.routes import data, jobs, meta
 from api.sqlexec import SqlExecutor
 from api.streams import StreamLimit
@@ -122,13 +123,15 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     celery = make_app(broker, settings=settings)
     broker_url = str(celery.conf.broker_url)
     store = JobStore(settings.db_url)
-    # A key's query slots are counted in the broker's Redis, across every API process; a slot
-    # of a process that died counts until any statement would have ended (time limit + margin).
+    # A key's query slots are counted in the broker's Redis, across every API process; a live slot
+    # is renewed (a slow download keeps it), one of a process that died stops counting after its TTL.
     shared = redis.Redis.from_url(broker_url, socket_timeout=2, socket_connect_timeout=2)
     sql = SqlExecutor(settings.query_workers, settings.query_per_key, retry_after_s=5, shared=shared,
-                      slot_ttl_s=2 * settings.query_timeout_s + 60)
+                      slot_ttl_s=settings.query_slot_ttl_s)
     svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url, sql,
-                   StatusCache(settings.status_max_age_s), streams=StreamLimit(settings.events_per_key, shared))
+                   StatusCache(settings.status_max_age_s), streams=StreamLimit(settings.events_per_key, shared),
+                   replays=ReplayPool(settings.replay_workers, settings.replay_per_key, settings.replay_timeout_s,
+                                      (settings.game_module_names, settings.bot_module_names)))
     every = reconcile_every_s if reconcile_every_s is not None else float(settings.reconcile_seconds)
     api_threads = settings.api_threads
 

@@ -14,6 +14,7 @@ from celery import Celery
 from fastapi import Depends, Header, Request
 
 from api.errors import ApiError
+from api.replays import ReplayPool
 from api.sqlexec import SqlExecutor
 from api.streams import StreamLimit
 from sims.settings import Settings
@@ -37,6 +38,8 @@ class Services:
     keys_cache: KeyCache = field(default_factory=lambda: KeyCache())
     #: Open event streams per key (``events_per_key``); ``create_app`` counts them in the broker's Redis.
     streams: StreamLimit = field(default_factory=lambda: StreamLimit(10))
+    #: Deal-viewer replays, each in a killable process (``replay_workers``, ``replay_per_key``).
+    replays: ReplayPool = field(default_factory=lambda: ReplayPool(2, 1, 20.0))
 
 
 class KeyCache:

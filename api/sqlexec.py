@@ -9,10 +9,19 @@ stalled every tenant, ``/healthz`` included. Here:
   the threads of the other routes;
 - each key may have ``query_per_key`` statements in flight (queries and downloads together)
   across every API process that shares the broker's Redis (a sorted set of slots per key,
-  taken and counted by one Lua script; a slot of a process that died expires), and each
-  process at most ``4 x query_workers``: over either, 429 with ``Retry-After`` at once
-  (nothing queues behind a tenant's runaway statements). Without Redis the per-key count
-  falls back to this process's own;
+  taken and counted by one Lua script), and each process at most ``4 x query_workers``: over
+  either, 429 with ``Retry-After`` at once (nothing queues behind a tenant's runaway
+  statements). A key's count is also checked in this process, with or without Redis, so one key
+  never holds more than ``query_per_key`` of the process's places: the rest stay for the others.
+  A live slot is renewed every third of ``query_slot_ttl_s`` by one thread of the process (a
+  download that a slow client reads for minutes keeps its slot: before, the slot expired after
+  120 s and one key held 8); a slot of a process that died stops counting after the TTL;
+- the statements are scheduled fairly across keys: a key with nothing running starts at once,
+  whatever the others run (the pool has a thread for every admitted statement; the OS shares the
+  cores), and beyond ``query_workers`` running statements the next to start is the waiting one of
+  the key with the fewest running. Downloads are scheduled chunk by chunk, so a long download
+  yields between chunks. Before, two 30 s queries of one key took both threads and another key's
+  trivial query waited 30.6 s behind them;
 - a statement is interrupted when its client goes away (``stop`` event → ``con.interrupt()``)
   and by the sandbox's time, memory, row and byte limits (``storage.query``).
 """
@@ -21,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 import threading
@@ -32,6 +42,7 @@ import redis
 from starlette.requests import Request
 
 from api.errors import ApiError
+from storage.query import QueryError
 
 T = TypeVar("T")
 
@@ -52,6 +63,16 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return -1
 """
+#: Renew the slots ARGV[2..] of KEYS[1] (only those still there: an expired slot does not come back).
+_RENEW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i = 2, #ARGV do
+  redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i])
+end
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
+return 1
+"""
 
 
 class Slot:
@@ -59,6 +80,7 @@ class Slot:
 
     def __init__(self, owner: SqlExecutor, key: str, token: str | None) -> None:
         self._owner = owner
+        self.key = key
         self._key = key
         self._token = token
         self._released = False
@@ -85,13 +107,26 @@ class SqlExecutor:
         self.per_key = per_key
         self.max_in_flight = 4 * workers
         self.retry_after_s = retry_after_s
-        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="rasklad-sql")
+        # A thread for every admitted statement: one waiting for its turn (``_turn``) never keeps
+        # another key's statement from starting.
+        self.pool = ThreadPoolExecutor(self.max_in_flight, thread_name_prefix="rasklad-sql")
         self.shared = shared
+        self.slot_ttl_s = slot_ttl_s
         self.slot_ttl_ms = max(1, round(slot_ttl_s * 1000))
         self._take = shared.register_script(_TAKE_SLOT) if shared is not None else None
+        self._renew = shared.register_script(_RENEW) if shared is not None else None
         self._lock = threading.Lock()
         self._by_key: dict[str, int] = {}
         self._total = 0
+        self._live: dict[str, str] = {}  # token -> key: the slots this process renews
+        self._renewer: threading.Thread | None = None
+        self._closed = threading.Event()
+        # The fair scheduler: statements running per key, and the ones waiting (key, arrival).
+        self._turns = threading.Condition()
+        self._running: dict[str, int] = {}
+        self._running_total = 0
+        self._waiting: list[tuple[str, int]] = []
+        self._arrivals = itertools.count()
 
     @staticmethod
     def _slots(key: str) -> str:
@@ -110,7 +145,7 @@ class SqlExecutor:
 
         with self._lock:
             mine = self._by_key.get(key, 0)
-            if self._take is None and mine >= self.per_key:
+            if mine >= self.per_key:  # this process's own count holds even when Redis's is lost
                 raise refused(mine)
             if self._total >= self.max_in_flight:
                 raise ApiError(429, f"the server is running {self._total} queries and downloads, its limit "
@@ -128,10 +163,38 @@ class SqlExecutor:
             if held >= 0:
                 self._release(key, None)
                 raise refused(held)
+        if token is not None:
+            with self._lock:
+                self._live[token] = key
+                if self._renewer is None:
+                    self._renewer = threading.Thread(target=self._renew_loop, name="rasklad-sql-slots",
+                                                     daemon=True)
+                    self._renewer.start()
         return Slot(self, key, token)
+
+    def _renew_loop(self) -> None:
+        """Every third of the TTL: renew every live slot of this process (one script per key)."""
+        while not self._closed.wait(self.slot_ttl_s / 3):
+            self.renew_all()
+
+    def renew_all(self) -> None:
+        """Renew the expiry of every slot this process holds (a long download keeps its place)."""
+        with self._lock:
+            by_key: dict[str, list[str]] = {}
+            for token, key in self._live.items():
+                by_key.setdefault(key, []).append(token)
+        if self._renew is None:
+            return
+        for key, tokens in by_key.items():
+            try:
+                self._renew(keys=[self._slots(key)], args=[self.slot_ttl_ms, *tokens])
+            except redis.RedisError as e:
+                log.warning("per-key SQL slots: cannot renew (%s)", e)
 
     def _release(self, key: str, token: str | None) -> None:
         if token is not None and self.shared is not None:
+            with self._lock:
+                self._live.pop(token, None)
             with contextlib.suppress(redis.RedisError):
                 self.shared.zrem(self._slots(key), token)
         with self._lock:
@@ -147,13 +210,55 @@ class SqlExecutor:
         with self._lock:
             return dict(self._by_key)
 
-    async def call(self, request: Request | None, stop: threading.Event, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the pool; sets ``stop`` (and waits for ``fn`` to end) if the client goes away.
+    def running(self) -> dict[str, int]:
+        """Statements running now per key (not those waiting for their turn)."""
+        with self._turns:
+            return dict(self._running)
+
+    def _may_start(self, key: str, arrival: int) -> bool:
+        """Whether the waiting statement (``key``, ``arrival``) may start now (hold ``_turns``)."""
+        if self._running.get(key, 0) == 0:
+            return True  # a key with nothing running never waits behind another key's work
+        if self._running_total >= self.workers:
+            return False
+        best = min(self._waiting, key=lambda w: (self._running.get(w[0], 0), w[1]))
+        return best == (key, arrival)
+
+    def _turn(self, key: str, stop: threading.Event, fn: Callable[..., T], *args: Any) -> T:
+        """On a pool thread: wait for the statement's turn (``_may_start``), run it, hand the turn on."""
+        with self._turns:
+            me = (key, next(self._arrivals))
+            self._waiting.append(me)
+            try:
+                while not self._may_start(*me):
+                    if stop.is_set():
+                        raise QueryError("the statement was not started: the client went away")
+                    self._turns.wait(0.5)
+            finally:
+                self._waiting.remove(me)
+            self._running[key] = self._running.get(key, 0) + 1
+            self._running_total += 1
+        try:
+            return fn(*args)
+        finally:
+            with self._turns:
+                n = self._running[key] - 1
+                if n:
+                    self._running[key] = n
+                else:
+                    del self._running[key]
+                self._running_total -= 1
+                self._turns.notify_all()
+
+    async def call(self, request: Request | None, stop: threading.Event, fn: Callable[..., T], *args: Any,
+                   key: str = "") -> T:
+        """``fn(*args)`` on the pool, in ``key``'s fair turn; sets ``stop`` (and waits for ``fn`` to end)
+        if the client goes away.
 
         ``fn`` must watch ``stop`` (the sandbox interrupts its statement when it is set).
         """
         loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(self.pool, fn, *args)
+        fut = loop.run_in_executor(self.pool, self._turn, key, stop, fn, *args)
         try:
             while True:
                 done, _ = await asyncio.wait({fut}, timeout=DISCONNECT_POLL_S)
@@ -167,4 +272,5 @@ class SqlExecutor:
 
     def shutdown(self) -> None:
         """Stop taking work; running statements finish (they have their own time limit)."""
+        self._closed.set()
         self.pool.shutdown(wait=False, cancel_futures=True)

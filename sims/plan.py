@@ -27,6 +27,7 @@ from sims.spec import (
     JobSpec,
     SpecError,
     TournamentSpec,
+    bot_speed,
     game_question,
     ranking_of,
 )
@@ -37,11 +38,13 @@ __all__ = [
     "Plan",
     "Shard",
     "canonical_json",
+    "check_shard_time",
     "deal_seed",
     "job_id",
     "plan",
     "shard_seed",
     "stats_shards",
+    "unit_seconds",
 ]
 
 #: Limits used when the caller passes neither settings nor limits (the settings' defaults).
@@ -155,12 +158,51 @@ def stats_shards(spec: DealStatsSpec) -> tuple[tuple[Shard, ...], int]:
     return _even(units, max(1, int(question.per_shard(q.params, "exact")))), units
 
 
+def unit_seconds(spec: TournamentSpec) -> tuple[float, int]:
+    """The predicted wall time of one unit (a deal with all its rotations, or a match) of ``spec`` on
+    one process, from the bots' declared costs (``BotInfo.cost(params, rules, players)``, units per
+    second with that bot in every seat), and the index of the slowest bot. A rotation seats the
+    pool's bots alike, so a rotation takes the mean of the bots' seconds per unit."""
+    from games.core import registry
+
+    rules = registry.game(spec.game).rules(spec.rules)
+    per_bot = [1.0 / max(1e-9, bot_speed(spec, b, rules)) for b in spec.bots]
+    slowest = max(range(len(per_bot)), key=per_bot.__getitem__)
+    return spec.rotations * sum(per_bot) / len(per_bot), slowest
+
+
+def check_shard_time(spec: TournamentSpec, limit_s: float) -> None:
+    """Refuse a tournament that cannot succeed under a shard time limit of ``limit_s`` (the workers'
+    soft limit): SpecError naming the slowest bot's ``params`` when one unit alone is predicted to take
+    longer, or ``shard_deals`` when a shard of that many units is."""
+    from games.core import registry
+
+    seconds, slowest = unit_seconds(spec)
+    unit = registry.game(spec.game).unit
+    if seconds > limit_s:
+        bot = spec.bots[slowest]
+        field = f"bots[{slowest}].params" if bot.params else f"bots[{slowest}]"
+        raise SpecError([(field, f"one {unit} with these bots is predicted to take about {seconds:,.0f} s on one "
+                                 f"process ({bot.name} is the slowest), more than a shard may run: the shard time "
+                                 f"limit is {limit_s:g} s (4 x the shard_seconds setting); make this bot cheaper "
+                                 "(fewer samples, candidates...)")])
+    assert spec.shard_deals is not None
+    if spec.shard_deals * seconds > limit_s:
+        fits = max(1, int(limit_s / 4 / seconds))
+        raise SpecError([("shard_deals", f"a shard of {spec.shard_deals:,} {unit}s is predicted to take about "
+                                         f"{spec.shard_deals * seconds:,.0f} s, more than the shard time limit of "
+                                         f"{limit_s:g} s (4 x the shard_seconds setting): use shard_deals <= "
+                                         f"{fits:,} or leave it out")])
+
+
 def plan(spec: JobSpec, nonce: str = "", *, settings: Settings | None = None, max_deals: int | None = None,
-         max_shards: int | None = None) -> Plan:
+         max_shards: int | None = None, shard_limit_s: float | None = None) -> Plan:
     """Split ``spec`` into shards within the limits ``max_deals``/``max_shards``.
 
     A limit not given comes from ``settings`` (``max_deals_per_job``, ``max_shards``), passed by
     the caller (the CLI, the API, the workers); without settings, from the settings' defaults.
+    ``shard_limit_s``: the time a shard may run (the service's soft limit; an embedded run has
+    none): a tournament predicted not to fit is refused (``check_shard_time``).
 
     Raises :class:`SpecError` naming the field when a limit is exceeded.
     """
@@ -169,6 +211,8 @@ def plan(spec: JobSpec, nonce: str = "", *, settings: Settings | None = None, ma
         if spec.deals > max_deals:
             raise SpecError([("deals", f"must be <= {max_deals:,} (the max_deals_per_job setting)")])
         assert spec.shard_deals is not None
+        if shard_limit_s is not None:
+            check_shard_time(spec, shard_limit_s)
         shards = _even(spec.deals, spec.shard_deals)
         if len(shards) > max_shards:
             need = math.ceil(spec.deals / max_shards)

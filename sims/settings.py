@@ -110,10 +110,14 @@ class Settings(BaseSettings):
                                                   "gets 400 naming this limit (a NULL column has no Arrow bytes)",
                               gt=0)
     query_threads: int = _f("query", 1, "DuckDB threads one query or download may use", gt=0)
-    query_workers: int = _f("query", 2, "user SQL statements the API runs at once, on a pool of their own "
-                                        "(4x as many may be admitted and wait)", gt=0)
+    query_workers: int = _f("query", 2, "user SQL statements the API runs at once on a pool of their own, beyond "
+                                        "each key's first (a key with nothing running always starts; 4x as many "
+                                        "are admitted, the next to run is of the key running fewest)", gt=0)
     query_per_key: int = _f("query", 2, "queries and downloads one key may have running at once, across "
                                         "the API processes (more get 429 with Retry-After)", gt=0)
+    query_slot_ttl_s: float = _f("query", 60.0, "a key's query or download slot is renewed every third of this while "
+                                                "it lives (a slow download keeps it); a slot of an API process "
+                                                "that died stops counting after this (seconds)", gt=0)
 
     # --- api: `rasklad serve` ---------------------------------------------------------------------
     api_threads: int = _f("api", 8, "threads serving the API's sync routes (raise it for a remote job store)",
@@ -124,12 +128,20 @@ class Settings(BaseSettings):
     reconcile_seconds: float = _f("api", 30.0, "how often the API runs the reconciler (seconds; 0: never)", ge=0)
     events_per_key: int = _f("api", 10, "event streams (SSE: /v1/jobs/{id}/events, the web app's live list) one "
                                         "key may have open at once, across the API processes (more get 429)", gt=0)
+    replay_workers: int = _f("api", 2, "deal-viewer replays (a deal of a job without stored records, played "
+                                       "again) the API runs at once, each in a process of its own (more get 429)",
+                             gt=0)
+    replay_per_key: int = _f("api", 1, "deal-viewer replays one key may have running at once in an API process "
+                                       "(more get 429 with Retry-After)", gt=0)
+    replay_timeout_s: float = _f("api", 20.0, "a deal-viewer replay running longer is killed (seconds; a job with "
+                                              "record: full serves its stored records instead)", gt=0)
 
     # --- workers: the Celery broker and the shard tasks (`rasklad worker`, also read by the API) --
     broker: str = _f("workers", DEFAULT_BROKER, "Celery broker (Redis): queues, delivery counters, markers",
                      secret=True)
-    shard_seconds: float = _f("workers", 60.0, "expected shard length (seconds): soft time limit 4x, hard 5x",
-                              gt=0)
+    shard_seconds: float = _f("workers", 60.0, "expected shard length (seconds): soft time limit 4x, hard 5x; a "
+                                               "tournament whose one unit (or shard) the bots' declared costs "
+                                               "predict past the soft limit is refused at submit", gt=0)
     visibility_timeout: float | None = _f(
         "workers", None, "seconds before Redis redelivers an unacknowledged shard; must exceed the hard limit",
         shown_default="1.5 x hard limit + 30", gt=0)

@@ -27,7 +27,7 @@ def test_a_running_shard_reports_its_units_to_the_api(live: Live) -> None:
             if j["state"] in ("succeeded", "failed", "cancelled"):
                 break
             time.sleep(0.3)
-    assert seen[-1][:3] == ("succeeded", 1, 6), seen
+    assert seen[-1][:3] == ("succeeded", 1, 6), (seen[-3:], j.get("error"))
     assert all(unit == "pulkas" for *_, unit in seen)
     within = [s for s in seen if s[0] == "running" and s[1] == 0 and 0 < s[2] < 6]
     assert within, seen  # units counted while the only shard still ran

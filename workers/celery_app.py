@@ -58,7 +58,10 @@ def make_app(broker: str | None = None, settings: Settings | None = None) -> Cel
         "visibility_timeout": visibility,
         "unacked_restore_interval": restore_interval,
         "unacked_restore_throttle": 1,
-        # Separate queues per priority are not needed; keep the default FIFO.
+        # One list per priority 0..9, taken in that order (0 first): a job's shards are sent with
+        # the number of its shards already in flight as their priority (workers.jobs.enqueue_next),
+        # so a new job's first shard goes before the queue of a job that already runs.
+        "priority_steps": list(range(10)),
     }
     app = Celery("rasklad", broker=broker_url, include=["workers.tasks"])
     app.conf.update(

@@ -46,11 +46,16 @@ class Control:
     tracker: Tracker
 
 
+#: Broker priorities of shard messages (0 is taken first; ``workers.celery_app`` has a list per step).
+PRIORITIES = 10
+
+
 def enqueue(ctl: Control, job_id: str, shards: list[int]) -> None:
-    """Send ``run_shard`` for each shard (marked queued first, so a reconciler never doubles them)."""
+    """Send ``run_shard`` for each shard (marked queued first, so a reconciler never doubles them).
+    These are shards lost or of dead workers: they go first (priority 0)."""
     ctl.tracker.mark_queued(job_id, shards)
     for k in shards:
-        ctl.celery.send_task(RUN_SHARD, args=(job_id, k))
+        ctl.celery.send_task(RUN_SHARD, args=(job_id, k), priority=0)
 
 
 def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: int,
@@ -63,7 +68,13 @@ def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: i
     waits for at most the large job's window, not for all of its shards. The shard counter
     lives in Redis beside the markers (``Tracker.take_next``): two finishing shards never
     queue the same next one.
+
+    Preemption at shard boundaries: a shard's broker priority is the number of its job's shards
+    already queued or running (0 is taken first). A new job's first shard (a small job of another
+    key) therefore goes before the queued shards of a job that already runs, and is taken by the
+    next worker process that finishes a shard, not after the other job's whole window.
     """
+    base = tracker.in_flight(job_id)
     out: list[int] = []
     while len(out) < n:
         k = tracker.take_next(job_id)
@@ -73,14 +84,21 @@ def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: i
             out.append(k)
     if out:
         tracker.mark_queued(job_id, out)
-        for k in out:
-            celery.send_task(RUN_SHARD, args=(job_id, k))
+        for i, k in enumerate(out):
+            celery.send_task(RUN_SHARD, args=(job_id, k), priority=min(PRIORITIES - 1, base + i))
     return out
 
 
+def shard_limit_s(settings: Settings) -> float:
+    """The time a shard may run on a worker: the soft time limit, 4 x ``shard_seconds``
+    (``workers.celery_app.shard_limits``)."""
+    return 4 * float(settings.shard_seconds)
+
+
 def prepare(ctl: Control, spec: JobSpec) -> Plan:
-    """Plan ``spec`` as a new job (fresh nonce); raises SpecError when a limit is exceeded."""
-    return plan(spec, secrets.token_hex(8), settings=ctl.settings)
+    """Plan ``spec`` as a new job (fresh nonce); raises SpecError when a limit is exceeded, or when a
+    unit (or a shard) is predicted to run longer than a shard may (``sims.plan.check_shard_time``)."""
+    return plan(spec, secrets.token_hex(8), settings=ctl.settings, shard_limit_s=shard_limit_s(ctl.settings))
 
 
 class BrokerUnavailable(RuntimeError):

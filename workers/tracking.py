@@ -103,6 +103,10 @@ class Tracker:
         v = self.r.get(self._next(job_id))
         return int(v) if v is not None else 0
 
+    def in_flight(self, job_id: str) -> int:
+        """How many shards of the job have a message in the queue or run now."""
+        return int(self.r.hlen(self._queued(job_id)))
+
     def queued(self, job_id: str) -> set[int]:
         """Shards of the job that have a message in the queue (or running)."""
         return {int(k) for k in self.r.hkeys(self._queued(job_id))}
@@ -115,8 +119,13 @@ class Tracker:
             self.r.delete(*keys)
 
     def queue_length(self, queue: str = "rasklad") -> int:
-        """Messages waiting in the Celery queue (the Redis list of that name)."""
-        return int(self.r.llen(queue))
+        """Messages waiting in the Celery queue: the Redis list of that name and its priority lists
+        (kombu keeps priority p > 0 in ``<queue>\\x06\\x16<p>``)."""
+        with self.r.pipeline() as p:
+            p.llen(queue)
+            for pri in range(1, 10):
+                p.llen(f"{queue}\x06\x16{pri}")
+            return sum(int(n) for n in p.execute())
 
     def observe_shard(self, seconds: float) -> None:
         """Add one shard duration to the histogram kept in Redis (shared by every worker)."""

@@ -160,7 +160,7 @@ async def download(job_id: str, table: str, request: Request, svc: ServicesDep, 
                               f"{type(e).__name__}: {e}") from e
 
     try:
-        head, chunks = await svc.sql.call(request, stop, start)
+        head, chunks = await svc.sql.call(request, stop, start, key=key.name)
     except QueryError as e:
         slot.release()
         raise ApiError(400, str(e), e.field or ("where" if where else "columns")) from None
@@ -180,7 +180,7 @@ async def download(job_id: str, table: str, request: Request, svc: ServicesDep, 
                 return
             yield head
             while True:
-                chunk = await svc.sql.call(None, stop, next, chunks, _END)
+                chunk = await svc.sql.call(None, stop, next, chunks, _END, key=key.name)
                 if chunk is _END:
                     return
                 yield chunk
@@ -251,7 +251,7 @@ async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) 
 
     slot = await asyncio.to_thread(svc.sql.acquire, key.name)
     try:
-        return await svc.sql.call(request, stop, work)
+        return await svc.sql.call(request, stop, work, key=key.name)
     except QueryError as e:
         raise ApiError(400, str(e), "sql") from None
     finally:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
+from api.replays import stored_record
 from api.routes.jobs import own_job
 from api.schemas import JobOut
 from api.streams import held
@@ -261,28 +262,33 @@ def tables(job_id: str, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
 
 
 @router.get("/web/api/jobs/{job_id}/deals/{deal}")
-def job_deal(job_id: str, deal: int, svc: ServicesDep, key: KeyDep,
-             rotation: Annotated[int, Query(ge=0, le=64)] = 0,
-             part: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
-    """Viewer frames of one deal of a tournament job (its stored record, else the deal played
-    again exactly as its shard played it); of a match, the frames of its deal ``part``."""
-    from sims.run import play_one
+async def job_deal(job_id: str, deal: int, request: Request, svc: ServicesDep, key: KeyDep,
+                   rotation: Annotated[int, Query(ge=0, le=64)] = 0,
+                   part: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    """Viewer frames of one deal of a tournament job (of a match, the frames of its deal ``part``):
+    its stored record when the job keeps records (``source: "stored"``), else the deal played again
+    exactly as its shard played it, in a process of its own with a time limit, a few at once and per
+    key (``source: "replayed"``; ``api.replays``)."""
     from sims.spec import TournamentSpec
 
-    job = own_job(svc, key, job_id)
-    spec = parse_spec(job.spec)
+    job = await asyncio.to_thread(own_job, svc, key, job_id)
+    spec = await asyncio.to_thread(parse_spec, job.spec)
     if not isinstance(spec, TournamentSpec):
         raise ApiError(400, f"job {job.id} is a {spec.kind} job: only tournament deals have records", "job_id")
     if not 0 <= deal < int(spec.deals):
         raise ApiError(404, f"job {job.id} has deals 0..{int(spec.deals) - 1}, not {deal}", "deal")
-    try:
-        record = play_one(spec, deal, rotation).record()
-    except ValueError as e:
-        raise ApiError(400, str(e), "rotation") from None
-    try:
-        return {"record": record, **frames(record, part)}
-    except ValueError as e:
-        raise ApiError(404, str(e), "part") from None
+    if spec.record in ("full", "decisions"):
+        assert spec.shard_deals is not None
+        jd = job_dir(data_root(svc.settings), job.id)
+        text = await asyncio.to_thread(stored_record, jd, int(spec.shard_deals), deal, rotation)
+        if text is not None:
+            record = json.loads(text)
+            try:
+                return {"record": record, "source": "stored", **await asyncio.to_thread(frames, record, part)}
+            except ValueError as e:
+                raise ApiError(404, str(e), "part") from None
+    out = await svc.replays.replay(key.name, job.spec, deal, rotation, part, request)
+    return {**out, "source": "replayed"}
 
 
 @router.post("/web/api/deal")
@@ -317,6 +323,7 @@ def validate(body: SpecText, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
     import yaml
 
     from sims.plan import plan
+    from workers.jobs import shard_limit_s
 
     try:
         data = json.loads(body.text) if body.format == "json" else yaml.safe_load(body.text)
@@ -326,7 +333,7 @@ def validate(body: SpecText, svc: ServicesDep, key: KeyDep) -> dict[str, Any]:
                                                                      f"{syntax_error_text(e)}"}]}
     try:
         spec = parse_spec(data)
-        p = plan(spec, "check", settings=svc.settings)
+        p = plan(spec, "check", settings=svc.settings, shard_limit_s=shard_limit_s(svc.settings))
     except SpecError as e:
         return {"ok": False, "detail": [{"field": f, "message": m} for f, m in e.errors]}
     deals = int(getattr(spec, "deals", 0) or getattr(spec, "samples", 0) or 0)
