@@ -20,9 +20,9 @@ MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "o
 
 CASES = [
     (RANDOM, 600, "d59807f93b6ce2c70bbe7eff89e61ae54aa0dcad997dc4f9ebc26b9c8eba3c5d",
-     "5814b567b1049a6c58c6b4765e29bc94b363d2fb619a90e5498627286b62f727"),
+     "c8df5686d129cddc51185c668d69f329288cf96cac91a788cfd3d836285f2c17"),
     (MIXED, 30, "5b96982d889b094db962a769a8c476bcde642b1fe5d4cf66399760ab4af48cd4",
-     "1f198d9aaae82a57cb5b35daa9e41f200c26a5cb7435a413bedf111b595c5b70"),
+     "c3a8ae07d591b771c57362c8a3fe59d97518a729949545985aee0909e51da1e0"),
 ]
 
 
