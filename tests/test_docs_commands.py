@@ -108,7 +108,9 @@ def doc_commands(path: Path) -> list[str]:
 
 def test_the_docs_have_commands() -> None:
     cmds = {p.name: doc_commands(p) for p in DOCS}
-    assert len(cmds["README.md"]) > 30 and len(cmds["service.md"]) > 15
+    # README is the entry page: its quick start is the two commands; the manuals hold the rest.
+    assert {"make demo", "make test"} <= set(cmds["README.md"]) and len(cmds["service.md"]) > 15
+    assert sum(len(c) for c in cmds.values()) > 100
     assert "rasklad query --remote 'SELECT bot, avg(score) FROM seats GROUP BY bot'" in cmds["README.md"]
     assert variants("rasklad status JOB [--json]") == ["rasklad status JOB", "rasklad status JOB --json"]
     assert variants("rasklad report --remote JOB [--json | --html FILE]") == [
