@@ -11,6 +11,7 @@ import numpy as np
 from games.core.dice import mask_positions
 from games.core.entry import GameEntry, SolveOption, Solver
 from games.dice_poker import record, tables
+from games.dice_poker.luck import LUCK
 from games.dice_poker.playthrough import PLAYTHROUGH
 from games.dice_poker.questions import QUESTIONS
 from games.dice_poker.rules import DICE, NAME, PRESETS, SEATS, VERSION, Rules
@@ -140,4 +141,5 @@ ENTRY = GameEntry(
     rule_after_end=_rule_after_end,
     deal_series=_deal_series,
     score_total=_score_total,
+    luck=LUCK,  # the dice's luck by the optimal solitaire values (games.dice_poker.luck)
 )
