@@ -71,7 +71,12 @@ class DiceStream:
         """Draw ``count`` fair faces from ``rng`` (an upper bound on what the game can use)."""
         if count < 0:
             raise ValueError(f"count must be >= 0, not {count}")
-        return cls(tuple(int(f) for f in rng.integers(1, FACES + 1, size=count)))
+        # The faces are drawn in range, so the check of __post_init__ is skipped (a job draws a
+        # stream per game: checking and converting face by face cost most of a compiled game's time).
+        stream = cls.__new__(cls)
+        stream.faces = tuple(rng.integers(1, FACES + 1, size=count).tolist())
+        stream.cursor = 0
+        return stream
 
     @property
     def remaining(self) -> int:

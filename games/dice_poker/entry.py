@@ -110,6 +110,12 @@ def _bots() -> Sequence[Any]:
     return BOTS
 
 
+def _fast_paths() -> Sequence[Any]:
+    from games.dice_poker.fast.playout import FAST
+
+    return (FAST,)
+
+
 ENTRY = GameEntry(
     name=NAME,
     title="Dice Poker",
@@ -142,4 +148,5 @@ ENTRY = GameEntry(
     deal_series=_deal_series,
     score_total=_score_total,
     luck=LUCK,  # the dice's luck by the optimal solitaire values (games.dice_poker.luck)
+    fast_paths=_fast_paths(),
 )

@@ -15,7 +15,7 @@ agrees with the replay (DP-8.4).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -49,14 +49,15 @@ _ALL_MASKS: tuple[int, ...] = tuple(reroll_masks(DICE))
 class Action:
     """One decision (DP-7.1): ``kind`` is ``reroll`` (``mask``), ``stand`` or ``write`` (``line``).
 
-    ``score`` is a record's optional claim of a write's score (checked, DP-8.1); ``None`` otherwise.
+    ``score`` is a record's optional claim of a write's score (checked, DP-8.1); ``None`` otherwise. It
+    is not part of what the action is: a write with a claimed score equals the same write in the legal list.
     """
 
     seat: int
     kind: str
     mask: int = 0
     line: str | None = None
-    score: int | None = None
+    score: int | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The record's form (DP-7.1)."""

@@ -64,6 +64,12 @@ def _bots() -> Sequence[Any]:
     return BOTS
 
 
+def _fast_paths() -> Sequence[Any]:
+    from games.quintet.fast.playout import FAST
+
+    return (FAST,)
+
+
 ENTRY = GameEntry(
     name=NAME,
     title="Quintet",
@@ -91,4 +97,5 @@ ENTRY = GameEntry(
     cards_in_play=cards_in_play,
     resample_hidden=resample_hidden,
     score_total=score_total,
+    fast_paths=_fast_paths(),
 )

@@ -37,12 +37,20 @@ class State:
         self.dealer = dealer
         self.removed = removed
         out = set(removed)
-        self.held: tuple[int, ...] = tuple(c for c in DECK if c not in out)
-        self.space = LayoutSpace(self.held)
+        self.held: tuple[int, ...] = tuple(c for c in DECK if c not in out)  # ascending, as DECK
+        self._space: LayoutSpace | None = None
         self.layouts: list[Layout | None] = [None, None]
         self._values: list[list[int]] = []
         self._scores: list[int] | None = None
         self._winners: list[int | None] = []
+
+    @property
+    def space(self) -> LayoutSpace:
+        """Every layout of the 25 held cards (Q-1.3), built when first asked for (a compiled play-out
+        of a job's deal never asks)."""
+        if self._space is None:
+            self._space = LayoutSpace(self.held)
+        return self._space
 
     # ----------------------------------------------------------------- construction
     @classmethod

@@ -1,0 +1,352 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Quintet deals of ``quintet/random``, ``quintet/greedy`` and ``quintet/blotto`` seats in C.
+
+The deal is the readable engine's (games/quintet/state.py, docs/rules/quintet.md): seat 0 lays out,
+then seat 1, from the same 25 held cards; the packets' values are ``ext.handeval``'s ``quintet``
+ranking (Q-2), looked up here in a table of every 5-card hand of the 32-card deck (by its colex rank,
+filled once by ``ext.handeval.evaluate``); the comparisons score as Q-1.4 says. The bots:
+
+* random: ``LayoutSpace.sample``: ``Generator.permutation(25)`` (Fisher-Yates from the top index down,
+  each index by numpy's ``random_interval``, a masked 32-bit draw) cut into five packets;
+* greedy: ``construct.partition`` with ``top = 1`` (the strongest hand of the cards left, the lowest
+  card-id sum among equal values, the first in ``itertools.combinations`` order among those), packets
+  ordered strongest first (a stable sort) and laid strongest-last; no draw;
+* blotto: greedy's packets with the weakest in the sacrificed slot (``construct.sacrifice``); with
+  ``sacrifice: random`` the slot is ``Generator.integers(1, 6)`` (Lemire's bounded 32-bit draw).
+
+The greedy partition depends only on the held cards, so one deal computes it once for every seat and
+rotation.
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+
+import numpy as np
+
+cdef extern from "numpy/random/bitgen.h":
+    ctypedef struct bitgen_t:
+        void *state
+        uint64_t (*next_uint64)(void *st) nogil
+        uint32_t (*next_uint32)(void *st) nogil
+        double (*next_double)(void *st) nogil
+
+DEF NCOMB = 201376   # C(32, 5)
+DEF LOW = 20         # card id of the deck's position 0 (7c)
+
+cdef int BINOM[33][6]
+cdef int32_t[::1] VALUES  # VALUES[colex rank of five deck positions]: the ext.handeval quintet value
+cdef bint READY = False
+_TABLE = None
+
+
+cdef void _binomials() noexcept:
+    cdef int n, k
+    for n in range(33):
+        BINOM[n][0] = 1
+        for k in range(1, 6):
+            BINOM[n][k] = 0 if n == 0 else BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+
+
+cdef int _ready() except -1:
+    """Fill the value table (once per process, a few milliseconds)."""
+    global VALUES, READY, _TABLE
+    if READY:
+        return 0
+    from ext.handeval import evaluate
+    _binomials()
+    hands = np.empty((NCOMB, 5), dtype=np.uint8)
+    cdef unsigned char[:, ::1] h = hands
+    cdef int a, b, c, d, e, i = 0
+    for e in range(4, 32):  # colex order: the rank of (a < b < c < d < e) is C(a,1)+C(b,2)+...+C(e,5)
+        for d in range(3, e):
+            for c in range(2, d):
+                for b in range(1, c):
+                    for a in range(b):
+                        h[i, 0] = a + LOW
+                        h[i, 1] = b + LOW
+                        h[i, 2] = c + LOW
+                        h[i, 3] = d + LOW
+                        h[i, 4] = e + LOW
+                        i += 1
+    _TABLE = np.ascontiguousarray(evaluate(hands, "quintet"), dtype=np.int32)
+    VALUES = _TABLE
+    READY = True
+    return 0
+
+
+cdef inline int32_t value5(const int *pos) noexcept nogil:
+    """The value of five deck positions, ascending."""
+    return VALUES[BINOM[pos[0]][1] + BINOM[pos[1]][2] + BINOM[pos[2]][3] + BINOM[pos[3]][4] + BINOM[pos[4]][5]]
+
+
+cdef inline uint64_t interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
+    """numpy's ``random_interval``: uniform in [0, mx] (mx < 2**32 here)."""
+    cdef uint64_t mask = mx, value
+    if mx == 0:
+        return 0
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    value = bg.next_uint32(bg.state) & mask
+    while value > mx:
+        value = bg.next_uint32(bg.state) & mask
+    return value
+
+
+cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
+    """``Generator.integers(n)``: numpy's Lemire draw on 32 bits; nothing drawn for n = 1."""
+    cdef uint32_t rng = n - 1, leftover, threshold
+    cdef uint64_t m
+    if rng == 0:
+        return 0
+    m = (<uint64_t> bg.next_uint32(bg.state)) * n
+    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
+    if leftover < n:
+        threshold = (<uint32_t> 0xFFFFFFFFUL - rng) % n
+        while leftover < threshold:
+            m = (<uint64_t> bg.next_uint32(bg.state)) * n
+            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
+    return <uint32_t> (m >> 32)
+
+
+cdef void sort5(int *p) noexcept nogil:
+    cdef int i, j, t
+    for i in range(1, 5):
+        t = p[i]
+        j = i - 1
+        while j >= 0 and p[j] > t:
+            p[j + 1] = p[j]
+            j -= 1
+        p[j + 1] = t
+
+
+cdef void random_layout(bitgen_t *bg, const int *held, int *lay, int32_t *vals) noexcept nogil:
+    """``LayoutSpace.sample``: packet p of the layout is cards perm[5p..5p+4], ascending."""
+    cdef int perm[25]
+    cdef int i, j, t, p
+    for i in range(25):
+        perm[i] = i
+    for i in range(24, 0, -1):
+        j = <int> interval(bg, i)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    for p in range(5):
+        for i in range(5):
+            lay[5 * p + i] = held[perm[5 * p + i]]  # held ascending: positions and cards sort alike
+        sort5(&lay[5 * p])
+        vals[p] = value5(&lay[5 * p])
+
+
+cdef void partition(const int *held, int *packets, int32_t *vals) noexcept nogil:
+    """``construct.partition(cards)``: five packets (deck positions, ascending), strongest first."""
+    cdef int left[25]
+    cdef int pk[25]
+    cdef int32_t pv[5]
+    cdef int order[5]
+    cdef int n = 25, step, a, b, c, d, e, i, j, k, s, best_sum
+    cdef int hand[5]
+    cdef int best[5]
+    cdef int32_t v, best_v
+    for i in range(25):
+        left[i] = held[i]
+    for step in range(4):
+        best_v = -1
+        best_sum = 1 << 30
+        for a in range(n - 4):  # itertools.combinations order
+            hand[0] = left[a]
+            for b in range(a + 1, n - 3):
+                hand[1] = left[b]
+                for c in range(b + 1, n - 2):
+                    hand[2] = left[c]
+                    for d in range(c + 1, n - 1):
+                        hand[3] = left[d]
+                        for e in range(d + 1, n):
+                            hand[4] = left[e]
+                            v = value5(hand)
+                            if v > best_v:
+                                best_v = v
+                                best_sum = hand[0] + hand[1] + hand[2] + hand[3] + hand[4]
+                                best[0], best[1], best[2], best[3], best[4] = a, b, c, d, e
+                            elif v == best_v:
+                                s = hand[0] + hand[1] + hand[2] + hand[3] + hand[4]
+                                if s < best_sum:  # Q-2 ignores some kickers: spend the lowest cards
+                                    best_sum = s
+                                    best[0], best[1], best[2], best[3], best[4] = a, b, c, d, e
+        for i in range(5):
+            pk[5 * step + i] = left[best[i]]
+        pv[step] = best_v
+        k = 0
+        j = 0
+        for i in range(n):
+            if j < 5 and best[j] == i:
+                j += 1
+            else:
+                left[k] = left[i]
+                k += 1
+        n = k
+    for i in range(5):
+        pk[20 + i] = left[i]
+    pv[4] = value5(&pk[20])
+    for i in range(5):  # sorted(range(5), key=-value): stable
+        order[i] = i
+    for i in range(1, 5):
+        k = order[i]
+        j = i - 1
+        while j >= 0 and pv[order[j]] < pv[k]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = k
+    for i in range(5):
+        vals[i] = pv[order[i]]
+        for j in range(5):
+            packets[5 * i + j] = pk[5 * order[i] + j]
+
+
+cdef void in_slots(const int *packets, const int32_t *pvals, const int *slots, int *lay, int32_t *vals) noexcept nogil:
+    """``construct.in_slots``: packet k (strongest first) into slot ``slots[k]``."""
+    cdef int k, j
+    for k in range(5):
+        vals[slots[k]] = pvals[k]
+        for j in range(5):
+            lay[5 * slots[k] + j] = packets[5 * k + j]
+
+
+cdef void bot_layout(int bot, int slot, bitgen_t *bg, const int *held, const int *packets, const int32_t *pvals,
+                     int *lay, int32_t *vals) noexcept nogil:
+    """Bot 0 random, 1 greedy, 2 blotto with ``slot`` (1..5, or 0: random)."""
+    cdef int slots[5]
+    cdef int k, s
+    if bot == 0:
+        random_layout(bg, held, lay, vals)
+        return
+    if bot == 1:
+        for k in range(5):
+            slots[k] = 4 - k
+    else:
+        if slot == 0:
+            slot = 1 + <int> bounded(bg, 5)
+        k = 0
+        for s in range(4, -1, -1):
+            if s != slot - 1:
+                slots[k] = s
+                k += 1
+        slots[4] = slot - 1
+    in_slots(packets, pvals, slots, lay, vals)
+
+
+# ------------------------------------------------------------------ Python side
+
+cdef str RANKS = "23456789TJQKA"
+cdef str SUITS = "cdhs"
+_CARD = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))
+
+
+cdef str layout_str(const int *lay):
+    """``" | ".join(" ".join(card_str(c) for c in p) for p in layout)``."""
+    return " | ".join([" ".join([_CARD[lay[5 * p + i] + LOW] for i in range(5)]) for p in range(5)])
+
+
+cdef tuple layout_ids(const int *lay):
+    return tuple([tuple([lay[5 * p + i] + LOW for i in range(5)]) for p in range(5)])
+
+
+cdef int load_held(held, int *h) except -1:
+    cdef int i, prev = -1
+    if len(held) != 25:
+        raise ValueError("25 held cards")
+    for i in range(25):
+        h[i] = <int> held[i] - LOW
+        if not prev < h[i] < 32:
+            raise ValueError("held cards must be ascending card ids of the 32-card deck")
+        prev = h[i]
+    return 0
+
+
+cdef class Deal:
+    """One deal's held cards and, once a greedy or blotto seat asks, its greedy partition."""
+
+    cdef int held[25]
+    cdef int packets[25]
+    cdef int32_t pvals[5]
+    cdef bint parted
+
+    def __init__(self, held):
+        _ready()
+        load_held(held, self.held)
+        self.parted = False
+
+    cdef void play(self, bitgen_t *bg, const int *bots, const int *slots, int *lays, int32_t *vals) noexcept:
+        cdef int s
+        if not self.parted and (bots[0] != 0 or bots[1] != 0):
+            partition(self.held, self.packets, self.pvals)
+            self.parted = True
+        for s in range(2):
+            bot_layout(bots[s], slots[s], bg, self.held, self.packets, self.pvals, &lays[25 * s], &vals[5 * s])
+
+
+cdef void bots_of(bots, int *b, int *slots) except *:
+    cdef int s
+    for s in range(2):
+        b[s], slots[s] = bots[s]
+
+
+def play(rng, held, bots):
+    """The two layouts (tuples of card ids, seat 0 first) the ``bots`` (per seat ``(kind, slot)``: kind 0
+    random, 1 greedy, 2 blotto, slot 1..5 or 0 for random) lay out from ``held`` drawing from ``rng``."""
+    cdef Deal deal = Deal(held)
+    cdef int b[2]
+    cdef int slots[2]
+    cdef int lays[50]
+    cdef int32_t vals[10]
+    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+    bots_of(bots, b, slots)
+    with rng.bit_generator.lock:
+        deal.play(bg, b, slots, lays, vals)
+    return layout_ids(&lays[0]), layout_ids(&lays[25])
+
+
+def rows(rng_at, held, int dealer, removed, points, rotations, categories):
+    """Per rotation r (its bots ``rotations[r]`` as for ``play``, drawing from ``rng_at(r)``): the values
+    of ``tables.deal_rows`` and ``tables.seat_rows`` for the finished deal of ``held`` (ascending) and
+    ``removed`` (card ids, as dealt), Q-1.4's scores with ``points``; ``categories``: Q-2's names."""
+    cdef Deal deal = Deal(held)
+    cdef int b[2]
+    cdef int slots[2]
+    cdef int lays[50]
+    cdef int32_t vals[10]
+    cdef int pts[5]
+    cdef int sc[2]
+    cdef int won[2]
+    cdef int r, i, ties
+    cdef bitgen_t *bg
+    for i in range(5):
+        pts[i] = points[i]
+    removed_str = " ".join([_CARD[c] for c in removed])
+    out = []
+    for r in range(len(rotations)):
+        bots_of(rotations[r], b, slots)
+        rng = rng_at(r)
+        bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+        with rng.bit_generator.lock:
+            deal.play(bg, b, slots, lays, vals)
+        sc[0] = sc[1] = won[0] = won[1] = ties = 0
+        winners = []
+        for i in range(5):  # Q-1.4: a tie scores nothing
+            if vals[i] == vals[5 + i]:
+                winners.append(None)
+                ties += 1
+            elif vals[i] > vals[5 + i]:
+                winners.append(0)
+                sc[0] += pts[i]
+                won[0] += 1
+            else:
+                winners.append(1)
+                sc[1] += pts[i]
+                won[1] += 1
+        seat_rows = [(sc[s], sc[s] - sc[1 - s], won[s], [categories[vals[5 * s + i] >> 20] for i in range(5)],
+                      layout_str(&lays[25 * s])) for s in range(2)]
+        out.append(([(dealer, (removed_str, winners, ties))], seat_rows))
+    return out

@@ -1,0 +1,102 @@
+"""The compiled play-out of Quintet deals of ``quintet/random``, ``quintet/greedy`` and ``quintet/blotto`` seats.
+
+A random layout costs the readable engine tens of microseconds (the view, ``LayoutSpace.sample``, the
+layout's validation, five evaluator calls); greedy and blotto spend milliseconds on numpy calls per
+step of their partition. ``Playout`` hands a fresh deal to ``_play`` (games/quintet/fast/_play.pyx),
+which lays out the same layouts with the same draws from the same generator. ``play_out`` applies
+them to the ``State`` (so the record is the engine's); ``play_rows`` writes the rows of every
+rotation straight from the kernel, no ``State`` played. ``tests/test_fast_paths.py`` checks records,
+generator states and legal spaces against the readable engine; ``tests/test_quintet_fast.py`` the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from games.core.entry import FastPath, RotationRows, TableSpec
+from games.quintet.fast import _play
+from games.quintet.layout import LayoutSpace
+from games.quintet.rules import QUINTET_CATEGORIES
+from games.quintet.state import State
+from games.quintet.tables import TABLES
+
+__all__ = ["FAST", "Playout"]
+
+
+def _codes(bots: Sequence[Any]) -> list[tuple[int, int]] | None:
+    """Per seat (kind, slot): random (0, 0), greedy (1, 0), blotto (2, slot 1..5 or 0 for random); None
+    when a seat has another bot (a subclass included)."""
+    # Imported here: the bots module imports scipy (the equilibrium bot), which a process that only
+    # reads the registry (``rasklad games``) need not load.
+    from games.quintet.bots import BlottoBot, GreedyBot, RandomBot
+
+    out = []
+    for b in bots:
+        t = type(b)
+        if t is RandomBot:
+            out.append((0, 0))
+        elif t is GreedyBot:
+            out.append((1, 0))
+        elif t is BlottoBot:
+            out.append((2, 0 if b.sacrifice == "random" else int(b.sacrifice)))
+        else:
+            return None
+    return out
+
+
+def _fresh(state: State) -> bool:
+    return state.layouts[0] is None and state.layouts[1] is None
+
+
+class Playout(FastPath):
+    """Deals where every seat is ``quintet/random``, ``quintet/greedy`` or ``quintet/blotto``."""
+
+    name = "quintet/c-play"
+
+    def __init__(self) -> None:
+        self._rotations: Any = None  # the last rotations' bots play_rows saw, and their codes
+        self._rotation_codes: list[Any] = []
+
+    def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
+        """Every seat is one of the three bots itself (a subclass may choose differently)."""
+        return _codes(bots) is not None
+
+    def play_out(self, state: State, bots: Sequence[Any], rng: np.random.Generator) -> None:
+        """Lay out both seats in C (the layouts applied to ``state``): the engine's layouts and draws."""
+        codes = _codes(bots)
+        if codes is None:
+            raise ValueError("this play-out plays only quintet/random, greedy and blotto seats")
+        if not _fresh(state):
+            raise ValueError("play_out needs a fresh deal")
+        for layout in _play.play(rng, state.held, codes):
+            state.apply(layout)
+
+    def legal_trace(self, state: State, bots: Sequence[Any], rng: np.random.Generator) -> list[Any]:
+        """``play_out``, returning each seat's space of layouts: every layout of the held cards (Q-1.3)."""
+        held = state.held
+        self.play_out(state, bots, rng)
+        return [LayoutSpace(held), LayoutSpace(held)]
+
+    def play_rows(self, state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]],
+                  rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
+        """Every rotation of the fresh deal in C, rows straight from the kernel (tables.py's)."""
+        if rotations is self._rotations:  # a job hands the same rotations' bots for every deal
+            codes = self._rotation_codes
+        else:
+            codes = [_codes(bots) for bots in rotations]
+            self._rotations, self._rotation_codes = rotations, codes
+        if tables is not TABLES or not _fresh(state) or any(c is None for c in codes):
+            return super().play_rows(state, tables, rotations, rng_at)
+        return _play.rows(rng_at, state.held, state.dealer, state.removed,
+                          state.rules.points, codes, QUINTET_CATEGORIES)
+
+    def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
+        """Random against random, greedy against blotto (a random slot), blotto (slot 2) against random."""
+        return [[("quintet/random", {})] * 2, [("quintet/greedy", {}), ("quintet/blotto", {"sacrifice": "random"})],
+                [("quintet/blotto", {"sacrifice": 2}), ("quintet/random", {})]]
+
+
+FAST = Playout()
