@@ -1,0 +1,144 @@
+"""Luck-adjusted comparisons (docs/statistics.md, "Luck-adjusted scores"), per game with an estimator:
+
+* coverage: identical bots under two labels, ``--jobs`` small jobs of ``--per-job`` units each; the share
+  of jobs whose 95% interval of A - B covers 0, adjusted and raw (target 95 +- 2%), and the whole run's
+  adjusted and raw mean differences with their combined SE (they must differ by less than 4 SE);
+* variance ratio: a strong bot against a rule-based one, ``--deals`` units, duplicate seating: the
+  report's ``adjusted_variance_ratio`` (raw paired variance over adjusted; target >= 4);
+* cost: the time of the correction against the time of play (target <= 20%).
+
+Games without an estimator are listed with the reason in docs/statistics.md. Prints a table; run with
+``--quick`` for a smoke run. ``make bench`` runs it with the defaults (400 jobs per game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.core import registry  # noqa: E402
+from games.core.streams import Streams  # noqa: E402
+from sims import stats  # noqa: E402
+from sims.plan import deal_seed  # noqa: E402
+from sims.run import play_deal, run_shard, seatings  # noqa: E402
+from sims.spec import TournamentSpec, parse_spec  # noqa: E402
+
+#: Per game: rules, players, the identical bot, the strong and the rule-based bot, the coverage seating.
+CASES: dict[str, dict[str, Any]] = {
+    "dice-poker/full": {"game": "dice-poker", "rules": {"preset": "full"}, "players": 2,
+                        "same": "dice-poker/greedy", "strong": "dice-poker/optimal", "rule": "dice-poker/greedy",
+                        "seating": "random"},
+    "dice-poker/mixed": {"game": "dice-poker", "rules": {"preset": "mixed"}, "players": 2,
+                         "same": "dice-poker/greedy", "strong": "dice-poker/optimal", "rule": "dice-poker/greedy",
+                         "seating": "random"},
+}
+
+
+def _spec(case: dict[str, Any], bots: list[Any], deals: int, seating: str, seed: int) -> TournamentSpec:
+    spec = parse_spec({"kind": "tournament", "game": case["game"], "rules": case["rules"], "players": case["players"],
+                       "bots": bots, "deals": deals, "shard_deals": deals, "seating": seating, "seed": seed})
+    assert isinstance(spec, TournamentSpec)
+    return spec
+
+
+def coverage(case: dict[str, Any], jobs: int, per_job: int) -> dict[str, float]:
+    """Identical bots A and B: per job the t interval of A - B, adjusted and raw."""
+    same = case["same"]
+    seats = run_shard(_spec(case, [{"name": same, "label": "A"}, {"name": same, "label": "B"}], jobs * per_job,
+                            case["seating"], 101), 0)["seats"]
+    out: dict[str, float] = {}
+    diffs = {}
+    for name, col in (("raw", "score"), ("adjusted", "adjusted_score")):
+        pd_ = stats.per_deal(seats, col)
+        d = pd_.value[:, pd_.bots.index("A")] - pd_.value[:, pd_.bots.index("B")]
+        diffs[name] = d
+        hits = 0
+        for j in range(jobs):
+            st = stats.mean_interval(d[j * per_job:(j + 1) * per_job])
+            hits += st["ci_low"] is not None and st["ci_low"] <= 0.0 <= st["ci_high"]
+        out[f"coverage_{name}"] = hits / jobs
+    raw, adj = diffs["raw"], diffs["adjusted"]
+    se = math.sqrt(raw.var(ddof=1) / raw.size + adj.var(ddof=1) / adj.size)
+    out["mean_gap_in_se"] = abs(float(raw.mean() - adj.mean())) / se if se > 0 else 0.0
+    return out
+
+
+def ratio(case: dict[str, Any], deals: int) -> dict[str, float]:
+    """Strong against rule-based, duplicate seating: the pair's adjusted variance ratio and both SEs."""
+    seats = run_shard(_spec(case, [case["strong"], case["rule"]], deals, "duplicate", 202), 0)["seats"]
+    entry = registry.game(case["game"])
+    assert entry.luck is not None
+    board = stats.leaderboard(seats, with_rating=False,
+                              adjustment={"method": entry.luck.method, "unbiased_by": entry.luck.unbiased_by})
+    (p,) = board["pairs"]
+    return {"variance_ratio": p["adjusted_variance_ratio"], "raw_se": p["paired"]["se"],
+            "adjusted_se": p["adjusted"]["se"], "raw_mean": p["paired"]["mean"], "adjusted_mean": p["adjusted"]["mean"]}
+
+
+def cost(case: dict[str, Any], deals: int) -> dict[str, float]:
+    """Seconds of play and of the correction per unit (strong vs rule-based, duplicate seating)."""
+    spec = _spec(case, [case["strong"], case["rule"]], deals, "duplicate", 303)
+    entry = registry.game(spec.game)
+    rules = entry.rules(spec.rules)
+    luck = entry.luck
+    assert luck is not None
+    bots = [registry.make(b.name, b.params) for b in spec.bots]
+    streams = Streams(deal_seed(spec.seed))
+    plays = seatings(spec, streams.rng)
+    st0 = entry.deal(rules, spec.players, 0, streams.at(0, 0))  # warm: solver tables, kernels
+    play_deal(st0, [bots[b] for b in plays[0]], streams.at(0, 1))
+    luck.corrections([st0])
+    t_play = t_corr = 0.0
+    for d in range(deals):
+        dealt = entry.deal(rules, spec.players, d % spec.players, streams.at(d, 0))
+        finished = []
+        for r, seating in enumerate(plays):
+            st = dealt.copy()
+            t0 = time.perf_counter()
+            play_deal(st, [bots[b] for b in seating], streams.at(d, r + 1))
+            t_play += time.perf_counter() - t0
+            finished.append(st)
+        t0 = time.perf_counter()
+        luck.corrections(finished)
+        t_corr += time.perf_counter() - t0
+    return {"play_ms": 1000 * t_play / deals, "correction_ms": 1000 * t_corr / deals, "cost": t_corr / t_play}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=400)
+    ap.add_argument("--per-job", type=int, default=10)
+    ap.add_argument("--deals", type=int, default=400)
+    ap.add_argument("--cost-deals", type=int, default=60)
+    ap.add_argument("--quick", action="store_true", help="40 jobs, 60 deals: a smoke run")
+    ap.add_argument("--case", action="append", help="only these cases (default: all)")
+    args = ap.parse_args()
+    if args.quick:
+        args.jobs, args.deals, args.cost_deals = 40, 60, 10
+    print(f"luck-adjusted comparisons: coverage over {args.jobs} jobs of {args.per_job} units (identical bots), "
+          f"variance ratio over {args.deals} units (strong vs rule-based), cost over {args.cost_deals} units")
+    print(f"{'case':<18} {'cov adj':>8} {'cov raw':>8} {'gap/SE':>7} {'var ratio':>10} {'raw SE':>8} {'adj SE':>8} "
+          f"{'play ms':>8} {'corr ms':>8} {'cost':>6}")
+    for name, case in CASES.items():
+        if args.case and name not in args.case:
+            continue
+        c = coverage(case, args.jobs, args.per_job)
+        r = ratio(case, args.deals)
+        k = cost(case, args.cost_deals)
+        print(f"{name:<18} {c['coverage_adjusted']:>8.1%} {c['coverage_raw']:>8.1%} {c['mean_gap_in_se']:>7.2f} "
+              f"{r['variance_ratio']:>10.1f} {r['raw_se']:>8.3f} {r['adjusted_se']:>8.3f} {k['play_ms']:>8.1f} "
+              f"{k['correction_ms']:>8.1f} {k['cost']:>6.1%}", flush=True)
+    without = sorted(n for n, e in registry.games().items() if e.luck is None)
+    print(f"no estimator (adjusted_score = score; docs/statistics.md says why): {', '.join(without)}")
+
+
+if __name__ == "__main__":
+    main()
