@@ -55,8 +55,8 @@ def test_rasklad_run_quintet_gives_identical_rows_with_1_and_2_workers(tmp_path:
     q = registry.game("quintet")
     assert tables["deals"].schema == deals_schema(q) and tables["seats"].schema == seats_schema(q)
     assert tables["deals"].schema.names == ["deal", "rotation", "dealer", "seating", "removed", "winners", "ties"]
-    assert tables["seats"].schema.names == ["deal", "rotation", "seat", "bot_index", "bot", "score", "margin", "won",
-                                            "categories", "layout"]
+    assert tables["seats"].schema.names == ["deal", "rotation", "seat", "bot_index", "bot", "score", "adjusted_score",
+                                            "margin", "won", "categories", "layout", "remote_faults"]
     deals, seats = tables["deals"].to_pylist(), tables["seats"].to_pylist()
     assert len(deals) == 12 * 2 and len(seats) == 12 * 2 * 2  # two seat rotations, two seats
     for d in deals:

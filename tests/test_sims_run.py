@@ -44,7 +44,7 @@ def test_a_shard_is_a_pure_function_of_spec_and_k() -> None:
     assert a["deals"].schema.names == ["deal", "rotation", "dealer", "seating", "orderer", "order", "stake", "open",
                                        "robot_combination", "rounds", "n_actions"]
     assert a["seats"].schema.names == ["deal", "rotation", "seat", "bot_index", "bot", "role", "combination",
-                                       "fulfilled", "score", "adjusted_score"]
+                                       "fulfilled", "score", "adjusted_score", "remote_faults"]
     assert not a["records"].equals(run_shard(s, 0)["records"])
 
 
