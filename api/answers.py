@@ -7,6 +7,10 @@ API from 361 MB to 6.58 GB. Here the rows are turned into Python objects a few a
 (``query_max_bytes``): an answer larger than that is refused before more of it is built, and the
 Python objects of one chunk are all that exist at any time. The sandbox has already bounded the
 result's rows, cells and Arrow bytes (``storage.query``).
+
+A query's result as a file (CSV, JSON lines: ``file_answer``; Parquet: ``parquet_answer``) is the
+same bounded result, encoded by the downloads' own encoder (``storage.tableformats``: lists as JSON
+text in CSV, NaN as null in JSON lines, full precision) and counted against the same byte limit.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ import pyarrow.parquet as pq
 from pydantic_core import to_json
 
 from storage.query import json_number, result_too_large
+from storage.tableformats import encode
 
-__all__ = ["CHUNK_CELLS", "json_answer", "parquet_answer"]
+__all__ = ["CHUNK_CELLS", "file_answer", "json_answer", "parquet_answer"]
 
 #: Cells turned into Python objects and encoded at once (JSON).
 CHUNK_CELLS = 65_536
@@ -84,3 +89,20 @@ def parquet_answer(table: pa.Table, max_bytes: int) -> bytes:
     if sink.tell() > max_bytes:
         raise result_too_large(max_bytes)
     return sink.getvalue()
+
+
+def file_answer(table: pa.Table, fmt: str, max_bytes: int) -> bytes:
+    """The table as a file in ``fmt`` (``csv`` or ``jsonl``; Parquet: ``parquet_answer``), at most
+    ``max_bytes`` long (QueryError otherwise), written ``CHUNK_CELLS`` cells at a time by
+    ``storage.tableformats.encode`` and measured after every piece."""
+    if fmt == "parquet":
+        return parquet_answer(table, max_bytes)
+    batches = (b for part in _slices(table) for b in part.to_batches())
+    parts: list[bytes] = []
+    size = 0
+    for piece in encode(batches, table.schema, fmt):
+        size += len(piece)
+        if size > max_bytes:
+            raise result_too_large(max_bytes)
+        parts.append(piece)
+    return b"".join(parts)

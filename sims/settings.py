@@ -103,9 +103,9 @@ class Settings(BaseSettings):
     query_timeout_s: float = _f("query", 30.0, "a query running longer is interrupted (seconds)", gt=0)
     query_max_rows: int = _f("query", 100_000, "rows a query may return (longer results are cut and flagged)",
                              gt=0)
-    query_max_bytes: int = _f("query", 32 << 20, "bytes a query's result may hold, as Arrow and as the JSON or "
-                                                 "Parquet sent; a larger one gets 400 naming this limit", gt=0,
-                              shown_default="33554432 (32 MiB)")
+    query_max_bytes: int = _f("query", 32 << 20, "bytes a query's result may hold, as Arrow and as the JSON, "
+                                                 "Parquet, CSV or JSON lines sent; a larger one gets 400 naming "
+                                                 "this limit", gt=0, shown_default="33554432 (32 MiB)")
     query_max_cells: int = _f("query", 5_000_000, "cells (rows x columns) a query's result may hold; a larger one "
                                                   "gets 400 naming this limit (a NULL column has no Arrow bytes)",
                               gt=0)

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
-from api.answers import json_answer, parquet_answer
+from api.answers import file_answer, json_answer
 from api.deps import KeyDep, Services, ServicesDep
 from api.errors import ApiError
 from api.routes.jobs import ERRORS, own_job
@@ -25,7 +25,7 @@ from storage.layout import job_dir
 from storage.objectstore import Location, data_root, read_stream
 from storage.parquet import job_tables_on_disk
 from storage.query import QueryError, filter_sql, is_truncated, run_query, stream_query
-from storage.tableformats import MEDIA_TYPES, encode
+from storage.tableformats import FORMATS, MEDIA_TYPES, encode
 
 router = APIRouter(prefix="/v1", tags=["results"])
 
@@ -33,8 +33,10 @@ PARQUET = MEDIA_TYPES["parquet"]
 #: Set when the data served is incomplete: ``done/total`` shards (a download) or
 #: ``job:done/total,...`` (a Parquet query answer).
 PARTIAL_HEADER = "X-Rasklad-Partial"
-#: The jobs a Parquet query answer ran over, comma-separated.
+#: The jobs a query answer as a file ran over, comma-separated.
 JOBS_HEADER = "X-Rasklad-Jobs"
+#: Set to ``true`` on a query answer as a file that was cut at the row limit (``query_max_rows``).
+TRUNCATED_HEADER = "X-Rasklad-Truncated"
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 #: report.html is a stored page with inline styles and SVG only: no script, no request anywhere, shown
 #: only in the web app's own frame (sandboxed: a unique origin without the session's cookies).
@@ -220,19 +222,29 @@ def _query_jobs(svc: Services, key: ApiKey, wanted: list[str] | None,
     return jobs, partial
 
 
+def _file_format(accept: str) -> str | None:
+    """The file format a query answer is asked for in (``Accept``: a download format's media type),
+    or None for the JSON answer."""
+    return next((f for f in FORMATS if MEDIA_TYPES[f] in accept), None)
+
+
 @router.post("/query", response_model=QueryOut, responses={
     401: {"model": ErrorOut}, 400: {"model": ErrorOut, "description": "refused or failed query"},
     404: {"model": ErrorOut}, 429: {"model": ErrorOut, "description": "too many queries of this key"},
-    200: {"content": {PARQUET: {"example": "(Parquet bytes)"}}}},
+    200: {"content": {PARQUET: {"example": "(Parquet bytes)"},
+                      "text/csv": {"example": '"bot","n","mean"\n"order-poker/heuristic",72,0.6666666666666666\n'},
+                      "application/x-ndjson": {"example": '{"bot": "order-poker/heuristic", "n": 72, '
+                                                          '"mean": 0.6666666666666666}\n'}}}},
     summary="SQL over your jobs")
 async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) -> Response:
     """One read-only SELECT over the views of your jobs (``deals``, ``seats``, ...), with row,
-    cell, byte, memory and time limits. ``Accept: application/vnd.apache.parquet`` returns Parquet."""
+    cell, byte, memory and time limits. ``Accept: application/vnd.apache.parquet``, ``text/csv`` or
+    ``application/x-ndjson`` returns the result as that file (the downloads' encoder, the same limits)."""
     if body.jobs is not None and body.all_jobs:
         raise ApiError(400, "give either jobs or all_jobs, not both", "all_jobs")
     jobs, partial = await asyncio.to_thread(_query_jobs, svc, key, body.jobs, body.all_jobs)
     s = svc.settings
-    as_parquet = PARQUET in request.headers.get("accept", "")
+    as_file = _file_format(request.headers.get("accept", ""))
     stop = threading.Event()
 
     def work() -> Response:
@@ -241,11 +253,15 @@ async def query(body: QueryIn, request: Request, svc: ServicesDep, key: KeyDep) 
                            threads=s.query_threads, stop=stop)
         # Encoding is user-sized work as well: it runs here, on the SQL pool, not on the event loop,
         # a chunk at a time, and what it writes counts against the byte limit (api.answers).
-        if as_parquet:
-            headers = {JOBS_HEADER: ",".join(jobs)}
+        if as_file is not None:
+            headers = {JOBS_HEADER: ",".join(jobs),
+                       "Content-Disposition": f'attachment; filename="query.{as_file}"'}
             if partial:
                 headers[PARTIAL_HEADER] = ",".join(f"{p.job}:{p.shards_done}/{p.shards_total}" for p in partial)
-            return Response(parquet_answer(result, s.query_max_bytes), media_type=PARQUET, headers=headers)
+            if is_truncated(result):
+                headers[TRUNCATED_HEADER] = "true"
+            return Response(file_answer(result, as_file, s.query_max_bytes), media_type=MEDIA_TYPES[as_file],
+                            headers=headers)
         head = {"truncated": is_truncated(result), "jobs": list(jobs), "partial": partial}  # QueryOut's fields
         return Response(json_answer(result, head, s.query_max_bytes), media_type="application/json")
 

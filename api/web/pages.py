@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 #: Bumped when app.js or app.css change, so browsers never run a stale script against new pages.
-ASSET_VERSION = "3"
+ASSET_VERSION = "4"
 
 NAV = (("/", "Jobs"), ("/submit", "Submit"), ("/deals", "Deals"), ("/sql", "SQL"), ("/workers", "Workers"),
        ("/docs", "API docs"))
@@ -67,6 +67,10 @@ FROM seats GROUP BY bot ORDER BY mean DESC</textarea>
 </form>
 <p id="sql-scope" class="note"></p>
 <pre id="sql-error" class="error" hidden></pre>
+<p id="sql-downloads" class="note" hidden>Download the result:
+<button type="button" data-format="csv">CSV</button> <button type="button" data-format="parquet">Parquet</button>
+<button type="button" data-format="jsonl">JSON lines</button> · floats are rounded on this page only (the full value
+in each cell's tooltip); the files keep full precision. <span id="sql-dl-note"></span></p>
 <div id="sql-result"></div>
 <p class="pager" hidden><button id="sql-prev" type="button">◀ previous</button> <span id="sql-page"></span>
 <button id="sql-next" type="button">next ▶</button></p>"""

@@ -11,14 +11,17 @@ const el = (tag, attrs = {}, ...children) => {
   return e;
 };
 
-// Every request that changes something carries this header (see api/web/session.py).
-async function api(method, path, body, type) {
+// Every request that changes something carries this header (see api/web/session.py). With ``accept``
+// (a file's media type) a successful answer is returned as {blob, headers}; errors are read as JSON.
+async function api(method, path, body, type, accept) {
   const opts = { method, headers: { "X-Rasklad-Web": "1" }, credentials: "same-origin" };
   if (body !== undefined) {
     opts.body = typeof body === "string" ? body : JSON.stringify(body);
     opts.headers["Content-Type"] = type || "application/json";
   }
+  if (accept) opts.headers.Accept = accept;
   const r = await fetch(path, opts);
+  if (accept && r.ok) return { blob: await r.blob(), headers: r.headers };
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
@@ -29,6 +32,16 @@ async function api(method, path, body, type) {
     throw err;
   }
   return data;
+}
+
+// Save a blob as a file through the browser's own download (an object URL, freed after the click).
+function saveBlob(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = el("a", { href: url, download: name, hidden: "" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 const fmt = {
@@ -42,6 +55,15 @@ const fmt = {
   },
   // A rate with the precision it needs (as the CLI's rate_text): 12,345 · 45.6 · 0.0213 (a slow unit
   // such as a Raspisnoy match would otherwise read 0).
+  // A query cell: floats rounded for display only (4 decimals; 3 significant digits below 0.001),
+  // the value itself in the cell's title; the downloads keep full precision.
+  cell: (v) => {
+    if (v === null || v === undefined) return { text: "–" };
+    if (typeof v === "number" && !Number.isInteger(v) && Number.isFinite(v)) {
+      return { text: Math.abs(v) >= 1e-3 ? v.toFixed(4) : Number(v.toPrecision(3)).toString(), title: String(v) };
+    }
+    return { text: typeof v === "object" ? JSON.stringify(v) : String(v) };
+  },
   rate: (x) => (x >= 100 ? Math.round(x).toLocaleString("en") : x >= 1 ? x.toFixed(1) : Number(x.toPrecision(3)).toString()),
 };
 
@@ -186,7 +208,7 @@ function sqlConsole() {
     const rows = result.rows.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS);
     const table = el("table", { class: "grid", id: "sql-table" },
       el("thead", {}, el("tr", {}, ...result.columns.map((c) => el("th", { text: c })))),
-      el("tbody", {}, ...rows.map((r) => el("tr", {}, ...r.map((v) => el("td", { text: v === null ? "–" : String(v) }))))));
+      el("tbody", {}, ...rows.map((r) => el("tr", {}, ...r.map((v) => el("td", fmt.cell(v)))))));
     $("#sql-result").replaceChildren(table);
     const pages = Math.max(1, Math.ceil(result.rows.length / PAGE_ROWS));
     document.querySelector(".pager").hidden = pages <= 1;
@@ -196,6 +218,7 @@ function sqlConsole() {
   };
   $("#sql-prev").addEventListener("click", () => { page -= 1; draw(); });
   $("#sql-next").addEventListener("click", () => { page += 1; draw(); });
+  let ran = null;  // the body of the query shown: its downloads run it again, with the same limits
   $("#sql-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const jobs = $("#sql-jobs").value.trim();
@@ -204,17 +227,42 @@ function sqlConsole() {
     $("#sql-error").hidden = true;
     try {
       result = await api("POST", "/v1/query", body);
+      // The downloads name the jobs the query ran over, so a new job between run and download
+      // does not change what "your latest job" means.
+      ran = { ...body, jobs: result.jobs, all_jobs: undefined };
       page = 0;
       const partial = (result.partial || []).map((p) => ` · partial data: ${p.job} has ${p.shards_done}/${p.shards_total} shards`).join("");
       $("#sql-scope").textContent = `over ${result.jobs.length === 1 ? "job " + result.jobs[0] : result.jobs.length + " jobs"}${partial}`;
+      $("#sql-downloads").hidden = false;
       draw();
     } catch (e) {
+      ran = null;
+      $("#sql-downloads").hidden = true;
       $("#sql-result").replaceChildren();
       $("#sql-error").textContent = e.message;  // in full, with DuckDB's hints
       $("#sql-error").hidden = false;
     }
   });
+  // The result as a file: POST /v1/query with the format's Accept (the API's encoder and limits).
+  document.querySelectorAll("#sql-downloads button[data-format]").forEach((b) => b.addEventListener("click", async () => {
+    if (!ran) return;
+    const f = b.dataset.format;
+    const name = `query-${ran.jobs.length === 1 ? ran.jobs[0] : ran.jobs.length + "-jobs"}.${f}`;
+    $("#sql-error").hidden = true;
+    b.disabled = true;
+    try {
+      const r = await api("POST", "/v1/query", ran, undefined, SQL_FILES[f]);
+      saveBlob(r.blob, name);
+      $("#sql-dl-note").textContent = r.headers.get("X-Rasklad-Truncated") ? "the file was cut at the row limit, as the table above" : "";
+    } catch (e) {
+      $("#sql-error").textContent = e.message;
+      $("#sql-error").hidden = false;
+    } finally {
+      b.disabled = false;
+    }
+  }));
 }
+const SQL_FILES = { csv: "text/csv", parquet: "application/vnd.apache.parquet", jsonl: "application/x-ndjson" };
 
 // ---------------------------------------------------------------------------------- workers page
 function workersPage() {
