@@ -1,5 +1,6 @@
-"""The docs' ``.to_pandas()`` examples run, against a small job of the live service (issue 34: the docs
-showed ``.to_pandas()`` while nothing installed pandas; ``pip install 'rasklad[pandas]'`` does now).
+"""The docs' ``.to_pandas()`` examples run, against a small job of the live service (issue 34: pandas
+came with no extra, so ``.to_pandas()`` on the client's tables failed; ``pip install 'rasklad[pandas]'``
+installs it, and docs/service.md shows it).
 
 Every fenced ``python`` block of README.md and docs/*.md that calls ``.to_pandas()`` runs as written,
 with ``RASKLAD_URL``/``RASKLAD_KEY`` pointing at the live service and the block's example job id
