@@ -1,0 +1,43 @@
+"""The PettingZoo adapter (docs/interop.md): pettingzoo.test.api_test for every adapted game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (pip install 'rasklad[pettingzoo]')")
+
+from pettingzoo.test import api_test
+
+from rasklad.interop.adapters import ADAPTERS
+from rasklad.interop.pettingzoo import env
+
+CASES = {
+    "liars-poker": [{}, {"digits_per_note": 1, "digit_values": 2},
+                    {"players": 3, "rounds": 3, "preset": "trading-floor"}],
+}
+
+
+def test_every_adapted_game_has_cases() -> None:
+    assert set(CASES) == set(ADAPTERS)
+
+
+@pytest.mark.parametrize(("game", "kwargs"), [(g, k) for g, ks in CASES.items() for k in ks])
+@pytest.mark.filterwarnings("ignore:Observation")
+def test_api_test_passes(game: str, kwargs: dict[str, object]) -> None:
+    api_test(env(game, **kwargs), num_cycles=200)
+
+
+def test_masks_follow_the_engine_and_rewards_are_the_scores() -> None:
+    e = env("liars-poker", digits_per_note=1, digit_values=2)
+    e.reset(seed=3)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    assert mask.tolist() == [1, 1, 1, 1, 0, 0]  # four bids, no challenge before the opening bid (LP-4.1)
+    rng = np.random.default_rng(0)
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    scores = e.unwrapped.state_.scores()
+    assert [e.unwrapped._cumulative_rewards.get(a, 0.0) for a in e.possible_agents] in ([0.0, 0.0], scores) \
+        and sum(scores) == 0
