@@ -11,6 +11,7 @@ import numpy as np
 from games.blackjack import record, tables
 from games.blackjack.dealing import deal
 from games.blackjack.home import natural_next_dealer
+from games.blackjack.luck import LUCK
 from games.blackjack.playthrough import PLAYTHROUGH
 from games.blackjack.questions import QUESTIONS
 from games.blackjack.rules import NAME, PRESETS, SEATS, VERSION, Rules
@@ -117,4 +118,5 @@ ENTRY = GameEntry(
     solver=SOLVER,
     fast_paths=_fast_paths(),
     questions={q.name: q for q in QUESTIONS},
+    luck=LUCK,
 )

@@ -90,6 +90,11 @@ class Dealer:
         excl = (10 if up == 1 else 1 if up == 10 else 0) if peeked else 0
         return self._go(shoe, up, up == 1, 1, excl)
 
+    def finish(self, shoe: Shoe, hard: int, ace: bool) -> tuple[float, ...]:
+        """Final totals (``SLOTS``) of a dealer hand of two or more cards, known to be no natural, of ``hard``
+        points (aces 1; ``ace``: one among them), with ``shoe`` left (the readable recursion)."""
+        return self._go(shoe, hard, ace, 3, 0)
+
     def _go(self, shoe: Shoe, hard: int, ace: bool, n: int, excl: int) -> tuple[float, ...]:
         key = (shoe, hard, ace, n, excl)
         got = self.memo.get(key)
