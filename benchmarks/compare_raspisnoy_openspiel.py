@@ -2,6 +2,7 @@
 
     .venv/bin/pip install open-spiel          # benchmark only, not a runtime dependency
     .venv/bin/python benchmarks/compare_raspisnoy_openspiel.py --seconds 10 --solves 20
+    .venv/bin/python benchmarks/compare_raspisnoy_openspiel.py --pipeline --matches 20000 --rounds 3
 
 1. Random play of one 4-player 9-card deal (36 cards, 9 tricks), one process, one run:
    ours through the compiled play-out (``fast/_playout.pyx``, the engine's choices exactly, tested
@@ -12,6 +13,13 @@
    with 9 tricks all 36 cards are dealt and its trump-card chance node has no outcome left, so the
    game cannot be played; its chance nodes deal card by card and turn the trump; it has no joker)
    through its Python API with a uniformly random legal action at each node. Deals (games) per second and the ratio.
+   With ``--pipeline`` (issue 30's target): ``rasklad run`` end to end, one worker, CPU time
+   (``pipeline_cpu.rasklad_run``), a 4-player classic job of ``--matches`` matches in duplicate seating
+   (every match under 4 rotations; the compiled fast path ``fast/_match.pyx`` plays random and heuristic
+   bots), interleaved with OpenSpiel ``oh_hell`` as above measured in CPU time for as long, ``--rounds``
+   times; the medians of deals (rows of ``deals``: a deal of the match, 1 to 9 cards) per CPU second
+   and of oh_hell games per CPU second, and their ratio; also per trick (ours 153 tricks a 25-deal
+   match, oh_hell 8 a game).
 2. The double-dummy solver: median and p99 time of a full solve of a deal's start (every hand
    known, the root maximising its tricks) for 3 hands of 7 cards, 4 hands of 6 cards and, fewer, 4
    hands of 9 cards; and the time per decision of ``pimc`` in a short match against heuristics.
@@ -64,7 +72,7 @@ def ours_compiled(seconds: float) -> float:
     return deals / (time.perf_counter() - t0)
 
 
-def openspiel(seconds: float) -> float | None:
+def openspiel(seconds: float, clock: Any = time.perf_counter) -> float | None:
     try:
         import pyspiel
     except ImportError:
@@ -73,8 +81,8 @@ def openspiel(seconds: float) -> float | None:
                                          "num_tricks_fixed": 8})
     rng = np.random.default_rng(1)
     games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    t0 = clock()
+    while clock() - t0 < seconds:
         st = game.new_initial_state()
         while not st.is_terminal():
             if st.is_chance_node():
@@ -84,7 +92,32 @@ def openspiel(seconds: float) -> float | None:
                 la = st.legal_actions()
                 st.apply_action(la[int(rng.integers(len(la)))])
         games += 1
-    return games / (time.perf_counter() - t0)
+    return games / (clock() - t0)
+
+
+def pipeline(matches: int, rounds: int, bot: str = "raspisnoy/random") -> dict[str, Any]:
+    """``rasklad run`` (one worker, CPU time) of a 4-player classic job against OpenSpiel's oh_hell (CPU
+    time), interleaved ``rounds`` times; medians."""
+    from pipeline_cpu import rasklad_run
+
+    spec = {"kind": "tournament", "game": "raspisnoy", "players": 4, "bots": [bot] * 4, "deals": matches,
+            "seating": "duplicate", "seed": 11, "record": "summary"}
+    ours_rates, peer_rates = [], []
+    for _ in range(rounds):
+        cpu, rows = rasklad_run(spec)
+        ours_rates.append(rows / cpu)
+        peer = openspiel(min(cpu, 20.0), time.process_time)
+        if peer is not None:
+            peer_rates.append(peer)
+    a = statistics.median(ours_rates)
+    b = statistics.median(peer_rates) if peer_rates else None
+    per_trick = None if b is None else (a * 153 / 25) / (b * 8)
+    return {"bot": bot, "matches": matches, "rasklad_run_deals_per_cpu_s": round(a),
+            "runs": [round(x) for x in ours_rates],
+            "openspiel_oh_hell_games_per_cpu_s": None if b is None else round(b),
+            "peer_runs": [round(x) for x in peer_rates],
+            "ratio": None if b is None else round(a / b, 1), "ratio_per_trick": None if per_trick is None else
+            round(per_trick, 1)}
 
 
 def solve_times(players: int, cards: int, solves: int) -> dict[str, Any]:
@@ -134,7 +167,14 @@ def main() -> None:
     ap.add_argument("--solves", type=int, default=20)
     ap.add_argument("--big-solves", type=int, default=3, help="full 9-card 4-hand solves (slow: seconds to minutes)")
     ap.add_argument("--pimc-matches", type=int, default=1)
+    ap.add_argument("--pipeline", action="store_true", help="only rasklad run end to end against oh_hell (CPU)")
+    ap.add_argument("--matches", type=int, default=20000, help="--pipeline: matches of the job")
+    ap.add_argument("--rounds", type=int, default=3, help="--pipeline: interleaved runs of each side")
     args = ap.parse_args()
+    if args.pipeline:
+        print(json.dumps([pipeline(args.matches, args.rounds, bot) for bot in ("raspisnoy/random",
+                                                                                "raspisnoy/heuristic")], indent=2))
+        return
     a = ours(args.seconds)
     c = ours_compiled(args.seconds)
     b = openspiel(args.seconds)

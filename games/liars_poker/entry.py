@@ -116,6 +116,12 @@ def _bots() -> Sequence[Any]:
     return BOTS
 
 
+def _fast_paths() -> Sequence[Any]:
+    from games.liars_poker.fast.playout import FAST
+
+    return (FAST,)
+
+
 ENTRY = GameEntry(
     name=NAME,
     title="Liar's poker",
@@ -147,4 +153,5 @@ ENTRY = GameEntry(
     action_index="match",  # LP-7.4: actions are counted over the record's rounds joined
     rule_due=record.rule_due,  # LP-7.4: LP-4.1, LP-4.6 or LP-4.4 at the index of the next action
     deal_series=_deal_series,
+    fast_paths=_fast_paths(),  # random and truthful matches in C (fast/_play.pyx)
 )

@@ -59,6 +59,12 @@ def _bots() -> Sequence[Any]:
     return bots()
 
 
+def _fast_paths() -> Sequence[Any]:
+    from games.raspisnoy.fast.playout import FAST
+
+    return (FAST,)
+
+
 def _replay_deal(rec: Mapping[str, Any], number: int | None) -> dict[str, Any]:
     """Deal ``number`` of a match record (R-8.5), or a deal written alone (R-8.2, R-8.4)."""
     return record.replay_deal_record(rec) if number is None else record.replay_deal(rec, number)
@@ -95,4 +101,5 @@ ENTRY = GameEntry(
     cards_in_play=_cards_in_play,
     resample_hidden=_resample,
     rule_due=record.rule_due,  # R-8.3: a deal that stops before its last trick is R-4.1
+    fast_paths=_fast_paths(),  # random and heuristic matches in C (fast/_match.pyx)
 )

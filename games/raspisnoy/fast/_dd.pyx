@@ -20,9 +20,10 @@ value is found by null-window searches bisecting the payoff's range (MTD-style),
 from libc.stdint cimport uint64_t, int32_t
 from libc.stdlib cimport calloc, free
 
+from games.raspisnoy.fast.tricks cimport led_of, plain_allowed, real_base, trick_trump_of, winner_index
+
 
 cdef extern from *:
-    int __builtin_clzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
 
 DEF MAXP = 6
@@ -74,15 +75,11 @@ cdef inline int c_rank(int c) noexcept nogil:
 
 
 cdef inline int led_suit(Ctx* c) noexcept nogil:
-    if c.tmode[0] == 0 or c.tmode[0] == 3:
-        return c_suit(c.tcard[0])
-    return c.tcall[0]
+    return led_of(c.tmode[0], c.tcard[0], c.tcall[0])  # tricks.pxd, shared with the play-outs
 
 
 cdef inline int trick_trump(Ctx* c, int led) noexcept nogil:
-    if c.rotating:
-        return (led + 1) & 3  # R-2.3: s -> c -> d -> h -> s
-    return c.trump
+    return trick_trump_of(c.rotating, c.trump, led)  # R-2.3
 
 
 cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
@@ -90,8 +87,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
     cdef uint64_t hand = c.hands[seat]
     cdef uint64_t real = hand & ~c.jokers
     cdef uint64_t jok = hand & c.jokers
-    cdef uint64_t base, follow = 0, trumps = 0, present
-    cdef int m = 0, card, s, L = -1, T = -1, high_lead, prev, between, x, lead_mode = 0
+    cdef uint64_t base, present
+    cdef int m = 0, card, s, L = -1, T = -1, prev, between, x, lead_mode = 0, plain = 0
     cdef int i
     if c.tcount == 0:
         base = real
@@ -99,29 +96,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
         L = led_suit(c)
         T = trick_trump(c, L)
         lead_mode = c.tmode[0]
-        high_lead = lead_mode == 1
-        follow = 0
-        trumps = 0
-        for card in range(36):
-            if (real >> card) & 1:
-                if c_suit(card) == L:
-                    follow |= (<uint64_t>1) << card
-                if T >= 0 and c_suit(card) == T:
-                    trumps |= (<uint64_t>1) << card
-        if high_lead:
-            if follow:
-                card = 63 - __builtin_clzll(follow)
-                base = (<uint64_t>1) << card
-            elif trumps and c.must_trump and c.leads_any:
-                base = trumps
-            else:
-                base = real
-        elif follow:
-            base = follow
-        elif trumps and c.must_trump:
-            base = trumps
-        else:
-            base = real
+        base = real_base(real, lead_mode, L, T, c.must_trump, c.leads_any)  # tricks.pxd
+        plain = c.joker_plain and plain_allowed(lead_mode, L, T, real, c.must_trump)
     # real cards, with the sequence reduction
     present = 0
     for i in range(c.n):
@@ -175,10 +151,9 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
             if c.joker_low:
                 moves[m] = card | (2 << 6) | (NOCALL << 8)
                 m += 1
-            if c.joker_plain and lead_mode != 1 and lead_mode != 2:
-                if L == 3 or (not follow and (T == 3 or not trumps or not c.must_trump)):
-                    moves[m] = card | (3 << 6) | (NOCALL << 8)
-                    m += 1
+            if plain:
+                moves[m] = card | (3 << 6) | (NOCALL << 8)
+                m += 1
     order_moves(c, moves, m)
     return m
 
@@ -207,27 +182,7 @@ cdef void order_moves(Ctx* c, int* moves, int m) noexcept nogil:
 
 cdef int trick_winner_seat(Ctx* c) noexcept nogil:
     """R-4.7: the seat that takes the full trick on the table."""
-    cdef int L = led_suit(c)
-    cdef int T = trick_trump(c, L)
-    cdef int best = -1, bi = 0, key, i, s, r
-    for i in range(c.tcount):
-        if c.tmode[i] == 1:
-            key = 310 - i  # R-4.7.1, R-4.8: the first high joker
-        elif c.tmode[i] == 2:
-            key = 109 if i == 0 else -1  # a lowest-SUIT lead counts below the 6; a low follower never wins
-        else:
-            s = c_suit(c.tcard[i])
-            r = c_rank(c.tcard[i])
-            if T >= 0 and s == T:
-                key = 210 + r
-            elif s == L:
-                key = 110 + r
-            else:
-                key = -1
-        if key > best:
-            best = key
-            bi = i
-    return c.tseat[bi]
+    return c.tseat[winner_index(c.tcount, c.tmode, c.tcard, c.tcall, c.rotating, c.trump)]  # tricks.pxd
 
 
 cdef inline uint64_t mix(uint64_t h) noexcept nogil:

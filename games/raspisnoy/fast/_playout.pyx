@@ -13,6 +13,8 @@ Cards are 0..35 (core id − 16). Used by the benchmark against OpenSpiel (bench
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t
 
+from games.raspisnoy.fast.tricks cimport engine_moves, led_of, trick_trump_of, winner_index
+
 cdef extern from "numpy/random/bitgen.h":
     ctypedef struct bitgen_t:
         void *state
@@ -57,10 +59,6 @@ cdef struct Game:
     int tricks
 
 
-cdef inline int csuit(int c) noexcept nogil:
-    return c & 3
-
-
 cdef int bid_values(Opt* o, Game* g, int seat, int lo, int* out) noexcept nogil:
     """``Deal.bid_values`` (R-3.1, R-3.3, R-3.4, R-3.8)."""
     cdef int m = 0, v, duty, forbidden = -1, s, tot = 0
@@ -85,85 +83,19 @@ cdef int bid_values(Opt* o, Game* g, int seat, int lo, int* out) noexcept nogil:
 
 
 cdef int play_moves(Opt* o, Game* g, int seat, int* moves) noexcept nogil:
-    """R-4.6 in the readable engine's order: per card ascending, a real card, or a joker's modes."""
-    cdef uint64_t hand = g.hands[seat], real = hand & ~o.jokers, base, follow = 0, trumps = 0
-    cdef int m = 0, card, s, L = -1, T = -1, lead_mode = 0, top = -1
-    if g.tcount == 0:
-        base = real
-    else:
+    """R-4.6 in the readable engine's order (``tricks.pxd``, shared with ``_match.pyx`` and ``_dd.pyx``)."""
+    cdef int lead_mode = 0, L = -1, T = -1
+    if g.tcount:
         lead_mode = g.tmode[0]
-        L = csuit(g.tcard[0]) if lead_mode == 0 or lead_mode == 3 else g.tcall[0]
-        T = (L + 1) & 3 if o.rotating else o.trump
-        for card in range(36):
-            if (real >> card) & 1:
-                if csuit(card) == L:
-                    follow |= (<uint64_t>1) << card
-                    top = card
-                if T >= 0 and csuit(card) == T:
-                    trumps |= (<uint64_t>1) << card
-        if lead_mode == 1:
-            if follow:
-                base = (<uint64_t>1) << top
-            elif trumps and o.must_trump and o.leads_any:
-                base = trumps
-            else:
-                base = real
-        elif follow:
-            base = follow
-        elif trumps and o.must_trump:
-            base = trumps
-        else:
-            base = real
-    for card in range(36):
-        if (base >> card) & 1:
-            moves[m] = card | (7 << 8)
-            m += 1
-        elif (hand >> card) & 1 and (o.jokers >> card) & 1:
-            if g.tcount == 0:
-                if o.leads_any or o.rotating:
-                    for s in range(4):
-                        moves[m] = card | (1 << 6) | (s << 8)
-                        m += 1
-                elif o.trump >= 0:
-                    moves[m] = card | (1 << 6) | (o.trump << 8)
-                    m += 1
-                if o.joker_low:
-                    for s in range(4):
-                        moves[m] = card | (2 << 6) | (s << 8)
-                        m += 1
-                if o.joker_plain:
-                    moves[m] = card | (3 << 6) | (7 << 8)
-                    m += 1
-            else:
-                moves[m] = card | (1 << 6) | (7 << 8)
-                m += 1
-                if o.joker_low:
-                    moves[m] = card | (2 << 6) | (7 << 8)
-                    m += 1
-                if o.joker_plain and lead_mode != 1 and lead_mode != 2:
-                    if L == 3 or (not follow and (T == 3 or not trumps or not o.must_trump)):
-                        moves[m] = card | (3 << 6) | (7 << 8)
-                        m += 1
-    return m
+        L = led_of(lead_mode, g.tcard[0], g.tcall[0])
+        T = trick_trump_of(o.rotating, o.trump, L)
+    return engine_moves(g.hands[seat], o.jokers, g.tcount, lead_mode, L, T, o.trump, o.rotating, o.must_trump,
+                        o.joker_plain, o.joker_low, o.leads_any, moves)
 
 
 cdef int winner(Opt* o, Game* g) noexcept nogil:
     """R-4.7: the seat taking the full trick."""
-    cdef int L = csuit(g.tcard[0]) if g.tmode[0] == 0 or g.tmode[0] == 3 else g.tcall[0]
-    cdef int T = (L + 1) & 3 if o.rotating else o.trump
-    cdef int best = -1, bi = 0, key, i, s
-    for i in range(o.n):
-        if g.tmode[i] == 1:
-            key = 310 - i
-        elif g.tmode[i] == 2:
-            key = 109 if i == 0 else -1
-        else:
-            s = csuit(g.tcard[i])
-            key = 210 + (g.tcard[i] >> 2) if T >= 0 and s == T else (110 + (g.tcard[i] >> 2) if s == L else -1)
-        if key > best:
-            best = key
-            bi = i
-    return g.tseat[bi]
+    return g.tseat[winner_index(o.n, g.tmode, g.tcard, g.tcall, o.rotating, o.trump)]
 
 
 cdef inline int choose(int m, bitgen_t* bg) noexcept nogil:
