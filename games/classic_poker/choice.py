@@ -25,7 +25,7 @@ import numpy as np
 from games.classic_poker import hands
 from games.classic_poker.rules import NAME, VERSION, Rules
 from games.classic_poker.state import Action, State
-from games.core.entry import _rules_dict
+from games.core.entry import _rules_dict, rules_json
 from games.core.protocol import IllegalAction
 from games.core.records import envelope
 
@@ -118,7 +118,7 @@ class ChoiceState:
         """CP-11.1, and the choice: the options while the dealer chooses, then the chosen preset."""
         if self.inner is None:
             return {"seat": seat, "players": self.players, "dealer": self.dealer, "phase": "choose",
-                    "rules": _rules_dict(self.table_rules), "choices": list(self.table_rules.dealers_choice),
+                    "rules": rules_json(self.table_rules), "choices": list(self.table_rules.dealers_choice),
                     "carried": list(self.carried), "actions": []}
         v = self.inner.view(seat)
         v["preset"] = self.choice
@@ -130,7 +130,12 @@ class ChoiceState:
         return Counter(self.deck_order) if self.inner is None else self.inner.cards_in_play()
 
     def copy(self) -> ChoiceState:
-        return _copy.deepcopy(self)
+        """An independent copy (the chosen deal's by :meth:`State.copy`; the orders are never changed)."""
+        st = object.__new__(ChoiceState)
+        st.__dict__.update(self.__dict__)
+        if self.inner is not None:
+            st.inner = self.inner.copy()
+        return st
 
     def stub(self) -> dict[str, Any]:
         """CP-11.2 with CP-9.2: the orders of the whole choice deck."""
@@ -142,7 +147,7 @@ class ChoiceState:
 
     def record(self) -> dict[str, Any]:
         inner = self.inner
-        actions = self._choose_entry() + (_copy.deepcopy(inner.history) if inner is not None else [])
+        actions = self._choose_entry() + (_copy.deepcopy(inner.history.entries()) if inner is not None else [])
         done = inner is not None and inner.result is not None
         return envelope(NAME, VERSION, _rules_dict(self.table_rules), self.players, self.dealer, self.stub(),
                         actions, inner.outcome() if done and inner is not None else None)

@@ -26,8 +26,14 @@ def deck_of(rules: Rules) -> list[int]:
     return base + list(JOKER_IDS[:rules.jokers])
 
 
+#: Every card's name by id, jokers included: views name every card they hold, every time.
+_NAMES: tuple[str, ...] = tuple(handeval.name_of(c) for c in range(max(JOKER_IDS) + 1))
+
+
 def name(cid: int) -> str:
     """A card's name (``Jk``, ``Jk2`` for the jokers)."""
+    if 0 <= cid < len(_NAMES):
+        return _NAMES[cid]
     return handeval.name_of(cid)
 
 

@@ -20,7 +20,8 @@ from ext import handeval
 from games.classic_poker import hands
 from games.classic_poker.rules import NAME, VERSION, Rules
 from games.core import betting as bt
-from games.core.entry import _rules_dict
+from games.core.entry import _rules_dict, rules_json
+from games.core.history import History
 from games.core.protocol import IllegalAction
 from games.core.records import envelope
 
@@ -71,7 +72,8 @@ class State:
         self.folded_cards: list[int] = []
         self.drawn: dict[int, int] = {}
         self.shown_aces: dict[int, int] = {}
-        self.history: list[dict[str, Any]] = []
+        #: CP-11.2: the actions so far; entries are never changed once appended (copies share them).
+        self.history: History[dict[str, Any]] = History()
         self.street = 0
         self.phase = "bet"
         self.draw_queue: list[int] = []
@@ -458,13 +460,15 @@ class State:
               for p in range(self.players)}
         v: dict[str, Any] = {
             "seat": seat, "players": self.players, "dealer": self.dealer, "form": self.rules.form,
-            "rules": _rules_dict(self.rules), "carried": list(self.carried),
+            "rules": rules_json(self.rules), "carried": list(self.carried),
             "hand": [hands.name(c) for c in self.cards[seat]],
             "up": up, "common": hands.name(self.common) if self.common is not None else None,
             "in": [not f for f in self.betting.folded], "pot": self.betting.pot,
             "committed": list(self.betting.committed), "to_call": max(0, self.betting.current_bet - (
                 self.betting.bets[seat] if self.betting.bets else 0)),
-            "street": self.street, "phase": self.phase, "actions": [_seen(a, seat) for a in self.history],
+            "street": self.street, "phase": self.phase,
+            # a bet's entry is flat: a dict copy is the bot's own; a draw's holds lists (_seen)
+            "actions": [dict(a) if a["act"] != "draw" else _seen(a, seat) for a in self.history],
             "drawn": dict(self.drawn), "shown_aces": {p: hands.name(c) for p, c in self.shown_aces.items()},
         }
         if self.result is not None:
@@ -472,7 +476,20 @@ class State:
         return v
 
     def copy(self) -> State:
-        return _copy.deepcopy(self)
+        """An independent copy at the cost of the state, not of its history: the history, the orders,
+        the dealt hands and the (immutable) betting state are shared, never changed once made."""
+        st = object.__new__(State)
+        st.__dict__.update(self.__dict__)
+        st.history = self.history.copy()
+        st.cards = [list(h) for h in self.cards]
+        st.face_up = [list(u) for u in self.face_up]
+        st.stock = None if self.stock is None else list(self.stock)
+        st.discards, st.kept_aside = list(self.discards), list(self.kept_aside)
+        st.folded_cards = list(self.folded_cards)
+        st.restocked = set(self.restocked)
+        st.drawn, st.shown_aces = dict(self.drawn), dict(self.shown_aces)
+        st.draw_queue, st.fold_street, st.payout = list(self.draw_queue), list(self.fold_street), list(self.payout)
+        return st
 
     def stub(self) -> dict[str, Any]:
         """CP-11.2: the deal's chance stub."""
@@ -484,14 +501,14 @@ class State:
 
     def record(self) -> dict[str, Any]:
         return envelope(NAME, VERSION, _rules_dict(self.rules), self.players, self.dealer, self.stub(),
-                        _copy.deepcopy(self.history), self.outcome() if self.result is not None else None)
+                        _copy.deepcopy(self.history.entries()), self.outcome() if self.result is not None else None)
 
 
 def _seen(entry: dict[str, Any], seat: int) -> dict[str, Any]:
     """A history entry as ``seat`` sees it (CP-11.1): another player's draw shows how many cards he
     drew (and the ace he showed to draw four, CP-7.4), never the cards he threw."""
-    if entry["act"] != "draw" or entry["seat"] == seat:
-        return _copy.deepcopy(entry)
+    if entry["act"] != "draw" or entry["seat"] == seat:  # flat but for a draw's lists of card names
+        return {k: list(v) if type(v) is list else v for k, v in entry.items()}
     out = {"seat": entry["seat"], "act": "draw", "count": len(entry["discard"])}
     if "shown" in entry:
         out["shown"] = entry["shown"]

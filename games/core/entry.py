@@ -18,7 +18,9 @@ Nothing here imports a service layer: ``games`` never imports ``sims``, ``storag
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -566,3 +568,35 @@ def _rules_dict(rules: Any) -> dict[str, Any]:
     """Every option of a rules dataclass as JSON (tuples become lists)."""
     out = dataclasses.asdict(rules)
     return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
+
+
+@functools.lru_cache(maxsize=256)
+def _built_once(build: Callable[[Any], dict[str, Any]], rules: Any) -> tuple[dict[str, Any], tuple[str, ...]]:
+    built = build(rules)
+    return built, tuple(k for k, v in built.items() if isinstance(v, (list, dict, set)))
+
+
+#: (build, id(rules)) -> (rules, its build, keys to copy): hashing a rules dataclass of 20 fields costs
+#: more than the lookup, so the rules object seen last is found by identity (and kept alive here).
+_BY_ID: dict[tuple[Any, int], tuple[Any, dict[str, Any], tuple[str, ...]]] = {}
+
+
+def rules_json(rules: Any, build: Callable[[Any], dict[str, Any]] = _rules_dict) -> dict[str, Any]:
+    """``build(rules)`` (default: every option as JSON), built once per rules object and handed out as a
+    fresh dict each call (list and dict values copied too), so a view that holds it costs no ``asdict`` and a bot
+    that changes it changes nothing else. Rules are frozen dataclasses: equal rules share one build."""
+    hit = _BY_ID.get((build, id(rules)))
+    if hit is not None and hit[0] is rules:
+        _, built, mutable = hit
+    else:
+        try:
+            built, mutable = _built_once(build, rules)
+        except TypeError:  # unhashable rules (a list field): built every time
+            return build(rules)
+        if len(_BY_ID) >= 256:
+            _BY_ID.clear()
+        _BY_ID[(build, id(rules))] = (rules, built, mutable)
+    out = dict(built)
+    for k in mutable:
+        out[k] = copy.deepcopy(out[k])
+    return out

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from games.core.cards import card_str
+from games.core.entry import rules_json as built_once
 from games.core.protocol import IllegalAction
 from games.core.records import envelope
 from games.preferans import cards as pc
@@ -84,6 +85,7 @@ class State:
         self.settlement: scoring.Settlement | None = None
         self._legal: list[str] | None = None  # the current decision's legal tokens, until an action
         self._stubs: dict[int, tuple[dict[str, Any], list[list[Any]]]] = {}  # finished deals' record parts
+        self._sheet_json: tuple[tuple[int, str | None], dict[str, Any]] | None = None  # (when, sheet_json)
         self._start(0)
 
     @classmethod
@@ -296,13 +298,19 @@ class State:
         return parts
 
     def sheet_json(self) -> dict[str, Any]:
-        s = self.sheet
-        return {"pulka": [exact(x) for x in s.pulka], "mountain": [exact(x) for x in s.mountain],
-                "whists": [[exact(x) for x in row] for row in s.whists]}
+        """The sheet as JSON, a fresh copy each call. The sheet changes only when a deal is scored or the
+        match closes, so the exact numbers are written once per change, not once per view."""
+        key = (len(self.deltas), self.end)
+        if self._sheet_json is None or self._sheet_json[0] != key:
+            s = self.sheet
+            self._sheet_json = (key, {"pulka": [exact(x) for x in s.pulka], "mountain": [exact(x) for x in s.mountain],
+                                      "whists": [[exact(x) for x in row] for row in s.whists]})
+        w = self._sheet_json[1]
+        return {"pulka": list(w["pulka"]), "mountain": list(w["mountain"]), "whists": [list(r) for r in w["whists"]]}
 
     def view(self, seat: int) -> dict[str, Any]:
         """PF-14: exactly what ``seat`` may know now."""
-        v: dict[str, Any] = {"seat": seat, "players": self.players, "rules": rules_json(self.rules),
+        v: dict[str, Any] = {"seat": seat, "players": self.players, "rules": built_once(self.rules, rules_json),
                              "sheet": self.sheet_json(), "deal_no": self.deal_no, "over": self.end is not None}
         if self.end is not None:
             return v

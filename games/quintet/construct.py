@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import linear_sum_assignment
 
 from ext.handeval import evaluate
 from games.quintet.layout import Layout
@@ -121,6 +120,8 @@ def best_slots(values: Sequence[int], opp_values: npt.NDArray[np.int32], weights
     v = np.asarray(values, dtype=np.int64)
     sign = np.sign(v[:, None, None] - opp_values[None, :, :].astype(np.int64))  # (packet, layout, slot)
     gain = np.einsum("pjs,j,s->ps", sign, weights, np.asarray(points, dtype=np.float64))
+    from scipy.optimize import linear_sum_assignment  # here: scipy costs a second to import, listing bots none
+
     rows, cols = linear_sum_assignment(gain, maximize=True)
     slots = [0] * PACKETS
     for r, c in zip(rows.tolist(), cols.tolist(), strict=True):

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import linprog
 
 
 @dataclass(frozen=True)
@@ -50,6 +49,8 @@ def solve_zero_sum(matrix: npt.ArrayLike) -> GameSolution:
     a_eq = np.ones((1, rows + 1))
     a_eq[0, -1] = 0.0
     bounds = [(0.0, None)] * rows + [(None, None)]
+    from scipy.optimize import linprog  # here: scipy costs a second to import, listing bots none
+
     res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
     if res.status != 0:
         raise RuntimeError(f"the matrix game LP failed: {res.message}")
