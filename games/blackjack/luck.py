@@ -32,7 +32,9 @@ only the expectations read the shoe.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
+from functools import lru_cache
+from operator import mul
+from typing import Any
 
 from games.blackjack.casino import CasinoState
 from games.blackjack.rules import ACE, POINTS, Rules
@@ -68,6 +70,19 @@ class SeatValues:
         self.das = rules.das == "on"
         self._memo: dict[tuple[object, ...], float] = {}
         self._dealer: dict[tuple[int, bool], tuple[float, ...]] = {}
+        self._vectors: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self._kinds: dict[str, Callable[..., float]] = {
+            "c1": self.before_up, "up": self.before_second, "c2": self._second, "hole": self.dealt,
+            "split": self.split_hand, "double": self.doubled, "hit": self.hit, "dealer": self.dealer_draw}
+
+    def vec(self, kind: str, *args: Any) -> tuple[float, ...]:
+        """V after a card of each value 1..10 for the event ``kind`` (a key of ``_kinds``) in the situation ``args``."""
+        key = (kind, *args)
+        got = self._vectors.get(key)
+        if got is None:
+            f = self._kinds[kind]
+            got = self._vectors[key] = tuple(f(*args, x) for x in VALUES)
+        return got
 
     def _cached(self, key: tuple[object, ...], f: Callable[[], float]) -> float:
         got = self._memo.get(key)
@@ -173,6 +188,14 @@ class SeatValues:
         return self._cached(("c2", c1, c2, up), lambda: sum(
             p * self.dealt(c1, c2, up, h) for h, p in zip(VALUES, P_INF, strict=True)))
 
+    def _second(self, c1: int, up: int, c2: int) -> float:
+        return self.before_hole(c1, c2, up)
+
+    def dealer_draw(self, standing: Sequence[tuple[int, float]], hard: int, ace: bool, v: int) -> float:
+        """The hands standing on ``standing`` ((total, units) each) after the dealer's hand drew ``v``."""
+        d = self.dealer(*_hv(hard, ace, v))
+        return sum(units * self.stand(t, d) for t, units in standing)
+
     def before_second(self, c1: int, up: int) -> float:
         """V after the up card: the seat's second card and the hole card still to come."""
         return self._cached(("up", c1, up), lambda: sum(
@@ -184,14 +207,30 @@ class SeatValues:
             p * self.before_second(c1, u) for u, p in zip(VALUES, P_INF, strict=True)))
 
 
+    def warm(self) -> SeatValues:
+        """Every vector of the deal's events and of the players' draws, computed once (about half a second
+        a rule set): the units then only look them up."""
+        self.vec("c1")
+        for c1 in VALUES:
+            self.vec("up", c1)
+            for up in VALUES:
+                self.vec("c2", c1, up)
+                for c2 in VALUES:
+                    self.vec("hole", c1, c2, up)
+                for hole in VALUES:
+                    for pair in VALUES:
+                        self.vec("split", up, hole, pair)
+                    for hard in range(2, 21):
+                        for ace in (False, True):
+                            self.vec("hit", up, hole, hard, ace)
+                            self.vec("double", up, hole, hard, ace)
+        return self
+
+
 @lru_cache(maxsize=16)
 def seat_values(rules: Rules) -> SeatValues:
-    """The memoized ``SeatValues`` of a rule set (shared by every unit of a process)."""
-    return SeatValues(rules)
-
-
-Alt = Callable[[int], float]
-"""V of a seat with a card of value 1..10 in place of the card that came (the term's alternatives)."""
+    """The memoized, warmed ``SeatValues`` of a rule set (shared by every unit of a process)."""
+    return SeatValues(rules).warm()
 
 
 class _Shoe:
@@ -207,18 +246,18 @@ class _Shoe:
         self.terms = [0.0] * st.players
         self.trace: list[tuple[int, int, float]] = []  # (position in the shoe, seat, term)
 
-    def draw(self, card: int, alts: Sequence[tuple[int, Alt]] = ()) -> None:
-        """Card ``card`` leaves the shoe; for each ``(seat, alt)`` the seat gains the term
-        ``alt(value) - E[alt(next value)]``, the expectation over the values left."""
+    def draw(self, card: int, alts: Sequence[tuple[int, Sequence[float]]] = ()) -> None:
+        """Card ``card`` leaves the shoe; for each ``(seat, vals)`` (V of the seat after a card of each value
+        1..10) the seat gains the term ``vals[value] - E[vals[next value]]``, over the values left."""
         if self.pos >= len(self.order):  # BJ-3.4: a new stock; the term is left out (module docstring)
             self.pos += 1
             return
         if self.order[self.pos] != card:
             raise RuntimeError(f"card {self.pos} of the round is not the stub's: the reconstruction is wrong")
         v = card_value(card)
-        for seat, alt in alts:
-            vals = [alt(x) for x in VALUES]
-            term = vals[v - 1] - sum(c * a for c, a in zip(self.counts, vals, strict=True)) / self.left
+        counts, left = self.counts, self.left
+        for seat, vals in alts:
+            term = vals[v - 1] - sum(map(mul, counts, vals)) / left
             self.terms[seat] += term
             self.trace.append((self.pos, seat, term))
         self.counts[v - 1] -= 1
@@ -233,22 +272,14 @@ def _hand_draws(sv: SeatValues, shoe: _Shoe, seat: int, up: int, hole: int, hand
     for h in hands:
         vals = [card_value(c) for c in h.cards]
         if split:
-            shoe.draw(h.cards[1], [(seat, partial(sv.split_hand, up, hole, vals[0]))])
+            shoe.draw(h.cards[1], [(seat, sv.vec("split", up, hole, vals[0]))])
         hard, ace = sum(vals[:2]), 1 in vals[:2]
         for c in h.cards[2:]:
             if h.doubled:
-                shoe.draw(c, [(seat, partial(sv.doubled, up, hole, hard, ace))])
+                shoe.draw(c, [(seat, sv.vec("double", up, hole, hard, ace))])
             else:
-                shoe.draw(c, [(seat, partial(sv.hit, up, hole, hard, ace))])
+                shoe.draw(c, [(seat, sv.vec("hit", up, hole, hard, ace))])
             hard, ace = _hv(hard, ace, card_value(c))
-
-
-def _dealer_draw_alt(sv: SeatValues, standing: Sequence[tuple[int, float]], hard: int, ace: bool) -> Alt:
-    """V of a seat whose hands stand on ``standing`` (total, units) after the dealer draws a value."""
-    def alt(x: int) -> float:
-        d = sv.dealer(*_hv(hard, ace, x))
-        return sum(units * sv.stand(t, d) for t, units in standing)
-    return alt
 
 
 def state_corrections(st: CasinoState) -> list[float]:
@@ -274,21 +305,21 @@ def _walk(st: CasinoState) -> _Shoe:
     up_card, hole_card = st.dealer.cards[0], st.dealer.cards[1]
     up, hole = card_value(up_card), card_value(hole_card)
     for s in range(n):
-        shoe.draw(first[s], [(s, sv.before_up)])
-    shoe.draw(up_card, [(s, partial(sv.before_second, c1[s])) for s in range(n)])
+        shoe.draw(first[s], [(s, sv.vec("c1"))])
+    shoe.draw(up_card, [(s, sv.vec("up", c1[s])) for s in range(n)])
     for s in range(n):
-        shoe.draw(second[s], [(s, partial(sv.before_hole, c1[s], up=up))])
-    shoe.draw(hole_card, [(s, partial(sv.dealt, c1[s], c2[s], up)) for s in range(n)])
+        shoe.draw(second[s], [(s, sv.vec("c2", c1[s], up))])
+    shoe.draw(hole_card, [(s, sv.vec("hole", c1[s], c2[s], up)) for s in range(n)])
     if st.dealer.natural:
         return shoe
     for s in range(n):
         _hand_draws(sv, shoe, s, up, hole, st.hands[s])
-    standing = [[(best_total(sum(v), 1 in v), h.bet / st.rules.bet)
-                 for h in hs if not h.bust and not h.natural for v in [[card_value(c) for c in h.cards]]]
+    standing = [tuple((best_total(sum(v), 1 in v), h.bet / st.rules.bet)
+                      for h in hs if not h.bust and not h.natural for v in [[card_value(c) for c in h.cards]])
                 for hs in st.hands]
     hard, ace = up + hole, up == 1 or hole == 1
     for c in st.dealer.cards[2:]:
-        shoe.draw(c, [(s, _dealer_draw_alt(sv, standing[s], hard, ace)) for s in range(n) if standing[s]])
+        shoe.draw(c, [(s, sv.vec("dealer", standing[s], hard, ace)) for s in range(n) if standing[s]])
         hard, ace = _hv(hard, ace, card_value(c))
     return shoe
 
