@@ -19,9 +19,9 @@ RANDOM = ["order-poker/random"] * 4
 MIXED = ["order-poker/heuristic", "order-poker/random", "order-poker/random", "order-poker/heuristic"]
 
 CASES = [
-    (RANDOM, 600, "d59807f93b6ce2c70bbe7eff89e61ae54aa0dcad997dc4f9ebc26b9c8eba3c5d",
+    (RANDOM, 600, "2f5d09e8aaeff6e2fa26953daffea27d3054f1f776316e836e1c43685b7ee22c",
      "c8df5686d129cddc51185c668d69f329288cf96cac91a788cfd3d836285f2c17"),
-    (MIXED, 30, "5b96982d889b094db962a769a8c476bcde642b1fe5d4cf66399760ab4af48cd4",
+    (MIXED, 30, "a519d2a8ee9587dc999651b0908fed7925a031fd2f83cb06ae3bc3f8e4f68d0f",
      "c3a8ae07d591b771c57362c8a3fe59d97518a729949545985aee0909e51da1e0"),
 ]
 
