@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -118,10 +119,13 @@ def test_replay_steps_prints_a_playthrough_in_the_rules_words(tmp_path: Path) ->
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
     assert lines[0].startswith("Order Poker — 3 players")
-    assert len(lines) == len(rec["actions"]) + 2  # a header, one line per action, the scores
+    # A header, the deal as dealt, one numbered line per action (each followed by what it changed), the scores.
+    assert "deal:" in lines and "actions:" in lines
+    acts = [line for line in lines if re.match(r"\s*\d+ ", line)]
+    assert len(acts) == len(rec["actions"])
     assert lines[-1] == f"scores: {rec['outcome']['scores']}"
     first = rec["actions"][0]
-    assert f"seat {first['seat']}" in lines[1] and ("passes" in lines[1] or "orders" in lines[1])
+    assert f"seat {first['seat']}" in acts[0] and ("passes" in acts[0] or "orders" in acts[0])
     # An illegal record: the playthrough stops with exit 2 and the action's index and rule.
     bad = {**rec, "actions": [{**rec["actions"][0], "seat": (rec["actions"][0]["seat"] + 1) % 3}]}
     f.write_text(json.dumps(bad))
