@@ -161,7 +161,8 @@ def _unit_writer(units: Any, k: int) -> Callable[[int], None]:
 class _UnitCounts:
     """Units done by every running shard, in shared memory: a pool process writes its shard's entry
     after each unit (``sims.run.run_shard``'s ``on_unit``), the parent sums them for the display and
-    notes them in the job store (``JobStore.note_units``) at most every ``NOTE_EVERY_S`` seconds, so
+    notes them in the job store (``JobStore.note_units``) at once the first time, then at most every
+    ``NOTE_EVERY_S`` seconds, so
     ``rasklad show`` and the web app see a long shard advance before it commits."""
 
     NOTE_EVERY_S = 1.0
@@ -196,7 +197,9 @@ class _UnitCounts:
             self.prog.items_running = running
             if self.on_units is not None:
                 self.on_units(self.prog)
-        if now - self.noted_at >= self.NOTE_EVERY_S:
+        # The first units of a run are noted at once (a job should not sit at 0 in `rasklad show` for a
+        # second), later ones at most every NOTE_EVERY_S.
+        if now - self.noted_at >= self.NOTE_EVERY_S or (running and not self.noted):
             self.noted_at = now
             self._note()
 

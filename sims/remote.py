@@ -54,6 +54,7 @@ from sims.keepalive import Connect, KeepAliveTransport, open_plain
 from sims.keepalive import Streams as Connection
 from sims.plan import deal_seed, job_id
 from sims.remoteurl import IPAddress, check_url, open_guarded
+from sims.shards import ShardCancelled, seatings, shard_range
 from sims.spec import TournamentSpec, bot_labels
 from sims.tables import DecisionRows, TournamentRows
 
@@ -149,7 +150,6 @@ class _Shard:
 
     def __init__(self, spec: TournamentSpec, k: int, access: RemoteAccess,
                  should_stop: Callable[[], bool] | None, on_unit: Callable[[int], None] | None) -> None:
-        from sims.run import seatings, shard_range
 
         self.spec, self.k, self.access = spec, k, access
         self.should_stop, self.on_unit = should_stop, on_unit
@@ -300,7 +300,6 @@ class _Shard:
                 self.decisions.add(*d)
 
     async def run(self) -> dict[str, pa.Table]:
-        from sims.run import ShardCancelled
 
         units = self.units()
         rotations = self.spec.rotations

@@ -52,21 +52,12 @@ from sims.dealers import DealerChain, unit_dealing
 from sims.plan import deal_seed
 from sims.remote import RemoteAccess, has_remote
 from sims.remote import run_tournament as run_remote
+from sims.shards import ShardCancelled, seatings, shard_range
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import DecisionRows, TournamentRows
 
 __all__ = ["ShardCancelled", "Streams", "play_deal", "play_one", "play_timed", "run_shard", "seatings",
            "shard_range"]
-
-
-def shard_range(spec: TournamentSpec, k: int) -> range:
-    """Global deal indices of shard ``k``."""
-    assert spec.shard_deals is not None
-    start = k * spec.shard_deals
-    if k < 0 or start >= spec.deals:
-        raise ValueError(f"shard {k} does not exist: the job has deals 0..{spec.deals - 1} in shards of "
-                         f"{spec.shard_deals}")
-    return range(start, min(start + spec.shard_deals, spec.deals))
 
 
 def play_deal(state: Any, seat_bots: Sequence[Any], rng: np.random.Generator, fast: FastPath | None = None) -> None:
@@ -125,21 +116,6 @@ class _FastPaths:
         found = [self(seating) for seating in plays]
         fps = {id(fp) for _, fp in found}
         return [b for b, _ in found], found[0][1] if len(fps) == 1 else None
-
-
-def seatings(spec: TournamentSpec, rng: np.random.Generator) -> list[list[int]]:
-    """The bot index of every seat in each rotation of one deal.
-
-    ``duplicate``: the cyclic rotations of the bots over the seats; ``fixed``: the bots in spec
-    order; ``random``: ``players`` bots of the pool drawn without replacement, in random seat order,
-    from the deal's stream right after its cards (a pool of exactly ``players`` bots is shuffled).
-    """
-    n = spec.players
-    if spec.seating == "random":
-        return [[int(x) for x in rng.permutation(len(spec.bots))[:n]]]
-    if spec.seating == "fixed":
-        return [list(range(n))]
-    return [[(s + r) % n for s in range(n)] for r in range(n)]
 
 
 def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool] | None = None,
@@ -225,10 +201,6 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
     seat_bots, fp = _FastPaths(entry, rules, bots)(plays[rotation])
     play_deal(st, seat_bots, streams.at(deal, rotation + 1), fp)
     return st
-
-
-class ShardCancelled(Exception):
-    """Raised by ``run_shard`` when ``should_stop()`` turned true (the job was cancelled)."""
 
 
 def run_shard(spec: JobSpec | Mapping[str, Any], k: int, should_stop: Callable[[], bool] | None = None,

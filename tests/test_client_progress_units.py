@@ -11,7 +11,7 @@ from conftest import Live
 
 #: Six pulkas of random bots in one shard: seconds of play before it commits.
 SLOW = {"kind": "tournament", "game": "preferans", "rules": {"preset": "sochi"}, "players": 3,
-        "bots": ["preferans/random"] * 3, "deals": 6, "shard_deals": 6, "seating": "fixed", "seed": 341}
+        "bots": ["preferans/random"] * 3, "deals": 10, "shard_deals": 10, "seating": "fixed", "seed": 341}
 
 
 def test_a_running_shard_reports_its_units_to_the_api(live: Live) -> None:
@@ -27,9 +27,9 @@ def test_a_running_shard_reports_its_units_to_the_api(live: Live) -> None:
             if j["state"] in ("succeeded", "failed", "cancelled"):
                 break
             time.sleep(0.3)
-    assert seen[-1][:3] == ("succeeded", 1, 6), (seen[-3:], j.get("error"))
+    assert seen[-1][:3] == ("succeeded", 1, SLOW["deals"]), (seen[-3:], j.get("error"))
     assert all(unit == "pulkas" for *_, unit in seen)
-    within = [s for s in seen if s[0] == "running" and s[1] == 0 and 0 < s[2] < 6]
+    within = [s for s in seen if s[0] == "running" and s[1] == 0 and 0 < s[2] < SLOW["deals"]]
     assert within, seen  # units counted while the only shard still ran
     counts = [s[2] for s in seen]
     assert counts == sorted(counts)  # never backwards

@@ -13,9 +13,9 @@ from sims.embedded import Progress, open_store, run_job, settings_for
 from sims.spec import parse_spec
 from storage.jobstore import JobStore
 
-#: Four pulkas of random bots in one shard: seconds of play before the only shard commits.
+#: Eight pulkas of random bots in one shard: seconds of play before the only shard commits.
 SLOW = {"kind": "tournament", "game": "preferans", "rules": {"preset": "sochi"}, "players": 3,
-        "bots": ["preferans/random"] * 3, "deals": 4, "shard_deals": 4, "seating": "fixed", "seed": 34}
+        "bots": ["preferans/random"] * 3, "deals": 8, "shard_deals": 8, "seating": "fixed", "seed": 34}
 
 
 def test_an_embedded_run_shows_units_before_its_first_shard_commits(tmp_path: Path) -> None:
@@ -33,7 +33,7 @@ def test_an_embedded_run_shows_units_before_its_first_shard_commits(tmp_path: Pa
     result = run_job(parse_spec(SLOW), settings=settings, workers=1, on_start=on_start, on_units=on_units)
     assert result.state == "succeeded"
     before_commit = [s for s in seen if s[0] == 0]
-    assert before_commit and any(0 < running < 4 for _, running, _, _ in before_commit), seen
+    assert before_commit and any(0 < running < 8 for _, running, _, _ in before_commit), seen
     assert all(shown == running for _, running, shown, _ in before_commit)
     # The job store heard of them too (noted at most every second): what `rasklad show` and the API read.
     assert any(stored > 0 for *_, stored in before_commit), seen
@@ -44,7 +44,7 @@ def test_an_embedded_run_shows_units_before_its_first_shard_commits(tmp_path: Pa
 def test_the_job_json_counts_a_running_shards_units_in_its_unit(tmp_path: Path) -> None:
     store = JobStore(f"sqlite:///{tmp_path / 'jobs.db'}")
     spec = parse_spec(SLOW).canonical()
-    job = store.create_job("j-units", "tournament", "preferans", {**spec, "deals": 8}, 2, 8)
+    job = store.create_job("j-units", "tournament", "preferans", {**spec, "deals": 8, "shard_deals": 4}, 2, 8)
     store.set_state(job.id, "running")
     store.note_units(job.id, 0, 3)
     store.note_units(job.id, 1, 1)

@@ -97,12 +97,15 @@ def test_games_and_bots_list_the_toys(tmp_path: Path) -> None:
 def test_run_writes_the_common_keys_and_the_games_columns(jobs: Jobs) -> None:
     deals, seats = _table(jobs.dir("draw"), "deals"), _table(jobs.dir("draw"), "seats")
     assert deals.column_names == ["deal", "rotation", "dealer", "seating", "winner", "draws", "top"]
-    assert seats.column_names == ["deal", "rotation", "seat", "bot_index", "bot", "score", "won", "drew", "card"]
+    # score and adjusted_score (docs/statistics.md), the game's own columns, remote_faults (docs/remote-bots.md)
+    assert seats.column_names == ["deal", "rotation", "seat", "bot_index", "bot", "score", "adjusted_score", "won",
+                                  "drew", "card", "remote_faults"]
     assert deals.num_rows == 60 * 3 and seats.num_rows == 60 * 3 * 3
     assert str(seats.schema.field("won").type) == "bool" and str(deals.schema.field("winner").type) == "int8"
     mdeals, mseats = _table(jobs.dir("match"), "deals"), _table(jobs.dir("match"), "seats")
     assert mdeals.column_names == ["deal", "rotation", "deal_no", "dealer", "seating", "winner", "bidders", "high"]
-    assert mseats.column_names == ["deal", "rotation", "seat", "bot_index", "bot", "score", "bids", "won"]
+    assert mseats.column_names == ["deal", "rotation", "seat", "bot_index", "bot", "score", "adjusted_score", "bids",
+                                   "won", "remote_faults"]
     assert mdeals.num_rows == 40 * 3 * 3 and mseats.num_rows == 40 * 3 * 3  # matches x rotations x (deals | seats)
 
 

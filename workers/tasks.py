@@ -97,8 +97,10 @@ def _watch(store: JobStore, job_id: str, k: int, holder: str, heartbeat_s: float
     every second; set ``cancelled`` when the job is cancelled, and ``lost`` too when the lease
     was taken (this worker was presumed dead and the shard runs elsewhere). ``units[0]`` is how
     many units the shard has played (``sims.run.run_shard``'s ``on_unit``): noted in the job store
-    every ``UNITS_NOTE_S`` seconds when it changed, so the job's progress moves within a long shard."""
-    last_beat = last_note = time.monotonic()
+    as soon as the first are played, then every ``UNITS_NOTE_S`` seconds when it changed, so the job's
+    progress moves within a long shard."""
+    last_beat = time.monotonic()
+    last_note = -UNITS_NOTE_S  # the first units are noted at the first look, not UNITS_NOTE_S later
     noted = 0
     while not done.wait(1.0):
         if units is not None and units[0] != noted and time.monotonic() - last_note >= UNITS_NOTE_S:
