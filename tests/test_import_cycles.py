@@ -14,6 +14,8 @@ import ast
 import re
 from pathlib import Path
 
+from astparse import parse
+
 ROOT = Path(__file__).resolve().parent.parent
 _CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
 
@@ -47,7 +49,7 @@ def _imports(path: Path, name: str, modules: set[str]) -> set[str]:
     source = path.read_text(encoding="utf-8")
     if path.suffix == ".pyx":
         return {m.group(1) or m.group(2) for m in _CYTHON_IMPORT.finditer(source)}
-    tree = ast.parse(source, str(path))
+    tree = parse(source, str(path))
     skip = _type_checking_nodes(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()

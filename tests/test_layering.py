@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from astparse import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE = ("sims", "storage", "workers", "api")
@@ -35,7 +36,7 @@ def imports_of(source: str, filename: str) -> Iterator[tuple[int, str]]:
             for name in (m.group(1) or m.group(2)).split(","):
                 yield line, name.strip()
         return
-    for node in ast.walk(ast.parse(source, filename)):
+    for node in ast.walk(parse(source, filename)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
