@@ -48,7 +48,7 @@ from games.core import registry
 from games.core.entry import GameEntry
 from games.core.protocol import IllegalAction
 from games.core.streams import Streams
-from sims.dealers import DealerChain
+from sims.dealers import DealerChain, unit_dealing
 from sims.jsonview import to_json
 from sims.keepalive import Connect, KeepAliveTransport, open_plain
 from sims.keepalive import Streams as Connection
@@ -178,10 +178,11 @@ class _Shard:
         spec, entry = self.spec, self.entry
         fixed = None if spec.seating == "random" else self._seatings(spec, self.streams.rng)
         dealers = DealerChain(entry, self.rules, spec)
+        deal_unit = unit_dealing(entry, spec)  # a spec's match_length, as sims.run deals it
         dealer = dealers.dealer(self.deals.start)
         for deal in self.deals:
             rng = self.streams.at(deal, 0)
-            dealt = entry.deal(self.rules, spec.players, dealer, rng)
+            dealt = deal_unit(self.rules, spec.players, dealer, rng)
             dealer = dealers.after(deal, dealt)
             plays = fixed if fixed is not None else self._seatings(spec, rng)
             fresh = dealt.copy() if len(plays) > 1 else dealt

@@ -194,3 +194,14 @@ def test_service_runs_an_allowed_remote_bot_without_the_secret(tmp_path: Path) -
         secret = ok.rsplit("_", 1)[-1]
         assert not any(secret.encode() in body or ok.encode() in body for body in seen)
         assert all(json.loads(b)["unit"]["job"] == job["id"] for b in seen)
+
+
+def test_a_remote_tournament_deals_the_specs_match_length() -> None:
+    """``match_length`` is the spec's, remote bots or not: the remote runner deals a unit as ``sims.run``
+    does (``sims.dealers.unit_dealing``). A bot that always faults plays as the random bot would."""
+    for url in _thread_server(_error):
+        remote = run_shard(parse_spec(_spec({"remote": url, "label": "mine"}, max_faults=10_000, match_length=3)), 0)
+        local = run_shard(parse_spec(_spec({"name": f"{GAME}/random", "label": "mine"}, match_length=3)), 0)
+        assert sorted(set(remote["deals"].column("deal_no").to_pylist())) == [0, 1, 2]
+        for t in ("deals", "seats"):
+            _same(local[t], remote[t], skip=("remote_faults",))
