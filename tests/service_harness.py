@@ -2,7 +2,7 @@
 
 Nothing here is a mock: the API is ``python -m rasklad serve`` over loopback HTTP, workers
 are ``python -m rasklad worker`` (real Celery prefork pools), the broker is Redis. Each
-test run takes a Redis database number of its own (a lock key with a TTL in that database),
+test run takes a Redis database number of its own (a claim key with a TTL in database 0),
 so concurrent runs on one machine never see each other's queues.
 """
 
@@ -28,12 +28,28 @@ import redis
 REDIS_HOST = "127.0.0.1"
 REDIS_PORT = 6379
 ROOT = Path(__file__).resolve().parent.parent
+#: Keys in Redis database 0 that claim databases 1..15 for one test each (see ``redis_db``).
+CLAIM_PREFIX = "rasklad:test-db-claim:"
 
 
 def _die_with_parent() -> None:
     """In the child: get SIGKILL when the test process dies, so no worker outlives a run."""
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
     libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _end_group(p: subprocess.Popen[bytes], sig: int, grace: float = 30) -> None:
+    """Send ``sig`` to the process group of ``p``; SIGKILL the group if ``p`` has not exited
+    within ``grace`` seconds, and always SIGKILL what is left of the group (pool children)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(p.pid, sig)
+    try:
+        p.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        pass
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(p.pid, signal.SIGKILL)
+    p.wait(timeout=30)
 
 
 def free_port() -> int:
@@ -44,19 +60,27 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def redis_db(port: int = REDIS_PORT) -> Iterator[int]:
-    """A Redis database number nobody else uses now (claimed with a lock key, flushed)."""
+    """A Redis database number nobody else uses now, flushed, for the duration of the block.
+
+    The claim is a key with a TTL in database 0 (``rasklad:test-db-claim:<n>``), not in the
+    claimed database itself: a test that flushes its own database (the reconciler test does)
+    must not release the claim, or a concurrent test would take the same number and the two
+    services would consume each other's messages (two CI failures at once, fixed here).
+    """
     token = uuid.uuid4().hex
+    claims = redis.Redis(host=REDIS_HOST, port=port, db=0)
     for db in range(15, 0, -1):
-        r = redis.Redis(host=REDIS_HOST, port=port, db=db)
-        if r.set("rasklad:test-run-lock", token, nx=True, ex=3600):
-            for k in r.scan_iter("*"):
-                if k != b"rasklad:test-run-lock":
-                    r.delete(k)
+        claim = f"{CLAIM_PREFIX}{db}"
+        if claims.set(claim, token, nx=True, ex=3600):
+            r = redis.Redis(host=REDIS_HOST, port=port, db=db)
+            r.flushdb()
             try:
                 yield db
             finally:
                 with contextlib.suppress(redis.RedisError):
                     r.flushdb()
+                    if claims.get(claim) == token.encode():
+                        claims.delete(claim)
             return
     raise RuntimeError("every Redis database 1..15 is claimed by another test run")
 
@@ -139,18 +163,15 @@ class Service:
         return [int(x) for x in out.stdout.split()]
 
     def kill_worker(self, name: str, sig: int = signal.SIGKILL) -> None:
-        p = self.workers.pop(name)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(p.pid, sig)
-        p.wait(timeout=30)
+        _end_group(self.workers.pop(name), sig)
 
     def stop(self) -> None:
+        """End every process of the service; nothing of it may outlive the test, since the
+        Redis database it used goes to the next test (a straggler would eat its messages)."""
         for name in list(self.workers):
             self.kill_worker(name, signal.SIGTERM)
         if self.api is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.api.pid, signal.SIGTERM)
-            self.api.wait(timeout=30)
+            _end_group(self.api, signal.SIGTERM)
             self.api = None
 
     def dump_logs(self) -> str:
