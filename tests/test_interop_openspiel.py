@@ -10,11 +10,14 @@ import rasklad.interop.openspiel as ros  # noqa: E402
 from games.core import registry  # noqa: E402
 from rasklad.interop.adapters import ADAPTERS  # noqa: E402
 
-#: Parameters per adapted game for random_sim_test: the default rules and a few others.
-SIM_CASES = {
-    "liars-poker": ["", "(players=2,digits_per_note=1,digit_values=2)",
-                    "(players=3,rounds=2,preset=trading-floor,digits_per_note=2)", "(players=4,preset=openspiel)"],
-}
+
+def _params(case: dict[str, object]) -> str:
+    """An adapter's test case as OpenSpiel game parameters: ``(players=3,preset=x)``; "" for the default."""
+    return "(" + ",".join(f"{k}={v}" for k, v in case.items()) + ")" if case else ""
+
+
+#: Every adapted game's test tables (``Adapter.cases``) as OpenSpiel parameters.
+SIM_CASES = {name: [_params(dict(c)) for c in ad.cases] for name, ad in ADAPTERS.items()}
 
 
 def test_every_adapted_game_is_registered_with_its_rules_as_parameters() -> None:

@@ -1,0 +1,1 @@
+"""One module per adapted game, each exposing its ``ADAPTER`` (``rasklad.interop.adapters.ADAPTED``)."""
