@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -135,6 +135,9 @@ class Settings(BaseSettings):
                                        "(more get 429 with Retry-After)", gt=0)
     replay_timeout_s: float = _f("api", 20.0, "a deal-viewer replay running longer is killed (seconds; a job with "
                                               "record: full serves its stored records instead)", gt=0)
+    log_format: Literal["text", "json"] = _f(
+        "api", "text", "log lines of `rasklad serve` and `rasklad worker`: text, or json (one object a line: ts, "
+                       "level, logger, message, process; for log collectors)")
 
     # --- workers: the Celery broker and the shard tasks (`rasklad worker`, also read by the API) --
     broker: str = _f("workers", DEFAULT_BROKER, "Celery broker (Redis): queues, delivery counters, markers",

@@ -80,8 +80,15 @@ def serve(
     # httptools parses HTTP in C (h11 in Python made the status route's p99 twice as long); the
     # loop stays asyncio's: uvloop starved some connections for 200 ms under 200 clients in one
     # process (docs/tenants.md, "Status under load").
+    from sims.logs import uvicorn_log_config
+    from sims.settings import get_settings
+
+    # RASKLAD_LOG_FORMAT=json: every line (uvicorn's and the API's own) one JSON object (sims/logs.py).
+    from uvicorn.config import LOGGING_CONFIG
+
+    log_config = uvicorn_log_config(get_settings().log_format) or LOGGING_CONFIG
     uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
-                log_level="info", access_log=False, http="httptools", loop="asyncio")
+                log_level="info", access_log=False, http="httptools", loop="asyncio", log_config=log_config)
 
 
 def _check_broker(url: str, wait_s: float) -> None:
@@ -115,12 +122,23 @@ def worker(
     """Start a Celery worker on the broker (``RASKLAD_BROKER``); add more on other machines."""
     import os
 
-    from workers.celery_app import app
+    from workers.celery_app import app, settings
 
     if concurrency < 0:
         _bad(f"--concurrency must be >= 0 (0 = one per core), not {concurrency}")
     _check_broker(str(app.conf.broker_url), broker_wait)
-    argv = ["worker", f"--loglevel={loglevel}", "-Q", "rasklad", "-E",
+    quiet: list[str] = []
+    if settings.log_format == "json":
+        # Celery configures no logging of its own when setup_logging has a receiver: every record of
+        # the worker and its pool processes (forked after this) goes out as one JSON object a line,
+        # and --quiet drops the start-up banner, which is not a log record.
+        from celery.signals import setup_logging
+
+        from sims.logs import configure
+
+        setup_logging.connect(lambda **kw: configure("json", kw.get("loglevel") or loglevel), weak=False)
+        quiet = ["--quiet"]
+    argv = [*quiet, "worker", f"--loglevel={loglevel}", "-Q", "rasklad", "-E",
             f"--concurrency={concurrency or os.cpu_count() or 1}", "--without-gossip", "--without-mingle"]
     if hostname:
         argv.append(f"--hostname={hostname}")
