@@ -79,12 +79,21 @@ class IllegalAction(ValueError):
             where = f"deal {deal}, " + (where or "")
         super().__init__(f"{where}{message} ({rule})")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields, not from ``args`` (the formatted text): a state holding one (dice
+        # poker's turn whose throw 1 is not drawn yet) can then be deep-copied and pickled.
+        return _illegal_action, (self.message, self.rule, self.index, self.deal, self.of_record)
+
     def at(self, index: int | None = None, deal: int | None = None) -> IllegalAction:
         """The same error located at action ``index`` (of deal ``deal`` in a match); a fault of the record
         itself (``of_record``) keeps no action index."""
         at_index = None if self.of_record else self.index if index is None else index
         return IllegalAction(self.message, self.rule, at_index, self.deal if deal is None else deal,
                              of_record=self.of_record)
+
+
+def _illegal_action(message: str, rule: str, index: int | None, deal: int | None, of_record: bool) -> IllegalAction:
+    return IllegalAction(message, rule, index, deal, of_record=of_record)
 
 
 class RulesError(ValueError):

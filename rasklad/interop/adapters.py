@@ -14,7 +14,9 @@ state of a game, draw chance as explicit events, and feed learners a fixed-size 
 * ``tensor_size`` / ``tensor(view)``: a vector in [0, 1] of what a view shows;
 * ``seat_state(view, rng)``: a state the seat of ``view`` cannot tell from the real one (for search
   bots, which get only the view);
-* ``max_length``, ``utility``: bounds OpenSpiel's ``GameInfo`` declares.
+* ``max_length``, ``utility``: bounds OpenSpiel's ``GameInfo`` declares;
+* optionally ``lazy_chance`` / ``feed_chance``: chance events during play, for a stub the engine takes
+  as it goes (dice poker: each face when it is thrown, not a pre-drawn stream of hundreds).
 
 Each adapted game is one module ``rasklad.interop.adapted.<game>`` exposing ``ADAPTER``, listed in
 ``ADAPTED`` below; games without an adapter are listed in docs/interop.md with the reason.
@@ -61,13 +63,23 @@ class Adapter:
     decision history, so it has perfect recall across a match's deals)."""
     chance_name: Callable[[Any, int, Sequence[int], int], str] | None = None
     """How a chance outcome reads (``action_to_string`` of a chance node)."""
+    lazy_chance: Callable[[State, int | None], Outcomes] | None = None
+    """Chance during play, for a stub the engine takes as it goes (dice poker's faces): the outcomes of
+    the next chance event the engine needs before it can go on, ``pending`` being the id of the action
+    chosen and not yet applied (None between decisions); [] when it needs none. ``start`` is then given
+    the outcomes of ``chance`` only (none for dice poker), and every later outcome goes to ``feed_chance``."""
+    feed_chance: Callable[[State, int], None] | None = None
+    """Adds one outcome of ``lazy_chance`` to the engine's stub (with ``lazy_chance``)."""
+    resample: Callable[[State, int, np.random.Generator], State] | None = None
+    """For a game without ``GameEntry.resample_hidden``: ``state`` with what ``seat`` cannot see dealt
+    again (dice poker: the faces not yet thrown), for ISMCTS's determinizations."""
     cases: tuple[Mapping[str, Any], ...] = ({},)
     """Tables the adapter is tested on (``pyspiel.random_sim_test``, ``pettingzoo.test.api_test``): keywords
     of ``rasklad.interop.pettingzoo.env`` (``players``, ``preset``, rule options); ``{}`` is the default."""
 
 
 #: The modules of the adapted games (``rasklad.interop.adapted.<module>``, each with its ``ADAPTER``).
-ADAPTED = ("liars_poker",)
+ADAPTED = ("liars_poker", "dice_poker")
 
 
 def _load() -> dict[str, Adapter]:

@@ -10,8 +10,10 @@ and ``preset``::
 
 A state is the game's own ``State`` under the hood: chance nodes draw the chance stub event by event
 (the adapter's ``chance``; the same distribution as ``GameEntry.deal``), then every decision is applied
-to the engine, so legality and scoring are the engine's. Information-state and observation strings and
-tensors come from ``view(player)``; returns are ``scores()``.
+to the engine, so legality and scoring are the engine's. A game whose engine takes its stub as it goes
+(the adapter's ``lazy_chance``: dice poker's faces) has its chance nodes during play, each when the
+engine needs it: a decision that needs chance (a re-roll) waits, pending, until its outcomes are drawn.
+Information-state and observation strings and tensors come from ``view(player)``; returns are ``scores()``.
 """
 
 from __future__ import annotations
@@ -83,7 +85,10 @@ def _rules_of(entry: GameEntry, params: Mapping[str, Any]) -> Any:
 def _game_type(entry: GameEntry, ad: Adapter) -> Any:
     default = entry.rules_class()
     lo, hi = entry.seats(default)
-    spec: dict[str, Any] = {"players": lo, "dealer": 0, "preset": next(iter(entry.presets), "")}
+    # The default rules' own preset (dice poker's is full, not its first preset simple, which needs 2 seats).
+    preset = getattr(default, "preset", None)
+    spec: dict[str, Any] = {"players": lo, "dealer": 0,
+                            "preset": preset if preset in entry.presets else next(iter(entry.presets), "")}
     spec.update(_rule_params(entry))
     return pyspiel.GameType(
         short_name=game_name(entry.name),
@@ -165,7 +170,8 @@ class RaskladGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class RaskladState(pyspiel.State):  # type: ignore[misc]
-    """Chance events until the stub is whole, then the engine's ``State``."""
+    """Chance events until the stub is whole, then the engine's ``State`` (with chance events during play
+    where the adapter has ``lazy_chance``)."""
 
     def __init__(self, game: RaskladGame, table: Table) -> None:
         super().__init__(game)
@@ -173,6 +179,7 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
         self.drawn: list[int] = []
         self.decisions: list[tuple[int, int]] = []  # (seat, action id) of every decision so far
         self.engine: Any = None
+        self.pending: int | None = None  # a decision chosen, waiting for the chance it needs (lazy_chance)
         self._start_if_dealt()
 
     def _start_if_dealt(self) -> None:
@@ -180,10 +187,17 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
         if self.engine is None and not g.adapter.chance(g.rules, g.players, self.drawn):
             self.engine = g.adapter.start(g.rules, g.players, g.dealer, self.drawn)
 
+    def _lazy(self) -> list[tuple[int, float]]:
+        """The outcomes of the chance event the engine needs during play now ([] when none)."""
+        lazy = self._game.adapter.lazy_chance
+        if lazy is None or self.engine is None:
+            return []
+        return lazy(self.engine, self.pending)
+
     # The OpenSpiel API -------------------------------------------------------------------
     def current_player(self) -> int:
         """The chance player while dealing, the engine's seat to act, or TERMINAL."""
-        if self.engine is None:
+        if self.engine is None or self._lazy():
             return int(pyspiel.PlayerId.CHANCE)
         if self.engine.is_over():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -196,20 +210,34 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next chance event's outcomes and probabilities."""
         g = self._game
+        if self.engine is not None:
+            return self._lazy()
         return g.adapter.chance(g.rules, g.players, self.drawn)
 
     def _apply_action(self, action: int) -> None:
+        ad = self._game.adapter
         if self.engine is None:
             self.drawn.append(int(action))
             self._start_if_dealt()
             return
+        if self._lazy():  # a chance event during play: the engine takes it; a pending decision may now go on
+            assert ad.feed_chance is not None
+            self.drawn.append(int(action))
+            ad.feed_chance(self.engine, int(action))
+            if self.pending is not None and not self._lazy():
+                chosen, self.pending = self.pending, None
+                self.engine.apply(ad.action(self.engine, chosen))
+            return
         seat = int(self.engine.to_act())
-        self.engine.apply(self._game.adapter.action(self.engine, int(action)))
         self.decisions.append((seat, int(action)))
+        if ad.lazy_chance is not None and ad.lazy_chance(self.engine, int(action)):
+            self.pending = int(action)  # it needs chance first (a re-roll's new faces)
+            return
+        self.engine.apply(ad.action(self.engine, int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self._game
-        if player == pyspiel.PlayerId.CHANCE or self.engine is None:
+        if player == pyspiel.PlayerId.CHANCE or self.engine is None or self._lazy():
             if g.adapter.chance_name is not None:
                 return g.adapter.chance_name(g.rules, g.players, self.drawn, int(action))
             return f"chance {len(self.drawn)}: {action}"
@@ -219,7 +247,7 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """The engine's unit is over."""
-        return self.engine is not None and bool(self.engine.is_over())
+        return self.engine is not None and self.pending is None and bool(self.engine.is_over())
 
     def returns(self) -> list[float]:
         """``scores()`` at the end, zeros before."""
@@ -238,13 +266,15 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
 
 
 def resample(state: RaskladState, player: int, rng: np.random.Generator) -> RaskladState:
-    """``state`` with everything ``player`` may not see dealt again (the entry's ``resample_hidden``)."""
+    """``state`` with everything ``player`` may not see dealt again (the entry's ``resample_hidden``, else
+    the adapter's ``resample``)."""
     g = state._game
-    if g.entry.resample_hidden is None:
+    fn = g.adapter.resample or g.entry.resample_hidden  # the adapter's first: a wrapped state is its own
+    if fn is None:
         raise NotImplementedError(f"{g.entry.name} declares no resample_hidden")
     new = state.clone()
     if state.engine is not None:
-        new.engine = g.entry.resample_hidden(state.engine, player, rng)
+        new.engine = fn(state.engine, player, rng)
     return new  # type: ignore[no-any-return]
 
 
