@@ -79,7 +79,7 @@ class Adapter:
 
 
 #: The modules of the adapted games (``rasklad.interop.adapted.<module>``, each with its ``ADAPTER``).
-ADAPTED = ("liars_poker", "dice_poker")
+ADAPTED = ("liars_poker", "dice_poker", "order_poker")
 
 
 def _load() -> dict[str, Adapter]:
