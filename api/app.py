@@ -91,10 +91,18 @@ class BodyLimitMiddleware:
         await self.app(scope, limited, send)
 
 
+def reap_period(settings: Settings, every_s: float) -> float:
+    """Seconds between two looks of the reaper: a third of a lease (2 s with the default 6 s), or the
+    reconciler's period when that is shorter. A dead worker's shard is queued again at most a lease
+    after its last heartbeat plus one period (8 s by default; docs/service.md)."""
+    return min(every_s, settings.lease_seconds / 3)
+
+
 def _reconcile_loop(ctl: Control, stop: threading.Event, every_s: float) -> None:
-    """``reconcile`` every ``every_s`` seconds and, in between, ``reap_dead`` every half lease:
-    the shards of a dead worker run again within a minute (with the default 20 s leases)."""
-    reap_every = min(every_s, ctl.settings.lease_seconds / 2)
+    """``reconcile`` every ``every_s`` seconds and, in between, ``reap_dead`` every ``reap_period``:
+    the shards of a dead worker run again within seconds. An error of either (the job store or the
+    object store out of reach past its outage budget) is logged in one line and the loop goes on."""
+    reap_every = reap_period(ctl.settings, every_s)
     last = time.monotonic()
     while not stop.wait(reap_every):
         try:

@@ -153,8 +153,9 @@ class Settings(BaseSettings):
         shown_default="visibility timeout / 4, within 1..10", gt=0)
     worker_max_memory_kb: int = _f("workers", 2_000_000, "a worker process above this (KiB) is replaced "
                                                          "after its shard", gt=0)
-    lease_seconds: float = _f("workers", 20.0, "a running shard whose worker renewed its lease (every quarter of "
-                                               "this) no longer for this long is queued again (seconds)", gt=0)
+    lease_seconds: float = _f("workers", 6.0, "a shard whose worker's heartbeat (every quarter of this) renewed "
+                                              "its lease no longer for this long is queued again; the API's reaper "
+                                              "looks every third of it (seconds)", gt=0)
     remote_in_flight: int = _f("workers", 64, "units of a shard with remote bots played at once by one worker "
                                          "process (so its remote decisions in flight; docs/remote-bots.md)", gt=0)
     remote_per_key: int = _f("workers", 128, "remote-bot decisions one key may have in flight at once, across "

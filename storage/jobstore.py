@@ -619,18 +619,17 @@ class JobStore:
 
         Each is removed only if it is still the same stale lease (a conditional delete), so two
         reconcilers never both take one, and a holder that renewed meanwhile keeps it. A lease
-        being committed gets three times as long: its holder is writing files, not heartbeating.
+        being committed is no exception: the worker's heartbeat (its main process, not the one
+        writing the files) renews it as any other, so a committing holder that stopped renewing
+        is as dead as a running one (a fixed three-lease grace made a worker killed mid-commit
+        cost 70 s).
         """
-        now = _now()
-        cutoff = now - timedelta(seconds=stale_after_s)
-        commit_cutoff = now - timedelta(seconds=3 * stale_after_s)
+        cutoff = _now() - timedelta(seconds=stale_after_s)
         q = select(leases_table).where(leases_table.c.shard != JOB_LEASE, leases_table.c.heartbeat_at < cutoff)
         with self.engine.connect() as conn:
             rows = [_lease(r) for r in conn.execute(q)]
         taken = []
         for lease in rows:
-            if lease.committing and lease.heartbeat_at >= commit_cutoff:
-                continue
             with self._tx() as conn:
                 n = conn.execute(leases_table.delete().where(
                     leases_table.c.job_id == lease.job_id, leases_table.c.shard == lease.shard,

@@ -365,7 +365,14 @@ def test_leases_hand_a_dead_holders_shard_over_and_allow_one_commit(store: JobSt
     assert not store.take_lease("j-lease", 0, "w4:40:d", stale_after_s=20)
     lease = store.lease("j-lease", 0)
     assert lease is not None and lease.holder == "w3:30:c" and lease.committing
-    time.sleep(1.1)
-    assert store.take_stale(1.0) == []  # a committing lease gets 3x as long
-    store.release_lease("j-lease", 0, "w3:30:c")
+    # A committing lease lives by its worker's heartbeat like any other (it used to get 3 leases,
+    # so a worker killed mid-commit held its shard for 70 s): renewed, it stays...
+    time.sleep(2.1)
+    assert store.renew_prefix("w3:") == 1
+    assert store.take_stale(2.0) == []
+    # ...and once the heartbeat stops it is taken after one lease, committing or not.
+    time.sleep(2.1)
+    taken = store.take_stale(2.0)
+    assert [(lease.holder, lease.committing) for lease in taken] == [("w3:30:c", True)]
+    store.release_lease("j-lease", 0, "w3:30:c")  # the dead committer's release: nothing left to drop
     assert store.lease("j-lease", 0) is None
