@@ -11,7 +11,7 @@ PYX    := $(wildcard ext/*.pyx ext/*.pxd games/*/fast/*.pyx games/*/fast/*.pxd)
 PYXDIRS := ext $(wildcard games/*/fast)
 CODE   := $(wildcard ext games rasklad sims storage workers api)
 
-.PHONY: all demo test lint typecheck bench build clean services conformance-deep
+.PHONY: all demo test lint typecheck bench build clean services conformance-deep image image-push
 
 all: demo
 
@@ -63,6 +63,21 @@ bench: build
 	bash scripts/ensure_wrk.sh || echo "wrk did not install; bench_status_wrk.py is skipped"
 	$(PY) benchmarks/bench_eval.py
 	@for b in benchmarks/bench_*.py; do [ "$$b" = benchmarks/bench_eval.py ] || $(PY) $$b; done
+
+# The service's image (deploy/Dockerfile, a Containerfile for podman or docker), tagged with the
+# package version and latest: `make image IMAGE=registry.example.com/rasklad`, then `make image-push`;
+# deploy/k8s/kustomization.yaml's `images:` points the pods at it (deploy/README.md).
+IMAGE     ?= rasklad
+VERSION   := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+CONTAINER ?= $(shell command -v podman || command -v docker)
+
+image:
+	@test -n "$(CONTAINER)" || { echo "make image needs podman or docker (CONTAINER=...)"; exit 2; }
+	$(CONTAINER) build -f deploy/Dockerfile -t $(IMAGE):$(VERSION) -t $(IMAGE):latest .
+
+image-push: image
+	$(CONTAINER) push $(IMAGE):$(VERSION)
+	$(CONTAINER) push $(IMAGE):latest
 
 clean:
 	rm -rf build $(VENV) ext/*.c ext/*.so games/*/fast/*.c games/*/fast/*.so *.egg-info

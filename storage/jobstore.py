@@ -493,6 +493,16 @@ class JobStore:
         with self.engine.connect() as conn:
             return {str(state): int(n) for state, n in conn.execute(q)}
 
+    def backlog(self) -> dict[str, int]:
+        """The work not done yet: ``shards`` not committed of queued and running jobs (cancel not
+        requested) and those ``jobs``: what an autoscaler sizes the worker fleet by."""
+        left = func.sum(jobs_table.c.shards_total - jobs_table.c.shards_done)
+        q = select(func.count(), left).where(jobs_table.c.state.in_(("queued", "running")),
+                                             jobs_table.c.cancel_requested.is_(False))
+        with self.engine.connect() as conn:
+            n, shards = conn.execute(q).one()
+        return {"jobs": int(n or 0), "shards": int(shards or 0)}
+
     def totals(self) -> dict[str, int]:
         """Over every job: ``shards`` committed, and the ``deals`` (or samples) they cover.
 

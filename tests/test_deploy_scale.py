@@ -117,6 +117,7 @@ def test_k8s_workers_autoscale(k8s: dict[tuple[str, str], dict[str, Any]]) -> No
 def test_k8s_config_and_secret_hold_real_settings(k8s: dict[tuple[str, str], dict[str, Any]]) -> None:
     config, secret = k8s[("ConfigMap", "rasklad-config")], k8s[("Secret", "rasklad-secrets")]
     assert set(config["data"]) <= SETTINGS and set(secret["stringData"]) <= SETTINGS
+    assert config["data"]["RASKLAD_LOG_FORMAT"] == "json"  # for the cluster's log collector
     assert config["data"]["RASKLAD_DATA"].startswith("s3://")
     assert {"RASKLAD_DB", "RASKLAD_S3_ACCESS_KEY", "RASKLAD_S3_SECRET_KEY"} <= set(secret["stringData"])
     assert not set(config["data"]) & set(secret["stringData"])  # keys only in the Secret
@@ -124,7 +125,62 @@ def test_k8s_config_and_secret_hold_real_settings(k8s: dict[tuple[str, str], dic
         (container,) = k8s[(kind, name)]["spec"]["template"]["spec"]["containers"]
         refs = {next(iter(r.values()))["name"] for r in container["envFrom"]}
         assert refs == {"rasklad-config", "rasklad-secrets"}
-    broker = config["data"]["RASKLAD_BROKER"]
-    host, port = re.match(r"redis://([^:/]+):(\d+)/", broker).groups()  # type: ignore[union-attr]
+    # The broker URL holds Redis's password: in the Secret, the same password Redis requires.
+    assert "RASKLAD_BROKER" not in config["data"]
+    broker = secret["stringData"]["RASKLAD_BROKER"]
+    password, host, port = re.match(r"redis://:([^@]+)@([^:/]+):(\d+)/", broker).groups()  # type: ignore[union-attr]
+    assert password == k8s[("Secret", "rasklad-redis")]["stringData"]["REDIS_PASSWORD"]
     redis_svc = k8s[("Service", host)]
     assert int(port) in {p["port"] for p in redis_svc["spec"]["ports"]}
+    (server,) = k8s[("StatefulSet", host)]["spec"]["template"]["spec"]["containers"]
+    args = server["args"]
+    assert args[args.index("--requirepass") + 1] == "$(REDIS_PASSWORD)"
+    env = {e["name"]: e["valueFrom"]["secretKeyRef"] for e in server["env"]}
+    assert env["REDIS_PASSWORD"] == env["REDISCLI_AUTH"] == {"name": "rasklad-redis", "key": "REDIS_PASSWORD"}
+
+
+def test_k8s_worker_grace_outlasts_the_hard_shard_limit(k8s: dict[tuple[str, str], dict[str, Any]]) -> None:
+    """A scale-down sends SIGTERM: Celery's warm shutdown waits for the running shards, which may run
+    up to the hard time limit (5 x RASKLAD_SHARD_SECONDS, workers/celery_app.py) before they commit."""
+    from workers.celery_app import make_app
+
+    config = k8s[("ConfigMap", "rasklad-config")]["data"]
+    settings = Settings(shard_seconds=float(config.get("RASKLAD_SHARD_SECONDS", 60)))
+    hard = make_app(settings=settings).conf.task_time_limit
+    grace = k8s[("Deployment", "rasklad-worker")]["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
+    assert hard == 5 * settings.shard_seconds and grace >= hard + 15
+
+
+def test_k8s_image_override_names_the_pods_image(k8s: dict[tuple[str, str], dict[str, Any]]) -> None:
+    kust = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    (image,) = kust["images"]
+    for name in ("rasklad-api", "rasklad-worker"):
+        (container,) = k8s[("Deployment", name)]["spec"]["template"]["spec"]["containers"]
+        assert container["image"].split(":")[0] == image["name"]
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^image:", makefile, re.M) and "deploy/Dockerfile" in makefile
+
+
+def test_keda_overlay_scales_workers_on_the_api_backlog(k8s: dict[tuple[str, str], dict[str, Any]]) -> None:
+    from api.routes.meta import router
+
+    keda = K8S / "keda"
+    kust = yaml.safe_load((keda / "kustomization.yaml").read_text())
+    assert "../" in kust["resources"]
+    (patch,) = kust["patches"]
+    assert patch["target"] == {"kind": "HorizontalPodAutoscaler", "name": "rasklad-worker"}
+    assert "$patch: delete" in patch["patch"]
+    (obj,) = [yaml.safe_load((keda / r).read_text()) for r in kust["resources"] if r != "../"]
+    assert obj["kind"] == "ScaledObject" and obj["spec"]["scaleTargetRef"]["name"] == "rasklad-worker"
+    assert ("Deployment", "rasklad-worker") in k8s
+    assert obj["spec"]["maxReplicaCount"] >= 50 and obj["spec"]["minReplicaCount"] >= 1
+    (trigger,) = obj["spec"]["triggers"]
+    assert trigger["type"] == "metrics-api"
+    url = re.fullmatch(r"http://([a-z-]+)\.([a-z-]+)\.svc\.cluster\.local(/[a-z/]+)", trigger["metadata"]["url"])
+    assert url is not None
+    svc_name, namespace, path = url.groups()
+    assert namespace == obj["metadata"]["namespace"] == yaml.safe_load((K8S / "kustomization.yaml").read_text())[
+        "namespace"]
+    assert 80 in {p["port"] for p in k8s[("Service", svc_name)]["spec"]["ports"]}
+    assert path in {r.path for r in router.routes}  # type: ignore[attr-defined]
+    assert trigger["metadata"]["valueLocation"] == "backlog_shards"  # the route's key (tests/test_service_ops.py)

@@ -143,6 +143,21 @@ class _Metrics:
         yield from (worker, queue)
 
 
+@router.get("/metrics/backlog", summary="Work waiting for workers, as JSON (for autoscalers)",
+            responses={200: example({"backlog_shards": 37, "active_jobs": 3, "queued_messages": 6})})
+def backlog(svc: ServicesDep) -> dict[str, int | None]:
+    """``backlog_shards``: shards of queued and running jobs not committed yet (the whole remaining
+    work, not only the few shards each job has in the broker at once); ``active_jobs``: those jobs;
+    ``queued_messages``: shard tasks waiting in the broker now (None while the broker is down). KEDA's
+    ``metrics-api`` scaler sizes the workers by ``backlog_shards`` (deploy/k8s/keda)."""
+    b = svc.store.backlog()
+    try:
+        queued: int | None = svc.tracker.queue_length()
+    except Exception:  # the broker is down: the store's figures still answer
+        queued = None
+    return {"backlog_shards": b["shards"], "active_jobs": b["jobs"], "queued_messages": queued}
+
+
 @router.get("/metrics", summary="Prometheus metrics", response_class=Response,
             responses={200: example(METRICS_EXAMPLE, "text/plain; version=0.0.4", "Prometheus text format")})
 def metrics(svc: ServicesDep) -> Response:
