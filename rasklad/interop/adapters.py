@@ -17,6 +17,11 @@ state of a game, draw chance as explicit events, and feed learners a fixed-size 
 * ``max_length``, ``utility``: bounds OpenSpiel's ``GameInfo`` declares;
 * optionally ``lazy_chance`` / ``feed_chance``: chance events during play, for a stub the engine takes
   as it goes (dice poker: each face when it is thrown, not a pre-drawn stream of hundreds).
+* optionally ``wrap``, for a game whose one decision is too large to number as one action (quintet's
+  layout, one of 6.2 x 10^14): the state the numbering plays on around the engine's ``State``, whose
+  decisions are parts of one engine decision (each part seen only by its seat; the engine gets the whole
+  decision with its last part), with ``encode``, ``resample`` and ``decision`` for what
+  ``GameEntry.encode_action``, ``GameEntry.resample_hidden`` and a bot's one answer are on it.
 
 Each adapted game is one module ``rasklad.interop.adapted.<game>`` exposing ``ADAPTER``, listed in
 ``ADAPTED`` below; games without an adapter are listed in docs/interop.md with the reason.
@@ -71,15 +76,24 @@ class Adapter:
     feed_chance: Callable[[State, int], None] | None = None
     """Adds one outcome of ``lazy_chance`` to the engine's stub (with ``lazy_chance``)."""
     resample: Callable[[State, int, np.random.Generator], State] | None = None
-    """For a game without ``GameEntry.resample_hidden``: ``state`` with what ``seat`` cannot see dealt
-    again (dice poker: the faces not yet thrown), for ISMCTS's determinizations."""
+    """``state`` with what ``seat`` cannot see dealt again, for ISMCTS's determinizations; taken before
+    ``GameEntry.resample_hidden``: for a game without one (dice poker: the faces not yet thrown) or a
+    wrapped state (quintet: seat 0's layout drawn again, seat 1's placements kept)."""
     cases: tuple[Mapping[str, Any], ...] = ({},)
     """Tables the adapter is tested on (``pyspiel.random_sim_test``, ``pettingzoo.test.api_test``): keywords
     of ``rasklad.interop.pettingzoo.env`` (``players``, ``preset``, rule options); ``{}`` is the default."""
+    wrap: Callable[[State], State] | None = None
+    """The state the numbering plays on around a freshly dealt engine ``State`` (``start`` and
+    ``seat_state`` return it too); ``None``: the engine's ``State`` itself (module docstring)."""
+    encode: Callable[[State, Any], Mapping[str, Any]] | None = None
+    """With ``wrap``: an action of the wrapped state as JSON (``GameEntry.encode_action`` otherwise)."""
+    decision: Callable[[State, int], Any] | None = None
+    """With ``wrap``: the engine action ``seat`` has completed in a wrapped state, ``None`` while it is
+    still being built (a bot answering the engine plays parts until it has one)."""
 
 
 #: The modules of the adapted games (``rasklad.interop.adapted.<module>``, each with its ``ADAPTER``).
-ADAPTED = ("liars_poker", "dice_poker", "order_poker")
+ADAPTED = ("liars_poker", "dice_poker", "order_poker", "quintet")
 
 
 def _load() -> dict[str, Adapter]:

@@ -63,7 +63,12 @@ class ISMCTS:
                                max_simulations=self.simulations, random_state=random_state)
         sampler = np.random.default_rng(seed)
         bot.set_resampler(lambda st, player: resample(st, player, sampler))
-        chosen = self.adapter.action(engine, int(bot.step(state)))
+        if self.adapter.decision is None:
+            chosen = self.adapter.action(engine, int(bot.step(state)))
+        else:  # a wrapped state (quintet): one search per placement, until the seat's engine decision is whole
+            seat = int(engine.to_act())
+            while (chosen := self.adapter.decision(engine, seat)) is None:
+                state.apply_action(int(bot.step(state)))
         if chosen not in legal_actions:  # the rebuilt state offers what the real one does (a bug otherwise)
             raise AssertionError(f"ISMCTS chose {chosen!r}, not a legal action of the view")
         return chosen

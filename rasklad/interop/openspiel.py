@@ -241,7 +241,8 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
             if g.adapter.chance_name is not None:
                 return g.adapter.chance_name(g.rules, g.players, self.drawn, int(action))
             return f"chance {len(self.drawn)}: {action}"
-        encoded = dict(g.entry.encode_action(self.engine, g.adapter.action(self.engine, int(action))))
+        encode = g.adapter.encode or g.entry.encode_action  # the adapter's for a wrapped state (quintet)
+        encoded = dict(encode(self.engine, g.adapter.action(self.engine, int(action))))
         encoded.pop("seat", None)
         return json.dumps(plain(encoded), sort_keys=True)
 

@@ -81,6 +81,8 @@ class RaskladAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a fresh unit (``GameEntry.deal``) from ``default_rng(seed)``."""
         self.state_ = self.entry.deal(self.rules, self.players, self.dealer, np.random.default_rng(seed))
+        if self.adapter.wrap is not None:  # the state the numbering plays on (quintet: layouts card by card)
+            self.state_ = self.adapter.wrap(self.state_)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
