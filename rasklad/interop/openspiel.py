@@ -62,13 +62,27 @@ def _view_string(view: Mapping[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------------------------------- parameters
+def _reads_back(value: str) -> bool:
+    """A string OpenSpiel's game string gives back as a string (it reads ``11`` as an int, ``true`` as a bool)."""
+    if value in ("true", "false"):
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return True
+    return False
+
+
 def _rule_params(entry: GameEntry) -> dict[str, Any]:
-    """The rules' options that OpenSpiel can carry (int, float, str, bool), with the default rules' values."""
+    """The rules' options that OpenSpiel can carry (int, float, str, bool), with the default rules' values;
+    not a string option whose default reads as a number (blackjack's ``ace="11"``): a serialized game
+    would give it back as an int, which OpenSpiel refuses for a string parameter."""
     default = entry.rules_class()
     out: dict[str, Any] = {}
     for f in dataclasses.fields(default):
         value = getattr(default, f.name)
-        if f.name != "preset" and isinstance(value, bool | int | float | str):
+        if f.name != "preset" and isinstance(value, bool | int | float | str) and \
+                (not isinstance(value, str) or _reads_back(value)):
             out[f.name] = value
     return out
 
