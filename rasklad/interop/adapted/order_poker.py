@@ -237,4 +237,5 @@ ADAPTER = Adapter(
     tensor_size=_op_tensor_size, tensor=_op_tensor, seat_state=_op_seat_state,
     max_length=_op_max_length, utility=_op_utility, zero_sum=False, public_actions=True,
     chance_name=_op_chance_name,
-    cases=({}, {"players": 4, "max_exchange_rounds": 2}, {"players": 6, "against_half_min": "two_pair"}))
+    cases=({}, {"players": 4, "max_exchange_rounds": 2},
+           {"players": 6, "against_half_min": "two_pair", "max_exchange_rounds": 3}))
