@@ -45,6 +45,12 @@ CASES: dict[str, dict[str, Any]] = {
     "blackjack/basic-rnd": {"game": "blackjack", "rules": {"preset": "casino"}, "players": 2,
                             "same": "blackjack/basic", "strong": "blackjack/basic", "rule": "blackjack/random",
                             "seating": "random"},
+    "classic-poker/draw": {"game": "classic-poker", "rules": {"preset": "draw"}, "players": 2,
+                           "same": "classic-poker/rules", "strong": "classic-poker/equity",
+                           "rule": "classic-poker/rules", "seating": "random"},
+    "classic-poker/stud7": {"game": "classic-poker", "rules": {"preset": "stud7"}, "players": 2,
+                            "same": "classic-poker/rules", "strong": "classic-poker/equity",
+                            "rule": "classic-poker/rules", "seating": "random"},
 }
 
 

@@ -11,6 +11,7 @@ from games.classic_poker import record, tables
 from games.classic_poker.choice import ChoiceState
 from games.classic_poker.hands import deck_of
 from games.classic_poker.hidden import resample_hidden
+from games.classic_poker.luck import LUCK
 from games.classic_poker.playthrough import PLAYTHROUGH
 from games.classic_poker.questions import QUESTIONS
 from games.classic_poker.rules import NAME, PRESETS, VERSION, Rules
@@ -78,4 +79,5 @@ ENTRY = GameEntry(
     questions=QUESTIONS,
     cards_in_play=lambda state: state.cards_in_play(),
     resample_hidden=resample_hidden,
+    luck=LUCK,  # the luck of the cards dealt during play, all-in equities (games.classic_poker.luck)
 )

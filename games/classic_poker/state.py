@@ -12,7 +12,7 @@ import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -46,6 +46,22 @@ class Action:
         if self.choose is not None:
             return f"choose {self.choose}"
         return "draw " + (" ".join(hands.name(c) for c in self.discard or ()) or "none (stands pat)")
+
+
+class Dealt(NamedTuple):
+    """One card dealt after the deal's first cards (a draw's replacement, a later stud street's card,
+    CP-8.6's common card), as the engine saw the deal just before it: what the luck estimator reads
+    (games.classic_poker.luck). ``seat`` None: the common card; ``ptr``: its position in the deck order
+    (-1: from a new stock, CP-7.5); ``pot``, ``folded``, ``held`` (every seat's cards) and ``common``
+    just before it."""
+
+    seat: int | None
+    card: int
+    ptr: int
+    pot: int
+    folded: tuple[bool, ...]
+    held: tuple[tuple[int, ...], ...]
+    common: int | None
 
 
 class State:
@@ -84,7 +100,10 @@ class State:
         self.payout: list[int] = [0] * players
         rb = bt.BettingRules(structure=bt.SpreadLimit(rules.min_bet, rules.limit), max_raises=rules.max_raises)
         self.betting = bt.new_deal(rb, players, antes=[rules.ante + c for c in self.carried])
+        #: Every card dealt after the first cards, with the deal as it stood (``Dealt``; never changed).
+        self.chance_log: list[Dealt] | None = None
         self._start()
+        self.chance_log = []
 
     # ------------------------------------------------------------------ dealing
     @classmethod
@@ -95,15 +114,18 @@ class State:
         re = [deck[i] for i in rng.permutation(len(deck))] if rules.form == "draw" else []
         return cls(rules, players, dealer, order, re)
 
-    def _next_card(self) -> int:
-        if self.stock is not None:
-            return self.stock.pop(0)
-        c = self.deck_order[self.ptr]
-        self.ptr += 1
+    def _next_card(self, seat: int | None) -> int:
+        ptr = -1 if self.stock is not None else self.ptr
+        c = self.stock.pop(0) if self.stock is not None else self.deck_order[self.ptr]
+        if self.chance_log is not None:
+            self.chance_log.append(Dealt(seat, c, ptr, self.betting.pot, self.betting.folded,
+                                         tuple(map(tuple, self.cards)), self.common))
+        if ptr >= 0:
+            self.ptr += 1
         return c
 
     def _give(self, seat: int, up: bool) -> None:
-        self.cards[seat].append(self._next_card())
+        self.cards[seat].append(self._next_card(seat))
         self.face_up[seat].append(up)
 
     def _in(self) -> list[int]:
@@ -331,7 +353,7 @@ class State:
         if f == "stud7" and dealt == last:
             remaining = len(self.deck_order) - self.ptr
             if remaining < len(self._in()):
-                self.common = self._next_card()  # CP-8.6
+                self.common = self._next_card(None)  # CP-8.6
             else:
                 for p in self._in():
                     self._give(p, False)
@@ -486,6 +508,7 @@ class State:
         st.stock = None if self.stock is None else list(self.stock)
         st.discards, st.kept_aside = list(self.discards), list(self.kept_aside)
         st.folded_cards = list(self.folded_cards)
+        st.chance_log = None if self.chance_log is None else list(self.chance_log)
         st.restocked = set(self.restocked)
         st.drawn, st.shown_aces = dict(self.drawn), dict(self.shown_aces)
         st.draw_queue, st.fold_street, st.payout = list(self.draw_queue), list(self.fold_street), list(self.payout)

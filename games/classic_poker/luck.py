@@ -1,0 +1,280 @@
+"""Classic poker's luck estimator (``GameEntry.luck``): AIVAT over the cards dealt during play.
+
+Chance dealt before the first betting interval (every seat's first five cards in draw, CP-7.1; the
+first two or three cards in stud, CP-8.1, CP-8.2) is the same for both bots of a duplicate pair and
+cancels in their paired difference (docs/statistics.md, "Games without an estimator"). What duplicate
+seating does not cancel is the chance dealt *during* play, whose cards depend on the decisions (a fold
+in stud, a larger draw, shifts every later card): the chance events here are
+
+* in draw, each replacement card (CP-7.4), in the order the engine deals them from the deck order
+  (the draw queue's order, each drawer's cards one after another);
+* in stud, each card of the later streets (CP-8.1, CP-8.2: one to every player still in, in turn order)
+  and the common seventh card of CP-8.6.
+
+For such a card c dealt when the pot holds ``pot``, seat s's term is
+
+    L = λ * pot * (EQ_s(h, c) - mean over c' in U of EQ_s(h, c'))
+
+where U is the set of cards not yet dealt from the deck order (the next card is uniformly one of them
+given everything before, CP-1.8, CP-11.2: the deck order is one uniform permutation drawn up front and
+no view shows an undealt card) and EQ_s(h, c) is seat s's share of the pot at a showdown of the players
+still in, each hand completed to its final size with cards of U less c (the drawer's missing
+replacements in draw; every live player's missing cards in stud; players yet to draw stand as they
+hold), hands known to the estimator (every card dealt, hidden ones included), and λ (``POT_GROWTH``) is
+a fixed weight per form and pot standing for the bets still to come (the pot grows after the card, and
+the hand the card helps tends to take more of it). EQ is exact when at most
+one card is missing (every completion enumerated), else the mean over ``SAMPLES`` completions drawn by
+a fixed generator (``_orders``: the same positions for every c, so EQ is a fixed function of (h, c));
+either way the mean over c is computed exactly by enumerating U, so every term has conditional mean 0
+for any bots. Folded seats' terms are 0; the seats' terms of one card sum to 0 (the shares sum to 1),
+so a deal's corrections sum to 0 like its scores. Terms are left out (coefficient 0, fixed by h) for a
+card of a new stock (CP-7.5: ``reshuffle_order`` filtered by the discards) and for a card after which
+the live players miss more cards than U holds (stud's common card, CP-8.6).
+
+Dealer's choice (CP-9.2) is covered: the chosen deal's deck order is the stub's order filtered to the
+chosen deck, still one uniform permutation that nobody saw when choosing, and each deal is corrected
+under its chosen preset's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from ext import handeval
+from games.classic_poker import hands
+from games.classic_poker.choice import ChoiceState
+from games.classic_poker.rules import Rules
+from games.classic_poker.state import State
+from games.core.entry import LuckEstimator
+
+__all__ = ["LUCK", "POT_GROWTH", "SAMPLES", "CardEvent", "corrections_of", "event_terms", "events",
+           "unit_corrections"]
+
+#: Completions per candidate card when two or more cards are missing (the fixed Monte Carlo of EQ).
+SAMPLES = 24
+#: λ of the module docstring by (form, pot): what a pot grows by after a card, in the mean, as the weight of
+#: a share (least squares of the paired score difference on the terms, equity v rules bots, 800 deals of
+#: each preset on seeds other than the benchmark's; rounded). Any fixed value keeps every term's mean 0.
+POT_GROWTH: dict[tuple[str, str], float] = {
+    ("draw", "high"): 2.0, ("draw", "low"): 1.0, ("draw", "high_low"): 1.5,
+    ("stud5", "high"): 1.2, ("stud5", "low"): 1.2, ("stud5", "high_low"): 1.2,
+    ("stud7", "high"): 1.75, ("stud7", "low"): 1.75, ("stud7", "high_low"): 1.75,
+}
+#: The fixed generator's seed of the completions (any constant: EQ must not depend on the deal's chance).
+_SEED = 20261207
+
+
+@dataclass(frozen=True)
+class CardEvent:
+    """One card dealt during play, with what the estimator knows just before it (h).
+
+    ``seat``: who receives it (None: the common card of CP-8.6, every live hand's); ``hands``: every
+    seat's cards before it (the common card appended to each live hand once dealt); ``live``: the seats
+    not folded; ``pot``: the chips in the pot; ``unseen``: the cards not yet dealt from the deck order
+    (sorted); ``card``: the card dealt; ``final``: a live hand's size at the showdown; ``draw``: the
+    deal is a draw (only the receiving seat's hand is completed); ``from_stock``: dealt from a new
+    stock (CP-7.5), left out.
+    """
+
+    seat: int | None
+    hands: tuple[tuple[int, ...], ...]
+    live: tuple[int, ...]
+    pot: int
+    unseen: tuple[int, ...]
+    card: int
+    final: int
+    draw: bool
+    from_stock: bool
+
+
+def events(state: State) -> list[CardEvent]:
+    """Every card a deal dealt after its first cards, in the order dealt, from the engine's own note of
+    each (``State.chance_log``: the deal as it stood just before the card)."""
+    out = []
+    final = 7 if state.rules.form == "stud7" else 5
+    for d in state.chance_log or ():
+        live = tuple(p for p in range(state.players) if not d.folded[p])
+        common = () if d.common is None else (d.common,)
+        held = tuple(h + (common if p in live else ()) for p, h in enumerate(d.held))
+        unseen = tuple(sorted(state.deck_order[d.ptr:])) if d.ptr >= 0 else ()
+        out.append(CardEvent(seat=d.seat, hands=held, live=live, pot=d.pot, unseen=unseen, card=d.card,
+                             final=final, draw=state.rules.form == "draw", from_stock=d.ptr < 0))
+    return out
+
+
+@cache
+def _orders(n: int, k: int, samples: int) -> np.ndarray:
+    """``samples`` fixed draws of ``k`` distinct positions of ``0..n-1`` (every one of them when k == 1)."""
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.int64)
+    if k == 1:
+        return np.arange(n, dtype=np.int64)[:, None]
+    rng = np.random.default_rng([_SEED, n, k])
+    return np.argsort(rng.random((samples, n)), axis=1)[:, :k]
+
+
+@cache
+def _fill_index(n: int, k: int, samples: int) -> np.ndarray:
+    """(n, m, k): for each candidate i of n unseen cards, the positions in U of its m completions of k
+    cards, drawn from U less candidate i by ``_orders(n - 1, k, samples)``."""
+    rest = np.arange(n - 1, dtype=np.int64)[None, :]
+    rest = rest + (rest >= np.arange(n, dtype=np.int64)[:, None])  # (n, n - 1): U's positions less i
+    out: np.ndarray = rest[:, _orders(n - 1, k, samples)]
+    return out
+
+
+def _best_share(v: np.ndarray) -> np.ndarray:
+    """Each hand's share of a pot won by the largest values (ties split; CP-6.9 without the odd chip)."""
+    win = v == v.max(axis=0)
+    out: np.ndarray = win / win.sum(axis=0)
+    return out
+
+
+def _values(rules: Rules, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """What decides the pot, per hand of ``flat`` (rows of final hands): the high values (a low pot's
+    values, CP-5.4) and, in a high-low pot, the low values (-1 for a low that does not qualify)."""
+    if rules.pot == "low":
+        return hands.low_pot_values(rules, flat), None
+    high = np.asarray(handeval.evaluate_mode(flat, hands.high_mode(rules)), dtype=np.int64)
+    if rules.pot == "high":
+        return high, None
+    lows = np.asarray(handeval.evaluate_mode(flat, hands.low_mode(rules)), dtype=np.int64)
+    return high, np.where(hands.low_qualifies(rules, lows), lows, -1)
+
+
+def _shares(high: np.ndarray, low: np.ndarray | None) -> np.ndarray:
+    """Per completion, each live hand's share of the pot: (live, ...) values to (live, ...) shares (the
+    seats on the first axis: numpy reduces over it elementwise, fast for few seats)."""
+    hi = _best_share(high)
+    if low is None:
+        return hi
+    q = low >= 0
+    lo = _best_share(low) * q
+    out: np.ndarray = np.where(q.any(axis=0), 0.5 * hi + 0.5 * lo, hi)  # CP-5.4: no low, high scoops
+    return out
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """One event's hands: ``varying`` (v seats, n candidates, m completions, final size) for the seats whose
+    hand depends on the candidate or the completion, ``fixed`` (f seats, final size) for the others;
+    ``seats``: the live seats in that order (varying first)."""
+
+    varying: np.ndarray
+    fixed: np.ndarray
+    seats: tuple[int, ...]
+    index: int
+    pot: int
+
+
+def _event_hands(ev: CardEvent, samples: int) -> _Batch | None:
+    """Every final hand EQ(h, c) looks at, for every candidate c of U; None when the term is left out."""
+    if ev.from_stock or len(ev.live) < 2:
+        return None
+    unseen = np.asarray(ev.unseen, dtype=np.uint8)
+    n = len(unseen)
+    got = [s for s in ev.live if ev.seat is None or s == ev.seat]
+    need = {s: ev.final - len(ev.hands[s]) - (1 if s in got else 0) for s in ev.live}
+    if ev.draw:  # players yet to draw stand as they hold; the drawer's missing replacements are completed
+        need = {s: need[s] if s == ev.seat else 0 for s in ev.live}
+    total = sum(need.values())
+    if total > n - 1 or min(need.values()) < 0:
+        return None
+    vary = [s for s in ev.live if s in got or need[s] > 0]
+    fixed = [s for s in ev.live if s not in vary]
+    fill = unseen[_fill_index(n, total, samples)]  # (n, m, total): completions from U less each candidate
+    m = fill.shape[1]
+    out = np.empty((len(vary), n, m, ev.final), dtype=np.uint8)
+    at = 0
+    for j, s in enumerate(vary):
+        k = len(ev.hands[s])
+        out[j, :, :, :k] = ev.hands[s]
+        if s in got:
+            out[j, :, :, k] = unseen[:, None]
+            k += 1
+        out[j, :, :, k:] = fill[:, :, at:at + need[s]]
+        at += need[s]
+    still = np.asarray([ev.hands[s] for s in fixed], dtype=np.uint8).reshape(len(fixed), ev.final)
+    return _Batch(out, still, (*vary, *fixed), int(np.searchsorted(unseen, ev.card)), ev.pot)
+
+
+def _terms(rules: Rules, batches: Sequence[_Batch | None]) -> list[dict[int, float] | None]:
+    """Each event's terms per live seat (module docstring), every event's hands evaluated in one call."""
+    real = [b for b in batches if b is not None]
+    if not real:
+        return [None] * len(batches)
+    flat = np.concatenate([x for b in real for x in (b.varying.reshape(-1, b.varying.shape[-1]), b.fixed)])
+    high, low = _values(rules, flat)
+    out: list[dict[int, float] | None] = []
+    at = 0
+
+    def take(values: np.ndarray | None, v: int, n: int, m: int, f: int) -> np.ndarray | None:
+        if values is None:
+            return None
+        var = values[at:at + v * n * m].reshape(v, n, m)
+        still = np.broadcast_to(values[at + v * n * m:at + v * n * m + f, None, None], (f, n, m))
+        return np.concatenate([var, still], axis=0)
+
+    for b in batches:
+        if b is None:
+            out.append(None)
+            continue
+        v, n, m = b.varying.shape[:3]
+        f = b.fixed.shape[0]
+        hi, lo = take(high, v, n, m, f), take(low, v, n, m, f)
+        at += v * n * m + f
+        assert hi is not None
+        eq = _shares(hi, lo).mean(axis=2)  # (live, n): EQ(h, c) for every candidate c
+        terms = POT_GROWTH[rules.form, rules.pot] * b.pot * (eq[:, b.index] - eq.mean(axis=1))
+        out.append({s: float(terms[j]) for j, s in enumerate(b.seats)})
+    return out
+
+
+def event_terms(rules: Rules, ev: CardEvent, samples: int = SAMPLES) -> dict[int, float] | None:
+    """Each live seat's term of one card (module docstring); None when the term is left out."""
+    return _terms(rules, [_event_hands(ev, samples)])[0]
+
+
+def _deal_of(state: Any) -> State | None:
+    """The deal's engine state: the chosen deal of a dealer's-choice table (CP-9.2), None before a choice."""
+    return state.inner if isinstance(state, ChoiceState) else state
+
+
+def unit_corrections(states: Sequence[Any], samples: int = SAMPLES) -> list[list[float]]:
+    """Per finished state (one per rotation), each seat's correction: the sum of its terms over the cards
+    dealt during play (the ``LuckEstimator``'s corrections; one evaluator call per rule set of the unit)."""
+    out = [[0.0] * st.players for st in states]
+    by_rules: dict[Rules, list[tuple[int, _Batch | None]]] = {}
+    for i, st in enumerate(states):
+        deal = _deal_of(st)
+        if deal is None:
+            continue
+        for ev in events(deal):
+            by_rules.setdefault(deal.rules, []).append((i, _event_hands(ev, samples)))
+    for rules, items in by_rules.items():
+        for (i, _), terms in zip(items, _terms(rules, [b for _, b in items]), strict=True):
+            for s, v in (terms or {}).items():
+                out[i][s] += v
+    return out
+
+
+def corrections_of(state: Any, samples: int = SAMPLES) -> list[float]:
+    """One finished deal's correction per seat."""
+    return unit_corrections([state], samples)[0]
+
+
+LUCK = LuckEstimator(
+    method="AIVAT over the cards dealt during play (draw: each replacement card; stud: each later street's "
+           "card): per card, a fixed multiple of the pot times each live seat's showdown share with every "
+           "hand known and completed from the undealt cards, minus its exact mean over every card that "
+           "could have come",
+    unbiased_by="the deck order is one uniform permutation (CP-11.2) that no view shows, so given everything "
+                "before a card it is uniformly one of the undealt cards; each term's mean over them is 0 "
+                "whatever the bots do",
+    corrections=unit_corrections,  # every form, pot and deck, dealer's choice included: supports all rules
+)
