@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -55,8 +56,8 @@ def plain(value: Any) -> Any:
         return [plain(v) for v in value]
     if isinstance(value, np.integer):
         return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
+    if isinstance(value, np.floating | Fraction):
+        return float(value)  # Fraction: Raspisnoy's half points (R-5.5)
     if hasattr(value, "value") and type(value).__module__ != "builtins":  # an Enum
         return plain(value.value)
     return value
@@ -188,6 +189,28 @@ class RaskladGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.table, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
+class _Engine:
+    """Holds a state's engine. OpenSpiel clones a Python state by deep-copying its attributes; this copies
+    the engine with its own ``copy()`` instead, which shares what never changes (a match's finished deals):
+    a deep copy of a whole Raspisnoy match cost more than everything else a step does."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(None if self.state is None else self.state.copy())
+
+
+class _Log(list):  # type: ignore[type-arg]
+    """A list of immutable entries (chance outcomes, decisions) that a clone copies shallowly: deep-copying a
+    match's hundreds of chance outcomes item by item was most of a clone's cost."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Log:
+        return _Log(self)
+
+
 class RaskladState(pyspiel.State):  # type: ignore[misc]
     """Chance events until the stub is whole, then the engine's ``State`` (with chance events during play
     where the adapter has ``lazy_chance``)."""
@@ -195,11 +218,20 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: RaskladGame, table: Table) -> None:
         super().__init__(game)
         self._game = table
-        self.drawn: list[int] = []
-        self.decisions: list[tuple[int, int]] = []  # (seat, action id) of every decision so far
+        self.drawn: list[int] = _Log()
+        self.decisions: list[tuple[int, int]] = _Log()  # (seat, action id) of every decision so far
         self.engine: Any = None
         self.pending: int | None = None  # a decision chosen, waiting for the chance it needs (lazy_chance)
         self._start_if_dealt()
+
+    @property
+    def engine(self) -> Any:
+        """The game's own ``State`` (None while the stub is being dealt)."""
+        return self._engine.state
+
+    @engine.setter
+    def engine(self, value: Any) -> None:
+        self._engine = _Engine(value)
 
     def _start_if_dealt(self) -> None:
         g = self._game
@@ -261,8 +293,11 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
                 return g.adapter.chance_name(g.rules, g.players, self.drawn, int(action))
             return f"chance {len(self.drawn)}: {action}"
         encode = g.adapter.encode or g.entry.encode_action  # the adapter's for a wrapped state (quintet)
-        encoded = dict(encode(self.engine, g.adapter.action(self.engine, int(action))))
-        encoded.pop("seat", None)
+        encoded: Any = encode(self.engine, g.adapter.action(self.engine, int(action)))
+        if isinstance(encoded, Mapping):
+            encoded = {k: v for k, v in encoded.items() if k != "seat"}
+        elif isinstance(encoded, list | tuple) and len(encoded) == 2:
+            encoded = encoded[1]  # a record's [seat, token] pair (Raspisnoy, Preferans): the token
         return json.dumps(plain(encoded), sort_keys=True)
 
     def is_terminal(self) -> bool:
@@ -282,7 +317,8 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         if self.engine is None:
             return f"dealing, {len(self.drawn)} chance events drawn"
-        return json.dumps(plain(self.engine.record()), sort_keys=True)
+        # a record is JSON already (plain only for what is not: walking a whole match's record was slow)
+        return json.dumps(self.engine.record(), sort_keys=True, default=plain)
 
 
 def resample(state: RaskladState, player: int, rng: np.random.Generator) -> RaskladState:
