@@ -51,6 +51,12 @@ CASES: dict[str, dict[str, Any]] = {
     "classic-poker/stud7": {"game": "classic-poker", "rules": {"preset": "stud7"}, "players": 2,
                             "same": "classic-poker/rules", "strong": "classic-poker/equity",
                             "rule": "classic-poker/rules", "seating": "random"},
+    "classic-poker/lowball": {"game": "classic-poker", "rules": {"preset": "lowball"}, "players": 2,
+                              "same": "classic-poker/rules", "strong": "classic-poker/equity",
+                              "rule": "classic-poker/rules", "seating": "random"},
+    "classic-poker/stud7-hilo": {"game": "classic-poker", "rules": {"preset": "stud7-hilo"}, "players": 2,
+                                 "same": "classic-poker/rules", "strong": "classic-poker/equity",
+                                 "rule": "classic-poker/rules", "seating": "random"},
 }
 
 
@@ -137,7 +143,7 @@ def main() -> None:
         args.jobs, args.deals, args.cost_deals = 40, 60, 10
     print(f"luck-adjusted comparisons: coverage over {args.jobs} jobs of {args.per_job} units (identical bots), "
           f"variance ratio over {args.deals} units (strong vs rule-based), cost over {args.cost_deals} units")
-    print(f"{'case':<19} {'cov adj':>8} {'cov raw':>8} {'gap/SE':>7} {'var ratio':>10} {'raw SE':>8} {'adj SE':>8} "
+    print(f"{'case':<24} {'cov adj':>8} {'cov raw':>8} {'gap/SE':>7} {'var ratio':>10} {'raw SE':>8} {'adj SE':>8} "
           f"{'play ms':>8} {'corr ms':>8} {'cost':>6}")
     for name, case in CASES.items():
         if args.case and name not in args.case:
@@ -145,7 +151,7 @@ def main() -> None:
         c = coverage(case, args.jobs, args.per_job)
         r = ratio(case, args.deals)
         k = cost(case, args.cost_deals)
-        print(f"{name:<19} {c['coverage_adjusted']:>8.1%} {c['coverage_raw']:>8.1%} {c['mean_gap_in_se']:>7.2f} "
+        print(f"{name:<24} {c['coverage_adjusted']:>8.1%} {c['coverage_raw']:>8.1%} {c['mean_gap_in_se']:>7.2f} "
               f"{r['variance_ratio']:>10.1f} {r['raw_se']:>8.3f} {r['adjusted_se']:>8.3f} {k['play_ms']:>8.1f} "
               f"{k['correction_ms']:>8.1f} {k['cost']:>6.1%}", flush=True)
     without = sorted(n for n, e in registry.games().items() if e.luck is None)

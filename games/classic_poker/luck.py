@@ -38,6 +38,7 @@ under its chosen preset's rules.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -95,13 +96,16 @@ class CardEvent:
 def events(state: State) -> list[CardEvent]:
     """Every card a deal dealt after its first cards, in the order dealt, from the engine's own note of
     each (``State.chance_log``: the deal as it stood just before the card)."""
-    out = []
+    out: list[CardEvent] = []
+    if not state.chance_log:
+        return out
     final = 7 if state.rules.form == "stud7" else 5
-    for d in state.chance_log or ():
+    order = np.asarray(state.deck_order)
+    for d in state.chance_log:
         live = tuple(p for p in range(state.players) if not d.folded[p])
         common = () if d.common is None else (d.common,)
         held = tuple(h + (common if p in live else ()) for p, h in enumerate(d.held))
-        unseen = tuple(sorted(state.deck_order[d.ptr:])) if d.ptr >= 0 else ()
+        unseen = tuple(np.sort(order[d.ptr:]).tolist()) if d.ptr >= 0 else ()
         out.append(CardEvent(seat=d.seat, hands=held, live=live, pot=d.pot, unseen=unseen, card=d.card,
                              final=final, draw=state.rules.form == "draw", from_stock=d.ptr < 0))
     return out
@@ -200,7 +204,7 @@ def _event_hands(ev: CardEvent, samples: int) -> _Batch | None:
         out[j, :, :, k:] = fill[:, :, at:at + need[s]]
         at += need[s]
     still = np.asarray([ev.hands[s] for s in fixed], dtype=np.uint8).reshape(len(fixed), ev.final)
-    return _Batch(out, still, (*vary, *fixed), int(np.searchsorted(unseen, ev.card)), ev.pot)
+    return _Batch(out, still, (*vary, *fixed), bisect.bisect_left(ev.unseen, ev.card), ev.pot)
 
 
 def _terms(rules: Rules, batches: Sequence[_Batch | None]) -> list[dict[int, float] | None]:
@@ -212,11 +216,14 @@ def _terms(rules: Rules, batches: Sequence[_Batch | None]) -> list[dict[int, flo
     high, low = _values(rules, flat)
     out: list[dict[int, float] | None] = []
     at = 0
+    weight = POT_GROWTH[rules.form, rules.pot]
 
     def take(values: np.ndarray | None, v: int, n: int, m: int, f: int) -> np.ndarray | None:
         if values is None:
             return None
         var = values[at:at + v * n * m].reshape(v, n, m)
+        if not f:
+            return var
         still = np.broadcast_to(values[at + v * n * m:at + v * n * m + f, None, None], (f, n, m))
         return np.concatenate([var, still], axis=0)
 
@@ -229,8 +236,8 @@ def _terms(rules: Rules, batches: Sequence[_Batch | None]) -> list[dict[int, flo
         hi, lo = take(high, v, n, m, f), take(low, v, n, m, f)
         at += v * n * m + f
         assert hi is not None
-        eq = _shares(hi, lo).mean(axis=2)  # (live, n): EQ(h, c) for every candidate c
-        terms = POT_GROWTH[rules.form, rules.pot] * b.pot * (eq[:, b.index] - eq.mean(axis=1))
+        eq = np.add.reduce(_shares(hi, lo), axis=2)  # (live, n): m * EQ(h, c) for every candidate c
+        terms = (weight * b.pot / m) * (eq[:, b.index] - np.add.reduce(eq, axis=1) / n)
         out.append({s: float(terms[j]) for j, s in enumerate(b.seats)})
     return out
 
