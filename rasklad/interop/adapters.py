@@ -93,7 +93,7 @@ class Adapter:
 
 
 #: The modules of the adapted games (``rasklad.interop.adapted.<module>``, each with its ``ADAPTER``).
-ADAPTED = ("liars_poker", "dice_poker", "order_poker", "quintet", "blackjack")
+ADAPTED = ("liars_poker", "dice_poker", "order_poker", "quintet", "blackjack", "classic_poker")
 
 
 def _load() -> dict[str, Adapter]:
