@@ -138,3 +138,29 @@ def test_the_ismcts_bot_plays_an_order_poker_tournament() -> None:
     assert all(-1 <= row["score"] <= 8 for row in seats)
 
 
+
+
+def test_the_pettingzoo_env_masks_the_engine_s_legal_actions() -> None:
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (pip install 'rasklad[pettingzoo]')")
+    from rasklad.interop.pettingzoo import env
+
+    e = env("order-poker", players=4, dealer=3)
+    e.reset(seed=11)
+    st = e.unwrapped.state_
+    assert e.agent_selection == "player_0"  # OP-3.1: left of the dealer
+    legal = sorted(AD.action_id(st, a) for a in st.legal_actions())
+    assert np.flatnonzero(e.observe("player_0")["action_mask"]).tolist() == legal
+    assert legal == [c for c in range(9) if c == 0 or c != st.robot_cat]  # pass, every order but the robot's
+    rng, final = np.random.default_rng(0), {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            final[agent] = reward
+            e.step(None)
+            continue
+        seat = e.unwrapped.possible_agents.index(agent)
+        mask = obs["action_mask"]
+        assert np.flatnonzero(mask).tolist() == sorted(AD.action_id(st, a) for a in st.legal_actions())
+        assert st.to_act() == seat
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    assert [final[f"player_{i}"] for i in range(4)] == [float(x) for x in st.scores()]  # rewards are scores()

@@ -127,3 +127,28 @@ def test_the_ismcts_bot_plays_a_quintet_tournament() -> None:
     assert len(seats) == 2 * 2 * 2  # 2 deals x 2 seatings x 2 seats
     assert sum(1 for row in seats if row["bot"] == BOT) == 4
     assert all(0 <= row["score"] <= 25 for row in seats)  # a whole layout was laid out and scored
+
+
+def test_the_pettingzoo_env_lays_out_card_by_card() -> None:
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (pip install 'rasklad[pettingzoo]')")
+    from rasklad.interop.pettingzoo import env
+
+    e = env("quintet")
+    e.reset(seed=4)
+    dealt = registry.game("quintet").deal(registry.game("quintet").rules({}), 2, 0, np.random.default_rng(4))
+    assert e.unwrapped.state_.record()["deal"] == dealt.record()["deal"]  # reset deals as GameEntry.deal
+    assert e.agent_selection == "player_0" and e.observe("player_0")["action_mask"].tolist() == [1] * 5
+    assert e.observe("player_1")["action_mask"].tolist() == [0] * 5
+    steps, final = 0, {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            final[agent] = reward
+        mask = obs["action_mask"]
+        e.step(None if term or trunc else int(np.flatnonzero(mask)[steps % int(mask.sum())]))
+        steps += 1
+    assert steps == 2 * 25 + 2  # 25 placements a seat, then each agent's last step
+    scores = e.unwrapped.state_.scores()
+    assert [final["player_0"], final["player_1"]] == [float(x) for x in scores] == [7.0, 5.0]  # scores()
+    assert sum(scores) <= 25 and all(len(p) == 5 for lay in e.unwrapped.state_.record()["actions"]
+                                     for p in lay["layout"])
