@@ -194,10 +194,13 @@ class _Engine:
     the engine with its own ``copy()`` instead, which shares what never changes (a match's finished deals):
     a deep copy of a whole Raspisnoy match cost more than everything else a step does."""
 
-    __slots__ = ("state",)
+    __slots__ = ("cache", "state")
 
     def __init__(self, state: Any) -> None:
         self.state = state
+        # What a player's view gives (its JSON, its tensor), kept until the state changes: random_sim_test
+        # asks for the strings and tensors of every player several times per state.
+        self.cache: dict[tuple[str, int], Any] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
         return _Engine(None if self.state is None else self.state.copy())
@@ -267,6 +270,7 @@ class RaskladState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         ad = self._game.adapter
+        self._engine.cache.clear()  # the engine changes below
         if self.engine is None:
             self.drawn.append(int(action))
             self._start_if_dealt()
@@ -356,13 +360,20 @@ class Observer:
         if state.engine is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = g.adapter.tensor(state.engine.view(player), g.rules, g.players)
+        cache = state._engine.cache
+        tensor = cache.get(("tensor", player))
+        if tensor is None:
+            tensor = cache[("tensor", player)] = g.adapter.tensor(state.engine.view(player), g.rules, g.players)
+        self.tensor[:] = tensor
 
     def string_from(self, state: RaskladState, player: int) -> str:
         """``player``'s view as JSON; the information state adds every decision when all are public."""
         if state.engine is None:
             return f"p{player} dealing {len(state.drawn)}"
-        text = f"p{player} " + _view_string(state.engine.view(player))
+        cache = state._engine.cache
+        text = cache.get(("string", player))
+        if text is None:
+            text = cache[("string", player)] = f"p{player} " + _view_string(state.engine.view(player))
         if self.perfect_recall and self.game.adapter.public_actions:
             text += " " + ",".join(f"{s}:{a}" for s, a in state.decisions)
         return text
