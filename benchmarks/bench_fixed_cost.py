@@ -1,11 +1,18 @@
-"""Fixed cost of the command line (issue 30 item 4): ``rasklad games`` and a one-deal job, before and after.
+"""Fixed cost of the command line (issue 30 item 4): ``rasklad games``, ``rasklad bots`` and a one-deal job.
 
-Each round runs every command once with the code of ``--before DIR`` (first on ``PYTHONPATH``) and once
-with this checkout, one after the other, each in its own process measured by its CPU time (user +
-system, from ``wait4``). A one-deal job has one shard, which ``rasklad run`` plays in its own process,
-so the figure is the parent's CPU. Medians over the rounds.
+Each command runs in its own ``python -m rasklad ...`` process, measured by its CPU time (user + system,
+from ``wait4``; a one-deal job has one shard, which ``rasklad run`` plays in its own process with one
+worker, so this is the parent process's CPU: no pool is started). Each round runs every command once
+per code tree, one after the other (interleaved, so a burst of load from other processes hits every
+case alike); figures are medians over the rounds. With ``--before DIR`` (a copy of the code before a
+change, put first on ``PYTHONPATH``) both trees are measured in the same run.
 
-    .venv/bin/python benchmarks/bench_fixed_cost.py --before /tmp/before [--rounds 5]
+Compiled bytecode: the processes write and read their ``.pyc`` files under a temporary
+``PYTHONPYCACHEPREFIX`` (one per tree) and a first, unmeasured round warms it, as an installed
+package's bytecode is; ``PYTHONDONTWRITEBYTECODE`` is dropped from the environment, so a shell that
+sets it does not make every run compile the sources again (that alone costs about 0.2 s).
+
+    .venv/bin/python benchmarks/bench_fixed_cost.py [--before /tmp/before] [--rounds 5]
 
 Where the time goes: ``python -X importtime -m rasklad games 2> imports.txt``.
 """
@@ -16,39 +23,54 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from bench_views import cpu_of
-
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def cpu_of(cmd: list[str], code: Path, pycache: Path) -> float:
+    """CPU seconds (user + system) of ``cmd`` run with ``code`` first on the path and its bytecode in ``pycache``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPATH=str(code), PYTHONPYCACHEPREFIX=str(pycache))
+    proc = subprocess.Popen(cmd, cwd=code, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if status != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {err}")
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--before", type=Path, required=True, help="a checkout of the code before the change")
+    ap.add_argument("--before", type=Path, help="a copy of the code before the change (measured alongside)")
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
+    trees = ([("before", args.before.resolve())] if args.before else []) + [("after", ROOT)]
     with tempfile.TemporaryDirectory() as tmp:
         spec = Path(tmp) / "one.json"
         spec.write_text(json.dumps({"kind": "tournament", "name": "one deal", "game": "classic-poker",
                                     "rules": {"preset": "stud7"}, "players": 6, "seating": "fixed",
                                     "bots": ["classic-poker/random"] * 6, "deals": 1, "seed": 1}))
-        cases = {"rasklad games": ["games"],
-                 "one-deal job (classic poker stud7, 6 x random)": ["run", str(spec), "--workers", "1", "--new",
-                                                                    "-q", "--data", str(Path(tmp) / "data")]}
+        cases = {"`rasklad games`": ["games"],
+                 "`rasklad bots`": ["bots"],
+                 "one-deal job (`rasklad run`, classic poker stud7, 6 × random, 1 deal)":
+                     ["run", str(spec), "--workers", "1", "--new", "-q", "--data", str(Path(tmp) / "data")]}
         runs: dict[tuple[str, str], list[float]] = {}
-        for _ in range(args.rounds):
+        for r in range(args.rounds + 1):  # round 0 writes the bytecode and is not counted
             for case, argv in cases.items():
-                for label, code in (("before", args.before.resolve()), ("after", ROOT)):
-                    cpu = cpu_of([sys.executable, "-m", "rasklad", *argv], code)
-                    runs.setdefault((case, label), []).append(cpu)
-    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
-    print("| command | before (s CPU) | after (s CPU) |\n|---|---:|---:|")
+                for label, code in trees:
+                    cpu = cpu_of([sys.executable, "-m", "rasklad", *argv], code, Path(tmp) / f"pyc-{label}")
+                    if r:
+                        runs.setdefault((case, label), []).append(cpu)
+    print(f"medians of {args.rounds} rounds, CPU seconds (user + system), load average at the end "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print("| command | " + " | ".join(f"{label} (s CPU)" for label, _ in trees) + " |")
+    print("|---|" + "---:|" * len(trees))
     for case in cases:
-        b, a = statistics.median(runs[(case, "before")]), statistics.median(runs[(case, "after")])
-        print(f"| {case} | {b:.2f} | {a:.2f} |")
+        print(f"| {case} | " + " | ".join(f"{statistics.median(runs[(case, label)]):.2f}" for label, _ in trees) + " |")
 
 
 if __name__ == "__main__":

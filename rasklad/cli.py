@@ -57,13 +57,22 @@ _register_all()
 
 
 def main() -> None:
-    """Console-script entry point."""
-    from games.core import registry
-    from sims.settings import get_settings
+    """Console-script entry point.
 
+    The registry is not configured from ``sims.settings`` here: unconfigured, it reads the same two
+    settings (``RASKLAD_GAME_MODULES``, ``RASKLAD_BOT_MODULES``) itself, and building the settings
+    imports pydantic-settings and the registry numpy, which a command such as ``rasklad games`` has no
+    other use for (issue 30 item 4: the command line's fixed cost). Commands that need settings build
+    them. A registry this process already loaded is reset, so the environment decides again; the
+    catalogue commands may read their file (``rasklad.catalogcache``).
+    """
+    from rasklad import catalogcache
+
+    registry = sys.modules.get("games.core.registry")
     try:
-        settings = get_settings()
-        registry.configure(settings.game_module_names, settings.bot_module_names)
+        if registry is not None:
+            registry.reset()
+        catalogcache.USE_FILE = True
         app()
     except ValueError as e:  # bad input that a command did not catch itself
         typer.echo(f"error: {e}", err=True)

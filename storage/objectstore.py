@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, Union
 
 import obstore
 import pyarrow as pa
-import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 from obstore.exceptions import AlreadyExistsError, GenericError, NotFoundError, PreconditionError
@@ -45,6 +44,7 @@ from obstore.store import S3Store
 from storage.layout import SCHEMES, is_object_url, object_url
 
 if TYPE_CHECKING:
+    import pyarrow.dataset as ds
     from obstore.store import ClientConfig, RetryConfig, S3Config
 
     from sims.settings import Settings
@@ -379,6 +379,10 @@ def parquet_dataset(paths: list[Location], sizes: dict[str, int] | None = None) 
     dataset costs no HEAD request per file; scans then fetch footers and column chunks
     concurrently (pyarrow's I/O thread pool).
     """
+    # Imported here: pyarrow.dataset imports pandas, about half a second that a job writing its shards
+    # and report never needs (issue 30 item 4: a job's fixed cost); queries pay it.
+    import pyarrow.dataset as ds
+
     objects = [p for p in paths if isinstance(p, ObjectPath)]
     if not objects:
         return ds.dataset([str(p) for p in paths], format="parquet")

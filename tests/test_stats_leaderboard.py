@@ -213,6 +213,13 @@ def test_deals_needed_formula() -> None:
     assert stats.deals_needed(1.0, 0.0) == 2
 
 
+def test_the_written_out_normal_quantiles_are_scipys() -> None:
+    """Z95 and Z_POWER80 are literals (importing sims.stats does not import scipy): exactly scipy's values."""
+    from scipy.special import ndtri
+
+    assert float(ndtri(0.5 + stats.LEVEL / 2)) == stats.Z95 and float(ndtri(0.80)) == stats.Z_POWER80
+
+
 def test_deals_needed_is_null_below_the_minimum_sample() -> None:
     # At n = 2 the report once said "about 2 deals would separate them" beside an interval of +-1,000.
     m = stats.MIN_DEALS_TO_ESTIMATE

@@ -11,6 +11,7 @@ fifth card of a four, the pair of a full house) do not waste cards the next pack
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -21,10 +22,13 @@ from ext.handeval import evaluate
 from games.quintet.layout import Layout
 from games.quintet.rules import PACKET, PACKETS, RANKING
 
-#: For n cards left, the (C(n,5), 5) positions of every 5-card hand.
-_COMBS: dict[int, npt.NDArray[np.intp]] = {
-    n: np.asarray(list(combinations(range(n), PACKET)), dtype=np.intp) for n in range(PACKET, 26, PACKET)
-}
+
+@cache
+def _combs(n: int) -> npt.NDArray[np.intp]:
+    """For n cards left, the (C(n,5), 5) positions of every 5-card hand: built when first asked (53,130
+    rows for 25 cards cost tens of milliseconds, which listing the games should not pay: issue 30 item 4)."""
+    return np.asarray(list(combinations(range(n), PACKET)), dtype=np.intp)
+
 
 Partition = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
 """Five packets (card ids ascending) and their values, strongest packet first."""
@@ -63,7 +67,7 @@ def partition(cards: Sequence[int], rng: np.random.Generator | None = None, top:
         key = left.tobytes()
         hit = cache.get(key) if cache is not None else None
         if hit is None:
-            hands = left[_COMBS[len(left)]]
+            hands = left[_combs(len(left))]
             hit = (hands, evaluate(hands, RANKING))
             if cache is not None:
                 cache[key] = hit
@@ -75,7 +79,7 @@ def partition(cards: Sequence[int], rng: np.random.Generator | None = None, top:
         i = int(idx[np.argmin(hands[idx].sum(axis=1, dtype=np.int64))])
         packets.append(tuple(int(c) for c in hands[i]))
         values.append(target)
-        left = np.delete(left, _COMBS[len(left)][i])
+        left = np.delete(left, _combs(len(left))[i])
     packets.append(tuple(int(c) for c in left))
     values.append(int(evaluate(left.reshape(1, PACKET), RANKING)[0]))
     order = sorted(range(PACKETS), key=lambda p: -values[p])

@@ -39,9 +39,9 @@ def games_command(as_json: JsonOpt = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from sims.catalog import game, games
+    from rasklad.catalogcache import games
 
-    items = [game(g["name"]) for g in games()]
+    items = games()  # sims.catalog.game of every game, kept between runs (rasklad.catalogcache)
     if as_json:
         typer.echo(json.dumps({"games": items}, indent=2, ensure_ascii=False))
         return
@@ -63,13 +63,12 @@ def bots_command(
     from rich.console import Console
     from rich.table import Table
 
-    from games.core import registry
-    from sims.catalog import bots
+    from rasklad.catalogcache import bots, games
 
-    if game is not None and game not in registry.games():
-        typer.echo(f"error: unknown game {game!r}: known games are {', '.join(registry.games())}", err=True)
+    items = bots(game)  # sims.catalog.bots, kept between runs (rasklad.catalogcache)
+    if items is None:
+        typer.echo(f"error: unknown game {game!r}: known games are {', '.join(g['name'] for g in games())}", err=True)
         raise typer.Exit(code=2)
-    items = bots(game)
     if as_json:
         typer.echo(json.dumps({"bots": items}, indent=2, ensure_ascii=False))
         return

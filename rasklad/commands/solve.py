@@ -14,11 +14,12 @@ import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from games.core.entry import SolveProgress
+if TYPE_CHECKING:  # games.core.entry imports numpy: not at the command line's import (issue 30 item 4)
+    from games.core.entry import SolveProgress
 
 
 def _bad(message: str) -> NoReturn:

@@ -7,12 +7,10 @@ import math
 import time
 from typing import Annotated, Any
 
-import numpy as np
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from ext import handeval
+# numpy, rich and the hand evaluator are imported by the commands that use them: importing the
+# command line (every ``rasklad`` command registers this module) must stay cheap (issue 30 item 4).
 
 stats_app = typer.Typer(help="Dealing statistics: category frequencies and rank order by rarity.",
                         no_args_is_help=True)
@@ -26,6 +24,8 @@ def _bad(message: str) -> None:
 def _counts(ranking: str, cards: int, exact: bool, samples: int | None, seed: int | None,
             dead: str, deck: str | None, workers: int) -> tuple[dict[str, int], str]:
     """Counts by category and the method used; bad arguments exit with code 2."""
+    from ext import handeval
+
     if ranking not in handeval.RANKINGS:
         _bad(f"unknown ranking {ranking!r}: choose one of {', '.join(handeval.RANKINGS)}")
     if exact and samples is not None:
@@ -58,6 +58,8 @@ def _mode_counts(ranking: str, cards: int, exact: bool, samples: int | None, see
                  deck: str | None, workers: int, jokers: int, wild: str, low: str | None,
                  bug_flush: str, four_flush: bool) -> tuple[dict[str, int], str]:
     """Counts under a wild / four-flush / low mode (docs/rules/classic-poker.md CP-3..CP-5)."""
+    from ext import handeval
+
     if ranking not in ("classic", "short-deck"):
         _bad(f"--jokers, --wild, --low and --four-flush need --ranking classic or short-deck, not {ranking!r}")
     if dead:
@@ -103,6 +105,11 @@ def categories(
     four_flush: Annotated[bool, typer.Option("--four-flush", help="count the four-flush category (CP-4)")] = False,
 ) -> None:
     """Frequency of every category: count, probability and 1-in-N."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ext import handeval
+
     moded = jokers != 0 or wild != "none" or low is not None or four_flush or bug_flush != "fill"
     if moded:
         counts, method = _mode_counts(ranking, cards, exact, samples, seed, dead, deck, workers, jokers, wild, low,
@@ -163,6 +170,11 @@ def rank_order(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False,
 ) -> None:
     """The ranking's order next to the order by rarity, flagging pairs ordered against rarity."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ext import handeval
+
     counts, _ = _counts(ranking, cards, True, None, None, dead, deck, 1)
     by_rarity, against = rank_order_rows(counts)
     own = list(reversed(list(counts)))
@@ -191,6 +203,10 @@ def rank_order(
 
 def demo_benchmark_line() -> str:
     """One line of figures: batch 7-card evaluation and exact 52/7 enumeration speed."""
+    import numpy as np
+
+    from ext import handeval
+
     rng = np.random.default_rng(2026)
     n = 2_000_000
     hands = np.argsort(rng.random((n, 52)), axis=1)[:, :7].astype(np.uint8)
