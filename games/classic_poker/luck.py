@@ -39,6 +39,7 @@ under its chosen preset's rules.
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -176,12 +177,32 @@ class _Batch:
     pot: int
 
 
+@functools.lru_cache(maxsize=8192)
+def _layout(n: int, samples: int, seats: tuple[tuple[int, bool, int], ...]) -> np.ndarray:
+    """(v, n, m, final) positions into ``U + the varying seats' known cards`` (in seat order) of every
+    hand an event evaluates: per varying seat (known cards, receives the candidate, cards missing), its
+    known cards, the candidate i (position i of U), then its share of the completion drawn from U less i."""
+    total = sum(k for _, _, k in seats)
+    fill = _fill_index(n, total, samples)  # (n, m, total)
+    m = fill.shape[1]
+    final = seats[0][0] + seats[0][1] + seats[0][2]
+    out = np.empty((len(seats), n, m, final), dtype=np.intp)
+    at, known = 0, n
+    for j, (k, gets, missing) in enumerate(seats):
+        out[j, :, :, :k] = np.arange(known, known + k)
+        known += k
+        if gets:
+            out[j, :, :, k] = np.arange(n)[:, None]
+        out[j, :, :, k + gets:] = fill[:, :, at:at + missing]
+        at += missing
+    return out
+
+
 def _event_hands(ev: CardEvent, samples: int) -> _Batch | None:
     """Every final hand EQ(h, c) looks at, for every candidate c of U; None when the term is left out."""
     if ev.from_stock or len(ev.live) < 2:
         return None
-    unseen = np.asarray(ev.unseen, dtype=np.uint8)
-    n = len(unseen)
+    n = len(ev.unseen)
     got = [s for s in ev.live if ev.seat is None or s == ev.seat]
     need = {s: ev.final - len(ev.hands[s]) - (1 if s in got else 0) for s in ev.live}
     if ev.draw:  # players yet to draw stand as they hold; the drawer's missing replacements are completed
@@ -191,20 +212,10 @@ def _event_hands(ev: CardEvent, samples: int) -> _Batch | None:
         return None
     vary = [s for s in ev.live if s in got or need[s] > 0]
     fixed = [s for s in ev.live if s not in vary]
-    fill = unseen[_fill_index(n, total, samples)]  # (n, m, total): completions from U less each candidate
-    m = fill.shape[1]
-    out = np.empty((len(vary), n, m, ev.final), dtype=np.uint8)
-    at = 0
-    for j, s in enumerate(vary):
-        k = len(ev.hands[s])
-        out[j, :, :, :k] = ev.hands[s]
-        if s in got:
-            out[j, :, :, k] = unseen[:, None]
-            k += 1
-        out[j, :, :, k:] = fill[:, :, at:at + need[s]]
-        at += need[s]
+    layout = _layout(n, samples, tuple((len(ev.hands[s]), s in got, need[s]) for s in vary))
+    cards = np.asarray(ev.unseen + tuple(c for s in vary for c in ev.hands[s]), dtype=np.uint8)
     still = np.asarray([ev.hands[s] for s in fixed], dtype=np.uint8).reshape(len(fixed), ev.final)
-    return _Batch(out, still, (*vary, *fixed), bisect.bisect_left(ev.unseen, ev.card), ev.pot)
+    return _Batch(cards[layout], still, (*vary, *fixed), bisect.bisect_left(ev.unseen, ev.card), ev.pot)
 
 
 def _terms(rules: Rules, batches: Sequence[_Batch | None]) -> list[dict[int, float] | None]:
