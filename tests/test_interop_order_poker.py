@@ -164,3 +164,14 @@ def test_the_pettingzoo_env_masks_the_engine_s_legal_actions() -> None:
         assert st.to_act() == seat
         e.step(int(rng.choice(np.flatnonzero(mask))))
     assert [final[f"player_{i}"] for i in range(4)] == [float(x) for x in st.scores()]  # rewards are scores()
+
+
+def test_the_ismcts_bot_needs_two_simulations() -> None:
+    """OpenSpiel's ISMCTS spends its first simulation expanding the root: at 1 it has no visit to choose by
+    and fails its own assertion, so a spec asking for 1 is refused naming the field."""
+    from sims.spec import SpecError, parse_spec
+
+    with pytest.raises(SpecError, match="simulations"):
+        parse_spec({"kind": "tournament", "game": "order-poker", "players": 3,
+                    "bots": [{"name": BOT, "params": {"simulations": 1}}, "order-poker/random", "order-poker/random"],
+                    "deals": 1, "seed": 1})

@@ -23,8 +23,10 @@ __all__ = ["ISMCTS", "SCHEMA", "register"]
 SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False,
     "properties": {
-        "simulations": {"type": "integer", "minimum": 1, "default": 100,
-                        "description": "ISMCTS simulations per decision"},
+        # OpenSpiel's ISMCTS spends its first simulation expanding the root, which then has no visit to
+        # choose by (an AssertionError at 1, in every game).
+        "simulations": {"type": "integer", "minimum": 2, "default": 100,
+                        "description": "ISMCTS simulations per decision (at least 2)"},
         "uct_c": {"type": "number", "minimum": 0, "default": 2.0, "description": "UCT exploration constant"},
     },
 }
@@ -41,8 +43,8 @@ class ISMCTS:
     """A rasklad ``Bot`` that asks OpenSpiel's ``ISMCTSBot`` for each decision."""
 
     def __init__(self, game: str, simulations: int = 100, uct_c: float = 2.0) -> None:
-        if int(simulations) < 1:
-            raise ValueError("simulations must be >= 1")
+        if int(simulations) < 2:
+            raise ValueError(f"simulations must be >= 2 (ISMCTS's first only expands the root), not {simulations}")
         self.game, self.simulations, self.uct_c = game, int(simulations), float(uct_c)
         self.adapter = ADAPTERS[game]
 
