@@ -38,7 +38,7 @@ from sims.settings import Settings, get_settings
 from storage.apikeys import KeyStore
 from storage.jobstore import JobStore
 from workers.celery_app import make_app
-from workers.jobs import Control, reap_dead, reconcile
+from workers.jobs import OUTAGES, Control, one_line, reap_dead, reconcile
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.api")
@@ -111,8 +111,13 @@ def _reconcile_loop(ctl: Control, stop: threading.Event, every_s: float) -> None
                 reconcile(ctl)
             else:
                 reap_dead(ctl)
-        except Exception:  # keep the loop alive: the next round may succeed
-            log.exception("reconcile failed")
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:  # keep the loop alive (pyo3's PanicException is a BaseException too)
+            if isinstance(e, OUTAGES):  # a store out of reach: the next round may succeed
+                log.warning("reconcile: %s; tried again in %.0f s", one_line(e), reap_every)
+            else:
+                log.exception("reconcile failed")
 
 
 def create_app(settings: Settings | None = None, broker: str | None = None,
@@ -125,6 +130,9 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     app is built from the same settings, and the routes see them as ``services.settings``.
     """
     settings = settings if settings is not None else get_settings()
+    # The API never waits out an object-store outage (RASKLAD_S3_OUTAGE_S is the workers' and `rasklad
+    # run`'s): a request answers with the error at once, and the reconciler tries again next round.
+    settings = settings.model_copy(update={"s3_outage_s": 0.0})
     registry.configure(settings.game_module_names, settings.bot_module_names)
     if not settings.data_is_remote:
         Path(settings.data).mkdir(parents=True, exist_ok=True)

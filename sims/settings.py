@@ -89,6 +89,10 @@ class Settings(BaseSettings):
     s3_retries: int = _f("store", 10, "retries of a failed object-store request (5xx, timeouts), with "
                          "exponential backoff", ge=0)
     s3_timeout_s: float = _f("store", 30.0, "timeout of one object-store request (seconds)", gt=0)
+    s3_outage_s: float = _f("store", 600.0, "how long a worker or `rasklad run` waits out an object store that "
+                            "does not answer (5xx, refused connections, timeouts) before the job fails; jobs pause "
+                            "meanwhile and go on by themselves (seconds; the default covers a 5-minute outage; "
+                            "the API never waits: it answers with the error)", ge=0)
 
     # --- limits: of any job, checked when it is planned (per-key limits of the API come on top) --
     max_deals_per_job: int = _f("limits", 10_000_000, "largest job (deals or samples) a spec may ask for", gt=0)
@@ -203,7 +207,7 @@ class Settings(BaseSettings):
             access_key=self.s3_access_key or env.get("AWS_ACCESS_KEY_ID") or None,
             secret_key=self.s3_secret_key or env.get("AWS_SECRET_ACCESS_KEY") or None,
             session_token=env.get("AWS_SESSION_TOKEN") or None,
-            retries=self.s3_retries, timeout_s=self.s3_timeout_s)
+            retries=self.s3_retries, timeout_s=self.s3_timeout_s, outage_s=self.s3_outage_s)
 
     @property
     def bot_module_names(self) -> list[str]:

@@ -24,15 +24,18 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import functools
+import logging
 import os
 import random
+import re
 import secrets
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 import obstore
 import pyarrow as pa
@@ -49,11 +52,56 @@ if TYPE_CHECKING:
 
     from sims.settings import Settings
 
-__all__ = ["SCHEMES", "Location", "ObjectPath", "ObjectRoot", "StoreConfig", "create_once", "data_root",
-           "fetch_all", "is_object_url", "open_root", "parquet_dataset", "parquet_rows", "read_parquet_files",
-           "read_stream", "write_atomic"]
+__all__ = ["SCHEMES", "Location", "ObjectPath", "ObjectRoot", "StoreConfig", "StoreUnavailable", "create_once",
+           "data_root", "describe_error", "fetch_all", "is_object_url", "open_root", "outage_since", "parquet_dataset",
+           "parquet_rows", "read_parquet_files", "read_stream", "write_atomic"]
 
 _STREAM_CHUNK = 1 << 20
+log = logging.getLogger("rasklad.storage")
+_T = TypeVar("_T")
+
+
+class StoreUnavailable(OSError):
+    """The object store did not answer for the whole outage budget (``StoreConfig.outage_s``,
+    ``RASKLAD_S3_OUTAGE_S``); the message is one readable line naming the store and the last error."""
+
+
+#: What a request raises when the store did not answer (5xx answers once the client's own retries are
+#: spent, refused connections, timeouts), as opposed to an answer (404, 403, 412: their own classes).
+_UNANSWERED = (GenericError, ConnectionError, TimeoutError)
+_STATUS = re.compile(r"status code: (\d{3})")
+
+
+def describe_error(e: BaseException) -> str:
+    """One readable line for an object-store error: obstore's message ends in a multi-line debug dump
+    of the request and the server's XML body, which is what made a raw traceback unreadable."""
+    text = " ".join(str(e).split("\n\nDebug source")[0].split())
+    reason = text.rsplit(" - ", 1)[-1] if " - " in text else text  # after the request's description
+    reason = reason.split("<?xml")[0].split("<Error>")[0].strip(" :")
+    return (reason or type(e).__name__)[:200]
+
+
+def _unanswered(e: BaseException) -> bool:
+    """Whether ``e`` means the store did not answer (worth waiting for), not that it refused (a 4xx)."""
+    if not isinstance(e, _UNANSWERED):
+        return False
+    m = _STATUS.search(str(e))
+    return m is None or not (400 <= int(m.group(1)) < 500) or int(m.group(1)) in (408, 429)
+
+
+#: Root URL -> when (``time.time()``) the outage this process waits out began: one line is logged
+#: when it begins (not one per request or thread), and the workers' task retries carry it on.
+_outages: dict[str, float] = {}
+#: Roots whose outage this process has announced (its recovery is announced only then).
+_announced: set[str] = set()
+_outage_lock = threading.Lock()
+
+
+def outage_since(url: str | None = None) -> float | None:
+    """When the object-store outage this process is waiting out began (``time.time()``), for the root
+    ``url`` or any; None while the store answers."""
+    with _outage_lock:
+        return _outages.get(url) if url is not None else min(_outages.values(), default=None)
 
 
 @dataclass(frozen=True)
@@ -71,6 +119,9 @@ class StoreConfig:
     session_token: str | None = None
     retries: int = 10
     timeout_s: float = 30.0
+    #: How long a request waits out a store that does not answer before StoreUnavailable (0: it fails
+    #: with the client's error at once, as the API wants).
+    outage_s: float = 0.0
 
 
 class ObjectRoot:
@@ -141,6 +192,50 @@ class ObjectRoot:
         """The :class:`ObjectPath` of ``key`` under this root."""
         return ObjectPath(self, key.strip("/"))
 
+    # -- outages -------------------------------------------------------------------------------
+    def outage_began(self, since: float) -> None:
+        """Count the outage budget from ``since`` (an earlier attempt's, e.g. a retried task's) unless
+        this process already waits one out; the first answer of the store forgets it."""
+        with _outage_lock:
+            _outages.setdefault(self.url, since)
+
+    def _patiently(self, fn: Callable[[], _T]) -> _T:
+        """``fn()`` (one request, with the client's own retries), repeated while the store does not
+        answer, with jittered backoff up to 15 s, until ``config.outage_s`` have passed since the
+        outage began: then StoreUnavailable. One line when an outage begins (per process, not per
+        request or retry), one when the store answers again; a refusal (4xx) or a missing object is
+        raised at once, and with ``outage_s`` 0 every error is."""
+        attempt = 0
+        while True:
+            try:
+                out = fn()
+            except _UNANSWERED as e:
+                if self.config.outage_s <= 0 or not _unanswered(e):
+                    raise
+                with _outage_lock:
+                    since = _outages.setdefault(self.url, time.time())
+                    if self.url not in _announced:
+                        _announced.add(self.url)
+                        log.warning("the object store %s does not answer (%s): waiting up to %.0f s for it "
+                                    "(RASKLAD_S3_OUTAGE_S); jobs go on by themselves when it is back",
+                                    self.url, describe_error(e), self.config.outage_s)
+                waited = time.time() - since
+                if waited >= self.config.outage_s:
+                    raise StoreUnavailable(f"the object store {self.url} did not answer for {waited:.0f} s "
+                                           f"(RASKLAD_S3_OUTAGE_S={self.config.outage_s:g}): {describe_error(e)}"
+                                           ) from None
+                time.sleep(min(self.config.outage_s - waited, random.uniform(0.5, 1.0) * min(15.0, 2.0 ** attempt)))
+                attempt += 1
+                continue
+            if self.url in _outages:
+                with _outage_lock:
+                    began = _outages.pop(self.url, None)
+                    announced = self.url in _announced
+                    _announced.discard(self.url)
+                if began is not None and announced:
+                    log.warning("the object store %s answers again after %.0f s", self.url, time.time() - began)
+            return out
+
     # -- requests -----------------------------------------------------------------------------
     def put(self, key: str, data: bytes | memoryview, *, create_only: bool = False) -> bool:
         """One PutObject of ``data`` at ``key``; with ``create_only``, only if no object is there.
@@ -152,6 +247,9 @@ class ObjectRoot:
         False: callers compare contents (``storage.parquet.commit_marker`` does).
         """
         body = bytes(data)
+        return self._patiently(lambda: self._put(key, body, create_only))
+
+    def _put(self, key: str, body: bytes, create_only: bool) -> bool:
         for attempt in range(self.config.retries + 1):
             try:
                 obstore.put(self.store, key, body, use_multipart=False, mode="create" if create_only else None)
@@ -169,14 +267,14 @@ class ObjectRoot:
     def get(self, key: str) -> bytes:
         """The whole object at ``key``; FileNotFoundError when there is none."""
         try:
-            return bytes(obstore.get(self.store, key).bytes())
+            return self._patiently(lambda: bytes(obstore.get(self.store, key).bytes()))
         except NotFoundError:
             raise FileNotFoundError(f"{self.url}/{key}") from None
 
     def stream(self, key: str, chunk: int = _STREAM_CHUNK) -> Iterator[bytes]:
         """The object at ``key`` in chunks of about ``chunk`` bytes, as they arrive."""
         try:
-            result = obstore.get(self.store, key)
+            result = self._patiently(lambda: obstore.get(self.store, key))
         except NotFoundError:
             raise FileNotFoundError(f"{self.url}/{key}") from None
         for part in result.stream(min_chunk_size=chunk):
@@ -185,25 +283,28 @@ class ObjectRoot:
     def size(self, key: str) -> int | None:
         """Size of the object at ``key``, or None when there is none (one HEAD request)."""
         try:
-            return int(obstore.head(self.store, key)["size"])
+            return int(self._patiently(lambda: obstore.head(self.store, key))["size"])
         except (NotFoundError, FileNotFoundError):
             return None
 
     def list_objects(self, prefix: str) -> Iterator[tuple[str, int]]:
-        """(key, size) of every object under ``prefix`` (the client pages through 1,000 at a time)."""
-        for page in obstore.list(self.store, prefix.strip("/") + "/" if prefix else None):
-            for meta in page:
-                yield str(meta["path"]), int(meta["size"])
+        """(key, size) of every object under ``prefix`` (the client pages through 1,000 at a time; the
+        whole listing is taken before the first is yielded, so an outage mid-listing starts it again)."""
+        def listing() -> list[tuple[str, int]]:
+            return [(str(meta["path"]), int(meta["size"]))
+                    for page in obstore.list(self.store, prefix.strip("/") + "/" if prefix else None) for meta in page]
+
+        yield from self._patiently(listing)
 
     def children(self, prefix: str) -> tuple[list[str], list[str]]:
         """(sub-prefixes, object keys) directly under ``prefix`` (one level, like ``ls``)."""
-        result = obstore.list_with_delimiter(self.store, prefix.strip("/") or None)
+        result = self._patiently(lambda: obstore.list_with_delimiter(self.store, prefix.strip("/") or None))
         return [str(p) for p in result["common_prefixes"]], [str(o["path"]) for o in result["objects"]]
 
     def delete(self, key: str) -> None:
         """Delete the object at ``key`` (no error when it is absent)."""
         with contextlib.suppress(NotFoundError, FileNotFoundError):
-            obstore.delete(self.store, key)
+            self._patiently(lambda: obstore.delete(self.store, key))
 
 
 @functools.cache

@@ -36,6 +36,7 @@ CONTRACT = {
     "RASKLAD_URL": "http://127.0.0.1:8000", "RASKLAD_KEY": None,
     "RASKLAD_S3_ENDPOINT": None, "RASKLAD_S3_REGION": None, "RASKLAD_S3_ACCESS_KEY": None,
     "RASKLAD_S3_SECRET_KEY": None, "RASKLAD_S3_RETRIES": 10, "RASKLAD_S3_TIMEOUT_S": 30.0,
+    "RASKLAD_S3_OUTAGE_S": 600.0,
 }
 #: Read by docker compose only (documented in docs/settings.md and deploy/README.md), not by rasklad.
 COMPOSE_ONLY = {"RASKLAD_IMAGE", "RASKLAD_API_PUBLISH", "RASKLAD_API_PORT", "RASKLAD_WORKER_CONCURRENCY",
@@ -67,7 +68,8 @@ def test_every_field_is_read_from_its_variable(clean_env: pytest.MonkeyPatch) ->
               "visibility_timeout": "99", "restore_interval": "2", "worker_max_memory_kb": "1234",
               "max_deliveries": "1", "bot_modules": "a, b,", "game_modules": "g", "url": "http://u",
               "key": "rk_x", "s3_endpoint": "http://s3:9000", "s3_region": "eu-1", "s3_access_key": "ak",
-              "s3_secret_key": "sk", "s3_retries": "4", "s3_timeout_s": "2.5"}
+              "s3_secret_key": "sk", "s3_retries": "4", "s3_timeout_s": "2.5",
+              "s3_outage_s": "45"}
     assert set(values) == set(Settings.model_fields)
     for name, v in values.items():
         clean_env.setenv(Settings.env_name(name), v)

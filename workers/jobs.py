@@ -17,7 +17,9 @@ from typing import Any
 
 from celery import Celery
 from kombu.exceptions import OperationalError as KombuOperationalError
+from obstore.exceptions import BaseError as ObjectStoreError
 from redis.exceptions import RedisError
+from sqlalchemy.exc import OperationalError
 
 from sims.commit import record_committed_on_disk, spec_tables
 from sims.embedded import write_spec
@@ -26,7 +28,7 @@ from sims.settings import Settings
 from sims.spec import JobSpec
 from storage.jobstore import InvalidTransition, Job, JobStore
 from storage.layout import job_dir
-from storage.objectstore import Location, data_root
+from storage.objectstore import Location, data_root, describe_error
 from workers.tracking import Tracker
 
 log = logging.getLogger("rasklad.jobs")
@@ -34,6 +36,15 @@ log = logging.getLogger("rasklad.jobs")
 RUN_SHARD = "rasklad.run_shard"
 FINALIZE = "rasklad.finalize"
 ACTIVE = ("queued", "running")
+#: Errors of a store or the broker out of reach (an outage), as opposed to a bug: logged in one line.
+OUTAGES: tuple[type[BaseException], ...] = (OSError, ObjectStoreError, OperationalError, RedisError,
+                                            KombuOperationalError)
+
+
+def one_line(e: BaseException) -> str:
+    """An outage's error in one readable line (obstore's messages carry a multi-line debug dump)."""
+    text = describe_error(e) if isinstance(e, ObjectStoreError) else " ".join(str(e).split())[:300]
+    return f"{type(e).__name__}: {text}"
 
 
 @dataclass
@@ -221,6 +232,8 @@ def reconcile(ctl: Control) -> dict[str, Any]:
     """
     requeued: dict[str, list[int]] = reap_dead(ctl)
     finalized: list[str] = []
+    skipped: list[str] = []
+    outage: BaseException | None = None
     for state in ACTIVE:
         offset = 0
         while True:
@@ -233,13 +246,21 @@ def reconcile(ctl: Control) -> dict[str, Any]:
                     with contextlib.suppress(InvalidTransition):
                         ctl.store.set_state(job.id, "cancelled", error="cancelled by its owner")
                     continue
-                missing = _reconcile_job(ctl, job)
+                try:
+                    missing = _reconcile_job(ctl, job)
+                except OUTAGES as e:  # one job's listing failed: the other jobs are still repaired
+                    skipped.append(job.id)
+                    outage = e
+                    continue
                 if missing is None:
                     finalized.append(job.id)
                 elif missing:
                     requeued[job.id] = missing
     if requeued or finalized:
         log.info("reconcile: requeued %s, finalize %s", requeued, finalized)
+    if outage is not None:  # one line a round, however many jobs
+        log.warning("reconcile: %d job(s) skipped this round (%s%s): %s", len(skipped), ", ".join(skipped[:3]),
+                    ", ..." if len(skipped) > 3 else "", one_line(outage))
     return {"requeued": requeued, "finalize": finalized}
 
 

@@ -10,6 +10,11 @@ Fault tolerance, in short (details in docs/service.md):
   the job with it.
 * No chords: whichever shard brings the committed count to the total enqueues
   ``finalize``, which is idempotent (atomic report files, a compare-and-set to succeeded).
+* An outage (the object store, the job store or the broker not answering) pauses a shard: the
+  object store's requests wait it out themselves (``storage.objectstore``), and a task that met a
+  transient error, or whose time limit ran out while it waited, is tried again with backoff of at
+  most ``MAX_BACKOFF_S`` until ``RASKLAD_S3_OUTAGE_S`` (10 minutes) have passed since the outage
+  began; only then does the job fail, with one readable line as its error.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import threading
 import time
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from celery.exceptions import Ignore, SoftTimeLimitExceeded
 from celery.signals import task_received, worker_ready
@@ -38,7 +43,8 @@ from sims.run import ShardCancelled
 from sims.settings import Settings
 from storage.jobstore import InvalidTransition, Job, JobStore
 from storage.layout import job_dir
-from storage.objectstore import data_root
+from storage.objectstore import ObjectPath, StoreUnavailable, data_root, describe_error
+from storage.objectstore import outage_since as store_outage
 from workers.celery_app import app
 from workers.celery_app import settings as worker_settings
 from workers.jobs import enqueue_next
@@ -82,9 +88,51 @@ def _fail(store: JobStore, job_id: str, reason: str) -> None:
         store.set_state(job_id, "failed", error=reason)
 
 
+#: Longest pause between two tries of a task that met a transient error: during a long outage a
+#: shard is tried at least this often, so it goes on within about this long of the store's return.
+MAX_BACKOFF_S = 30.0
+
+
 def _backoff(retries: int) -> float:
-    """Exponential backoff with full jitter: spreads retries of many shards apart."""
-    return float(random.uniform(0, min(60.0, 2.0 ** (retries + 1))))
+    """Exponential backoff with jitter, at most ``MAX_BACKOFF_S``: spreads retries of many shards apart."""
+    return float(random.uniform(0.5, 1.0) * min(MAX_BACKOFF_S, 2.0 ** (retries + 1)))
+
+
+def _reason(e: BaseException) -> str:
+    """One readable line for an error (obstore's messages carry a multi-line debug dump)."""
+    if isinstance(e, SoftTimeLimitExceeded):
+        return "its time limit ran out while the object store did not answer"
+    return f"{type(e).__name__}: {describe_error(e) if isinstance(e, ObjectStoreError) else ' '.join(str(e).split())}"
+
+
+def _resume_outage(settings: Settings, since: float | None) -> None:
+    """A retried task carries on the outage its earlier try met: the object store's budget counts from then."""
+    if since is not None:
+        root = data_root(settings)
+        if isinstance(root, ObjectPath):
+            root.root.outage_began(since)
+
+
+def _retry_or_fail(task: Any, settings: Settings, store: JobStore, job_id: str, what: str, e: BaseException,
+                   since: float | None, unmark: Any = None) -> NoReturn:
+    """Try the task again later (raises Retry) unless the outage that ``e`` is part of has lasted
+    ``s3_outage_s`` (or the object store already waited that long: StoreUnavailable): then fail the
+    job with one line naming ``what`` and the error (raises Ignore). ``since``: when the outage began."""
+    now = time.time()
+    since = min(t for t in (since, store_outage(), now) if t is not None)
+    waited = now - since
+    budget = settings.s3_outage_s
+    if isinstance(e, StoreUnavailable) or waited >= budget:
+        _fail(store, job_id, f"{what}: {_reason(e)} (still failing {waited:.0f} s after the first error; "
+                             f"RASKLAD_S3_OUTAGE_S={budget:g})")
+        if unmark is not None:
+            unmark()
+        raise Ignore() from None
+    countdown = min(_backoff(task.request.retries), max(1.0, budget - waited))
+    log.warning("%s of job %s paused: %s; tried again in %.0f s (for up to %.0f s more)", what, job_id,
+                _reason(e), countdown, budget - waited)
+    # exc=None: Celery's own retry line stays one line too ("Retry in 12s").
+    raise task.retry(countdown=countdown, kwargs={"outage_since": since}) from None
 
 
 #: Seconds between two notes of a running shard's units in the job store (``JobStore.note_units``).
@@ -206,20 +254,22 @@ def _start_renewing(sender: Any = None, **_: Any) -> None:
     threading.Thread(target=renew, daemon=True, name="rasklad-lease-renewal").start()
 
 
-@app.task(name="rasklad.run_shard", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
-def run_shard(self: Any, job_id: str, k: int) -> str:
-    """Run shard ``k`` of ``job_id`` and commit it (idempotent)."""
+@app.task(name="rasklad.run_shard", bind=True, max_retries=None, acks_late=True)  # type: ignore[untyped-decorator]
+def run_shard(self: Any, job_id: str, k: int, outage_since: float | None = None) -> str:
+    """Run shard ``k`` of ``job_id`` and commit it (idempotent). ``outage_since``: set by a retry, when
+    the outage its earlier try met began (retries stop ``RASKLAD_S3_OUTAGE_S`` after it)."""
     holder = _holder(self.request.hostname, self.request.id)
     try:
-        return _run_shard(self, job_id, k, holder)
+        return _run_shard(self, job_id, k, holder, outage_since)
     finally:
         # Whatever the outcome, this delivery no longer needs its lease (a no-op when it was lost).
         with contextlib.suppress(Exception):
             _context()[1].release_lease(job_id, k, holder)
 
 
-def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
+def _run_shard(self: Any, job_id: str, k: int, holder: str, since: float | None = None) -> str:
     settings, store, tracker = _context()
+    _resume_outage(settings, since)
     job = store.get(job_id)
     if job is None:
         log.warning("shard %s/%s: unknown job, dropped", job_id, k)
@@ -288,18 +338,16 @@ def _run_shard(self: Any, job_id: str, k: int, holder: str) -> str:
             tracker.note_ran(job_id, k, str(self.request.hostname or os.getpid()))
         _after_commit(store, tracker, job_id, k)
         return "committed"
-    except SoftTimeLimitExceeded:
+    except SoftTimeLimitExceeded as e:
         finished_normally = True
+        if store_outage() is not None:  # the time ran out waiting for the object store: an outage, not the shard
+            _retry_or_fail(self, settings, store, job_id, f"shard {k}", e, since, lambda: tracker.unmark(job_id, k))
         _fail(store, job_id, f"shard {k} exceeded the soft time limit of {app.conf.task_soft_time_limit:.0f} s")
         tracker.unmark(job_id, k)
         raise Ignore() from None
     except TRANSIENT as e:
         finished_normally = True
-        if self.request.retries >= self.max_retries:
-            _fail(store, job_id, f"shard {k}: {type(e).__name__}: {e} (after {self.request.retries} retries)")
-            tracker.unmark(job_id, k)
-            raise Ignore() from None
-        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from None
+        _retry_or_fail(self, settings, store, job_id, f"shard {k}", e, since, lambda: tracker.unmark(job_id, k))
     except Exception as e:
         # A deterministic error of the shard (a bug or an impossible spec): retrying gives
         # the same error, so the job fails with the reason.
@@ -333,8 +381,8 @@ def _after_commit(store: JobStore, tracker: Tracker, job_id: str, k: int) -> Non
     enqueue_next(app, tracker, job_id, job.shards_total, 1, frozenset(store.recorded_shards(job_id)))
 
 
-@app.task(name="rasklad.finalize", bind=True, max_retries=8, acks_late=True)  # type: ignore[untyped-decorator]
-def finalize(self: Any, job_id: str) -> str:
+@app.task(name="rasklad.finalize", bind=True, max_retries=None, acks_late=True)  # type: ignore[untyped-decorator]
+def finalize(self: Any, job_id: str, outage_since: float | None = None) -> str:
     """Write the job's aggregates and report, then mark it succeeded. Idempotent.
 
     Two finalizers racing write the same files (each atomically) and only one state change
@@ -342,17 +390,17 @@ def finalize(self: Any, job_id: str) -> str:
     finalizes it itself, ``_after_commit``; this task is the reconciler's and the fallback.)
     """
     settings, store, tracker = _context()
+    _resume_outage(settings, outage_since)
     try:
         return _finalize(settings, store, tracker, job_id)
-    except SoftTimeLimitExceeded:
+    except SoftTimeLimitExceeded as e:
+        if store_outage() is not None:  # the time ran out waiting for the object store
+            _retry_or_fail(self, settings, store, job_id, "finalize", e, outage_since)
         _fail(store, job_id, f"finalize exceeded the soft time limit of {app.conf.task_soft_time_limit:.0f} s "
                              "(4 x RASKLAD_SHARD_SECONDS): raise it and resume the job")
         raise Ignore() from None
     except TRANSIENT as e:
-        if self.request.retries >= self.max_retries:
-            _fail(store, job_id, f"finalize: {type(e).__name__}: {e}")
-            raise Ignore() from None
-        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from None
+        _retry_or_fail(self, settings, store, job_id, "finalize", e, outage_since)
 
 
 def _finalize(settings: Settings, store: JobStore, tracker: Tracker, job_id: str) -> str:

@@ -185,6 +185,18 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
     except KeyboardInterrupt:
         typer.echo("interrupted: committed shards are kept; run the same command again to resume", err=True)
         raise typer.Exit(code=130) from None
+    except Exception as e:
+        from obstore.exceptions import BaseError as ObjectStoreError
+
+        from storage.objectstore import StoreUnavailable, describe_error
+
+        if not isinstance(e, (StoreUnavailable, ObjectStoreError)):
+            raise
+        # The object store was out of reach longer than RASKLAD_S3_OUTAGE_S (or refused us): one line,
+        # not obstore's multi-line dump; committed shards are kept for the next run.
+        reason = str(e) if isinstance(e, StoreUnavailable) else f"{type(e).__name__}: {describe_error(e)}"
+        typer.echo(f"error: {reason}; committed shards are kept: run the same command again to resume", err=True)
+        raise typer.Exit(code=1) from None
 
 
 def rate_text(per_second: float) -> str:
