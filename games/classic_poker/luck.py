@@ -28,7 +28,8 @@ a fixed generator (``_orders``: the same positions for every c, so EQ is a fixed
 either way the mean over c is computed exactly by enumerating U, so every term has conditional mean 0
 for any bots. Folded seats' terms are 0; the seats' terms of one card sum to 0 (the shares sum to 1),
 so a deal's corrections sum to 0 like its scores. Terms are left out (coefficient 0, fixed by h) for a
-card of a new stock (CP-7.5: ``reshuffle_order`` filtered by the discards) and for a card after which
+card of a new stock (CP-7.5: ``reshuffle_order`` filtered by the discards, whose law given h is over the
+stock's cards, not U; rare, left out for simplicity) and for a card after which
 the live players miss more cards than U holds (stud's common card, CP-8.6).
 
 Dealer's choice (CP-9.2) is covered: the chosen deal's deck order is the stub's order filtered to the
@@ -60,7 +61,7 @@ __all__ = ["LUCK", "POT_GROWTH", "SAMPLES", "CardEvent", "corrections_of", "even
 #: Completions per candidate card when two or more cards are missing (the fixed Monte Carlo of EQ).
 SAMPLES = 24
 #: λ of the module docstring by (form, pot): what a pot grows by after a card, in the mean, as the weight of
-#: a share (least squares of the paired score difference on the terms, equity v rules bots, 800 deals of
+#: a share (least squares of the paired score difference on the terms, equity v rules bots, 400 and 800 deals of
 #: each preset on seeds other than the benchmark's; rounded). Any fixed value keeps every term's mean 0.
 POT_GROWTH: dict[tuple[str, str], float] = {
     ("draw", "high"): 2.0, ("draw", "low"): 1.0, ("draw", "high_low"): 1.5,
