@@ -19,6 +19,7 @@ Information-state and observation strings and tensors come from ``view(player)``
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 from collections.abc import Mapping
 from fractions import Fraction
@@ -44,23 +45,37 @@ _SCALARS = frozenset({int, float, str, bool, type(None)})
 
 def plain(value: Any) -> Any:
     """A view's value as JSON: dataclasses and named tuples as objects, tuples as lists."""
-    if type(value) in _SCALARS:  # most of a view (cards, seats, flags): the checks below cost 10x more
+    kind = type(value)
+    if kind in _SCALARS:  # most of a view (cards, seats, flags): the checks below cost 10x more
         return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return {k: plain(v) for k, v in zip(value._fields, value, strict=True)}
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating | Fraction):
-        return float(value)  # Fraction: Raspisnoy's half points (R-5.5)
-    if hasattr(value, "value") and type(value).__module__ != "builtins":  # an Enum
-        return plain(value.value)
-    return value
+    convert = _CONVERTERS.get(kind)
+    if convert is None:  # how a type converts is decided once per type (a match's view holds thousands)
+        convert = _CONVERTERS[kind] = _converter(kind)
+    return convert(value)
+
+
+_CONVERTERS: dict[type, Any] = {}
+
+
+def _converter(kind: type) -> Any:
+    """How ``plain`` converts a value of ``kind`` (not a plain scalar)."""
+    if dataclasses.is_dataclass(kind):
+        names = tuple(f.name for f in dataclasses.fields(kind))
+        return lambda v: {n: plain(getattr(v, n)) for n in names}
+    if issubclass(kind, tuple) and hasattr(kind, "_fields"):
+        fields = tuple(kind._fields)
+        return lambda v: {k: plain(x) for k, x in zip(fields, v, strict=True)}
+    if issubclass(kind, Mapping):
+        return lambda v: {str(k): plain(x) for k, x in v.items()}
+    if issubclass(kind, list | tuple):
+        return lambda v: [plain(x) for x in v]
+    if issubclass(kind, np.integer | bool | int):  # numpy ints, IntEnum-like int subclasses
+        return int
+    if issubclass(kind, np.floating | Fraction | float):
+        return float  # Fraction: Raspisnoy's half points (R-5.5)
+    if issubclass(kind, enum.Enum):
+        return lambda v: plain(v.value)
+    return lambda v: plain(v.value) if hasattr(v, "value") and kind.__module__ != "builtins" else v
 
 
 def _view_string(view: Mapping[str, Any]) -> str:
