@@ -155,19 +155,34 @@ def jsonable(value: Any) -> Any:
     return repr(value)
 
 
-def resolve(name: str, params: Mapping[str, Any] | None,
-            info: registry.BotInfo | None = None) -> tuple[GameEntry, registry.BotInfo, dict[str, Any]]:
+def resolve(name: str, params: Mapping[str, Any] | None, info: registry.BotInfo | None = None,
+            game: str | None = None) -> tuple[GameEntry, registry.BotInfo, dict[str, Any]]:
     """The game, the bot and its parameters (schema defaults filled in) of ``GAME/NAME`` (``info``:
-    a bot not registered, as a test checks one); raises ``BotCheckError`` with one readable line
-    when the game, the bot or a parameter is unknown or wrong."""
+    a bot not registered, as a test checks one), or of a game-generic bot (``openspiel/ismcts``) for
+    ``game``; raises ``BotCheckError`` with one readable line when the game, the bot or a parameter is
+    unknown or wrong."""
     from sims.spec import check_schema
 
-    game_name, sep, bot_name = name.partition("/")
+    games = registry.games()
+    if info is None and name in registry.generic_bots():
+        generic = registry.generic_bots()[name]
+        if game is None:
+            raise BotCheckError(f"{name} plays several games: name one with --game "
+                                f"(it plays: {', '.join(generic.games()) or 'none'})")
+        if game not in games:
+            raise BotCheckError(f"unknown game {game!r}: known games are {', '.join(games)}")
+        try:
+            info = generic.bind(game)
+        except KeyError as e:
+            raise BotCheckError(str(e.args[0])) from None
+    game_name, sep, bot_name = (info.game, "/", info.name) if info is not None and info.plays else name.partition("/")
     if not sep or not bot_name:
         raise BotCheckError(f"a bot is named GAME/NAME (e.g. dice-poker/random), not {name!r}")
-    games = registry.games()
     if game_name not in games:
         raise BotCheckError(f"unknown game {game_name!r}: known games are {', '.join(games)}")
+    if game is not None and game != game_name:
+        raise BotCheckError(f"{name} is a bot of {game_name}, not of {game} (--game names the game of a bot that "
+                            "plays several)")
     if info is None:
         known = registry.bots(game_name)
         if name not in known:
@@ -317,14 +332,16 @@ def _tables(entry: GameEntry, presets: Sequence[str], players: Sequence[int]) ->
 
 def check_bot(name: str, params: Mapping[str, Any] | None = None, units: int = 3, seed: int = 0,
               presets: Sequence[str] = (), players: Sequence[int] = (),
-              progress: Callable[[str], None] | None = None, info: registry.BotInfo | None = None) -> Report:
-    """Check the bot ``name`` (``GAME/NAME``) with ``params``: ``units`` units in every seat of every
-    seat count of every preset (or of the ``presets`` and ``players`` given) against the game's random
-    bot. Raises ``BotCheckError`` on bad input; ``progress`` hears one line per table checked. ``info``
-    checks a bot that is not registered (its ``name`` is then ``info.name``)."""
+              progress: Callable[[str], None] | None = None, info: registry.BotInfo | None = None,
+              game: str | None = None) -> Report:
+    """Check the bot ``name`` (``GAME/NAME``, or a game-generic bot such as ``openspiel/ismcts`` playing
+    ``game``) with ``params``: ``units`` units in every seat of every seat count of every preset (or of
+    the ``presets`` and ``players`` given) against the game's random bot. Raises ``BotCheckError`` on
+    bad input; ``progress`` hears one line per table checked. ``info`` checks a bot that is not
+    registered (its ``name`` is then ``info.name``)."""
     if units < 1:
         raise BotCheckError(f"--deals must be at least 1, not {units}")
-    entry, info, filled = resolve(name, params, info)
+    entry, info, filled = resolve(name, params, info, game)
     tables = _tables(entry, presets, players)
     bot = _make(info, filled)
     report = Report(name, entry.name, filled, seed, units, entry.unit_names[1])

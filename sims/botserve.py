@@ -39,10 +39,10 @@ MAX_BODY = 64 * 1024 * 1024
 class BotHandler:
     """A registered bot (``GAME/NAME`` with ``params``) behind the protocol."""
 
-    def __init__(self, name: str, params: Mapping[str, Any] | None = None) -> None:
-        self.info = registry.get(name)
+    def __init__(self, name: str, params: Mapping[str, Any] | None = None, game: str | None = None) -> None:
+        self.info = registry.get(name, game)  # ``game``: the game a game-generic bot plays
         self.game = self.info.game
-        self.bot = registry.make(name, params)
+        self.bot = self.info.factory(**dict(params or {}))
 
     def answer(self, req: Any) -> tuple[int, Any]:
         """The status and body for one request."""

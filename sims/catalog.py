@@ -71,6 +71,12 @@ def game(name: str) -> dict[str, Any] | None:
 
 
 def bots(game_name: str | None = None) -> list[dict[str, Any]]:
-    """Every registered bot with the JSON schema of its parameters."""
-    return [{"name": b.name, "description": b.description, "params_schema": dict(b.schema)}
-            for b in registry.bots(game_name).values()]
+    """Every registered bot (of one game, when given) with the JSON schema of its parameters and
+    ``games``, the games it plays: its own game, or every game a game-generic bot (``openspiel/ismcts``)
+    plays here (one entry for all of them in the full list)."""
+    out = [{"name": b.name, "description": b.description, "params_schema": dict(b.schema),
+            "games": [b.game]} for b in registry.bots(game_name).values()]
+    if game_name is None:
+        out += [{"name": g.name, "description": g.description, "params_schema": dict(g.schema),
+                 "games": g.games()} for g in registry.generic_bots().values()]
+    return sorted(out, key=lambda b: str(b["name"]))

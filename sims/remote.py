@@ -155,10 +155,10 @@ class _Shard:
         self.should_stop, self.on_unit = should_stop, on_unit
         self.entry: GameEntry = registry.game(spec.game)
         self.rules = self.entry.rules(spec.rules)
-        self.labels = bot_labels(spec.bots)
+        self.labels = bot_labels(spec.bots, spec.game)
         self.bots: list[Any] = [
             _Remote(self.labels[i], b.remote, (b.timeout_ms or 2000) / 1000.0, dict(b.params))
-            if b.remote is not None else registry.make(b.name, b.params) for i, b in enumerate(spec.bots)]
+            if b.remote is not None else registry.make(b.name, b.params, spec.game) for i, b in enumerate(spec.bots)]
         self.fallback = registry.make(f"{spec.game}/random")
         self.streams = Streams(deal_seed(spec.seed))
         self.key = deal_seed(spec.seed).generate_state(2, np.uint64)  # Streams' key (games.core.streams)

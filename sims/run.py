@@ -122,8 +122,8 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
                     on_unit: Callable[[int], None] | None = None) -> dict[str, pa.Table]:
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
-    bots = [registry.make(b.name, b.params) for b in spec.bots]
-    labels = bot_labels(spec.bots)
+    bots = [registry.make(b.name, b.params, spec.game) for b in spec.bots]
+    labels = bot_labels(spec.bots, spec.game)
     n = spec.players
     streams = Streams(deal_seed(spec.seed))
     full = spec.record in ("full", "decisions")
@@ -191,7 +191,7 @@ def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:
         raise ValueError(f"deal {deal} does not exist: the job has deals 0..{spec.deals - 1}")
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
-    bots = [registry.make(b.name, b.params) for b in spec.bots]
+    bots = [registry.make(b.name, b.params, spec.game) for b in spec.bots]
     streams = Streams(deal_seed(spec.seed))
     rng = streams.at(deal, 0)
     st = unit_dealing(entry, spec)(rules, spec.players, DealerChain(entry, rules, spec).dealer(deal), rng)

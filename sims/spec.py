@@ -354,12 +354,13 @@ def _check_bots(spec: TournamentSpec) -> list[tuple[str, str]]:
     for i, b in enumerate(spec.bots):
         if b.remote is not None:  # which URLs a key may use is the service's to say (sims.remoteurl)
             continue
-        if not b.name.startswith(spec.game + "/"):
+        generic = b.name in registry.generic_bots()  # a bot of several games (openspiel/ismcts)
+        if not generic and not b.name.startswith(spec.game + "/"):
             errors.append((f"bots[{i}].name", f"{b.name!r} is not a bot of {spec.game} (names start with "
                                               f"'{spec.game}/')"))
             continue
         try:
-            info = registry.get(b.name)
+            info = registry.get(b.name, spec.game)
         except KeyError as e:
             errors.append((f"bots[{i}].name", str(e.args[0])))
             continue
@@ -397,7 +398,7 @@ def _check_seating(spec: TournamentSpec) -> list[tuple[str, str]]:
 def _check_labels(spec: TournamentSpec) -> list[tuple[str, str]]:
     seen: dict[str, int] = {}
     errors = []
-    for i, label in enumerate(bot_labels(spec.bots)):
+    for i, label in enumerate(bot_labels(spec.bots, spec.game)):
         if label in seen:
             errors.append((f"bots[{i}].label", f"{label!r} is also the label of bots[{seen[label]}]: labels must "
                                                "be unique"))
@@ -563,7 +564,7 @@ def bot_speed(spec: TournamentSpec, b: BotSpec, rules: Any) -> float:
 
     if b.remote is not None:
         return registry.get(f"{spec.game}/random").speed({}, rules, spec.players) / REMOTE_SLOWDOWN
-    return registry.get(b.name).speed(b.params, rules, spec.players)
+    return registry.get(b.name, spec.game).speed(b.params, rules, spec.players)
 
 
 def _default_shard_deals(spec: TournamentSpec) -> int:
@@ -688,13 +689,14 @@ def _param_text(v: Any) -> str:
     return json.dumps(v, separators=(",", ":"), ensure_ascii=False) if not isinstance(v, str) else v
 
 
-def bot_labels(bots: Sequence[BotSpec]) -> list[str]:
+def bot_labels(bots: Sequence[BotSpec], game: str | None = None) -> list[str]:
     """The label of each bot in every output (CLI, reports, SQL tables, summary Parquet).
 
     A bot's ``label`` when given; else its name when no other bot has that name; else the name and
     the parameters in which it differs from the defaults of its schema, among those that differ
     within its name (``order-poker/random(pass_prob=0.9)``); bots still alike get ``#n`` (1-based
-    occurrence), as identical bots must (``order-poker/random#2``).
+    occurrence), as identical bots must (``order-poker/random#2``). ``game``: the spec's game, against
+    which a game-generic bot's schema is found (``openspiel/ismcts(simulations=50)``).
     """
     from games.core import registry
 
@@ -707,7 +709,7 @@ def bot_labels(bots: Sequence[BotSpec]) -> list[str]:
         if len(idx) < 2:
             continue
         try:
-            props = registry.get(name).schema.get("properties", {})
+            props = registry.get(name, game).schema.get("properties", {})
         except KeyError:
             props = {}
         defaults = {k: p["default"] for k, p in props.items() if isinstance(p, Mapping) and "default" in p}

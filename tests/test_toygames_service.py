@@ -81,3 +81,26 @@ def test_a_toy_job_runs_on_the_service_as_it_runs_embedded(svc: Service, toys: N
             assert rows(remote, keys) == rows(local[table], keys)
     assert local["deals"].num_rows == 60 * 3 * 5  # matches x rotations x deals of the long preset
     assert local["seats"].num_rows == 60 * 3 * 3
+
+
+def test_openspiel_ismcts_is_validated_against_the_specs_game(svc: Service) -> None:
+    """``openspiel/ismcts`` (issue 32): refused (422 at ``bots[0].name``) for a game without an OpenSpiel
+    adapter (a toy game: never adapted), accepted and played under that name for liar's poker."""
+    pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install 'rasklad[openspiel]')")
+    key = svc.create_key("ismcts")
+    with svc.client(key) as http:
+        toy = {**SPEC, "bots": [{"name": "openspiel/ismcts", "params": {"simulations": 10}}, *SPEC["bots"][1:]]}
+        r = http.post("/v1/jobs", json=toy)
+        assert r.status_code == 422, r.text
+        problem = r.json()["detail"][0]
+        assert problem["field"] == "bots[0].name"
+        assert "openspiel/ismcts does not play toy-match: toy-match has no OpenSpiel adapter" in problem["message"]
+        spec = {"kind": "tournament", "game": "liars-poker", "players": 2, "seating": "duplicate", "seed": 2,
+                "bots": [{"name": "openspiel/ismcts", "params": {"simulations": 10}}, "liars-poker/random"],
+                "deals": 3}
+        r = http.post("/v1/jobs", json=spec)
+        assert r.status_code == 202, r.text
+        job = svc.wait_job(http, r.json()["id"])
+        assert job["state"] == "succeeded", svc.dump_logs()
+        report = http.get(f"/v1/jobs/{job['id']}/report").json()
+        assert {row["bot"] for row in report["leaderboard"]["rows"]} == {"openspiel/ismcts", "liars-poker/random"}

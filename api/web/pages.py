@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 #: Bumped when app.js or app.css change, so browsers never run a stale script against new pages.
-ASSET_VERSION = "4"
+ASSET_VERSION = "5"
 
 NAV = (("/", "Jobs"), ("/submit", "Submit"), ("/deals", "Deals"), ("/sql", "SQL"), ("/workers", "Workers"),
        ("/docs", "API docs"))

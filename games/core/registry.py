@@ -8,6 +8,12 @@ extra bots register through the ``rasklad.bots`` entry-point group (each entry p
 that calls :func:`register`) or modules named in ``RASKLAD_BOT_MODULES``. Uploaded code is never
 executed: only installed games and bots exist.
 
+A *game-generic* bot (:func:`register_generic`) plays every game it says it supports under one name
+without a game prefix (``openspiel/ismcts``: OpenSpiel's ISMCTS over each game's adapter). It is
+resolved against a game: ``get(name, game)`` gives a ``BotInfo`` bound to that game (its factory and
+cost see the game; ``BotInfo.game`` is that game), or a ``KeyError`` saying why the bot does not play
+it; ``bots(game)`` lists it among the game's bots.
+
 The two module lists are settings (``sims.settings``); the service layers pass them down with
 :func:`configure`. A process that was not configured (a worker of a process pool, a script) reads
 the same two environment variables, so every process of one run sees the same games.
@@ -26,7 +32,8 @@ from typing import Any
 from games.core.entry import GameEntry
 from games.core.protocol import Bot
 
-__all__ = ["BotInfo", "bot_factory", "bots", "configure", "game", "games", "get", "make", "register", "reset"]
+__all__ = ["BotInfo", "GenericBot", "bot_factory", "bots", "configure", "game", "games", "generic_bots", "get", "make",
+           "register", "register_generic", "reset"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,9 @@ class BotInfo:
     schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
     description: str = ""
     cost: Callable[[Mapping[str, Any], Any, int], float] = field(default=lambda params, rules, players: 2_000.0)
+    plays: str | None = None
+    """The game a game-generic bot was resolved for (``openspiel/ismcts`` playing ``liars-poker``);
+    None for a game's own bot, whose name starts with its game."""
 
     def speed(self, params: Mapping[str, Any], rules: Any = None, players: int | None = None) -> float:
         """``cost`` under ``rules`` and ``players`` (None: the game's default rules, its fewest seats)."""
@@ -56,8 +66,47 @@ class BotInfo:
 
     @property
     def game(self) -> str:
-        """The game part of the name (``order-poker/random`` -> ``order-poker``)."""
-        return self.name.split("/", 1)[0]
+        """The game the bot plays: the game part of the name (``order-poker/random`` -> ``order-poker``),
+        or the game a game-generic bot was resolved for."""
+        return self.plays or self.name.split("/", 1)[0]
+
+
+@dataclass(frozen=True)
+class GenericBot:
+    """A bot that plays several games under one name without a game prefix (``openspiel/ismcts``).
+
+    ``factory(game, **params)`` makes the bot for ``game``; ``supports(game)`` is None when the bot plays
+    ``game`` and otherwise the reason it does not (a sentence a spec error shows: no adapter, a package
+    not installed); ``cost(game, params, rules, players)`` is ``BotInfo.cost`` for ``game``. The schema
+    of the parameters is the same for every game."""
+
+    name: str
+    factory: Callable[..., Bot]
+    supports: Callable[[str], str | None]
+    schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+    description: str = ""
+    cost: Callable[[str, Mapping[str, Any], Any, int], float] = field(
+        default=lambda game, params, rules, players: 2_000.0)
+
+    def games(self) -> list[str]:
+        """The installed games this bot plays, sorted."""
+        return [g for g in games() if self.supports(g) is None]
+
+    def bind(self, game_name: str) -> BotInfo:
+        """The bot as it plays ``game_name``; ``KeyError`` with the reason when it does not play it."""
+        why = self.supports(game_name) if game_name in games() else f"unknown game {game_name!r}"
+        if why is not None:
+            plays = ", ".join(self.games()) or "none"
+            raise KeyError(f"{self.name} does not play {game_name}: {why} (it plays: {plays})")
+        factory, cost = self.factory, self.cost
+
+        def make(**params: Any) -> Bot:
+            return factory(game_name, **params)
+
+        def bound_cost(params: Mapping[str, Any], rules: Any, players: int) -> float:
+            return cost(game_name, params, rules, players)
+
+        return BotInfo(self.name, make, self.schema, self.description, bound_cost, plays=game_name)
 
 
 def bot_factory(name: str, cls: Callable[..., Bot], schema: Mapping[str, Any]) -> Callable[..., Bot]:
@@ -74,6 +123,7 @@ def bot_factory(name: str, cls: Callable[..., Bot], schema: Mapping[str, Any]) -
 _lock = threading.Lock()
 _GAMES: dict[str, GameEntry] | None = None
 _EXTRA_BOTS: dict[str, BotInfo] = {}
+_GENERIC_BOTS: dict[str, GenericBot] = {}
 _BOTS: dict[str, BotInfo] | None = None
 _config: dict[str, tuple[str, ...]] = {}
 
@@ -157,6 +207,19 @@ def register(name: str, factory: Callable[..., Bot], schema: Mapping[str, Any] |
     _BOTS = None
 
 
+def register_generic(name: str, factory: Callable[..., Bot], supports: Callable[[str], str | None],
+                     schema: Mapping[str, Any] | None = None, description: str = "",
+                     cost: Callable[[str, Mapping[str, Any], Any, int], float] | None = None) -> None:
+    """Register a game-generic bot (``GenericBot``) under ``name``: ``"<family>/<bot>"``, the family not
+    a game's name (``openspiel/ismcts``). ``factory(game, **params)``; ``supports(game)`` is None or why not."""
+    global _BOTS
+    if "/" not in name:
+        raise ValueError(f"a game-generic bot is named FAMILY/NAME (e.g. openspiel/ismcts), not {name!r}")
+    _GENERIC_BOTS[name] = GenericBot(name, factory, supports, schema or {"type": "object", "properties": {}},
+                                     description, cost or (lambda game, params, rules, players: 2_000.0))
+    _BOTS = None
+
+
 def _load_bots() -> dict[str, BotInfo]:
     for ep in entry_points(group="rasklad.bots"):
         ep.load()()
@@ -179,22 +242,42 @@ def _all_bots() -> dict[str, BotInfo]:
     return _BOTS
 
 
+def generic_bots() -> dict[str, GenericBot]:
+    """Every game-generic bot by name, sorted (loading the bots as :func:`bots` does)."""
+    _all_bots()
+    return dict(sorted(_GENERIC_BOTS.items()))
+
+
 def bots(game: str | None = None) -> dict[str, BotInfo]:
-    """Every bot (of one game, when given), sorted by name."""
-    return {n: b for n, b in _all_bots().items() if game is None or b.game == game}
+    """Every game's own bots, sorted by name; with ``game``, that game's own bots and the game-generic
+    bots that play it (bound to it)."""
+    own = {n: b for n, b in _all_bots().items() if game is None or b.game == game}
+    if game is None:
+        return own
+    for name, g in generic_bots().items():
+        if name not in own and g.supports(game) is None:
+            own[name] = g.bind(game)
+    return dict(sorted(own.items()))
 
 
-def get(name: str) -> BotInfo:
-    """The bot ``name``; ``KeyError`` naming the known bots otherwise."""
+def get(name: str, game: str | None = None) -> BotInfo:
+    """The bot ``name``; a game-generic bot resolved for ``game`` (``KeyError`` without a game, or with
+    one it does not play, saying why); ``KeyError`` naming the known bots otherwise. A game's own bot
+    is returned whatever ``game`` says (whether it may play there is the caller's check)."""
     all_bots = _all_bots()
-    try:
+    if name in all_bots:
         return all_bots[name]
-    except KeyError:
-        game_name = name.split("/", 1)[0]
-        known = [n for n in all_bots if n.startswith(game_name + "/")] or list(all_bots)
-        raise KeyError(f"unknown bot {name!r}: known bots are {', '.join(known) or 'none'}") from None
+    generic = _GENERIC_BOTS.get(name)
+    if generic is not None:
+        if game is None:
+            raise KeyError(f"{name} is a game-generic bot (it plays: {', '.join(generic.games()) or 'none'}): "
+                           "name the game it is to play (the spec's game, --game)")
+        return generic.bind(game)
+    game_name = game or name.split("/", 1)[0]
+    known = list(bots(game_name)) if game_name in games() else []
+    raise KeyError(f"unknown bot {name!r}: known bots are {', '.join(known or all_bots) or 'none'}")
 
 
-def make(name: str, params: Mapping[str, Any] | None = None) -> Bot:
-    """Create the bot ``name`` with ``params`` (validated by the bot's factory)."""
-    return get(name).factory(**dict(params or {}))
+def make(name: str, params: Mapping[str, Any] | None = None, game: str | None = None) -> Bot:
+    """Create the bot ``name`` (a game-generic bot: for ``game``) with ``params`` (validated by its factory)."""
+    return get(name, game).factory(**dict(params or {}))

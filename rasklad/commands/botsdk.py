@@ -69,7 +69,8 @@ def _text_report(report: dict[str, Any]) -> str:
 
 
 def check_bot_command(
-    name: Annotated[str, typer.Argument(help="the bot, GAME/NAME (e.g. dice-poker/greedy)")],
+    name: Annotated[str, typer.Argument(help="the bot, GAME/NAME (e.g. dice-poker/greedy), or a bot of several "
+                                             "games with --game (openspiel/ismcts)")],
     deals: Annotated[int, typer.Option("--deals", "-n", help="units (deals or matches) per seat, preset "
                                                              "and seat count")] = 3,
     params: Annotated[str | None, typer.Option("--params", help="the bot's parameters as a JSON object")] = None,
@@ -79,6 +80,8 @@ def check_bot_command(
     players: Annotated[list[int] | None, typer.Option("--players", help="only tables of this many seats "
                                                                          "(repeatable; default: every count)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the machine-readable report")] = False,
+    game: Annotated[str | None, typer.Option("--game", help="the game a game-generic bot (openspiel/ismcts) "
+                                                            "is checked in")] = None,
 ) -> None:
     """Check a bot: every seat and preset against random bots; illegal actions, exceptions, decision
     times and determinism. Exit 0 when clean, 1 when faulty, 2 for bad input."""
@@ -87,7 +90,7 @@ def check_bot_command(
     try:
         report = check_bot(name, _params(params), deals, seed, tuple(preset or ()), tuple(players or ()),
                            progress=lambda line: typer.echo(line, err=True) if not as_json and sys.stderr.isatty()
-                           else None)
+                           else None, game=game)
     except BotCheckError as e:
         _fail(str(e))
     out = report.to_json()

@@ -1,4 +1,5 @@
-"""``rasklad bot-serve GAME/NAME [--params JSON] --port P``: a registered bot as a remote bot.
+"""``rasklad bot-serve GAME/NAME [--params JSON] --port P``: a registered bot as a remote bot (a bot of
+several games, ``openspiel/ismcts``, with ``--game``).
 
 The bot answers the ``rasklad-act/1`` protocol over HTTP (``sims.botserve``; docs/remote-bots.md), so a
 spec's ``{"remote": "http://HOST:P/", "label": ...}`` plays it from any worker.
@@ -23,6 +24,8 @@ def bot_serve(
     port: Annotated[int, typer.Option("--port", help="TCP port to listen on (0: any free port, printed)")],
     params: Annotated[str | None, typer.Option("--params", metavar="JSON", help="the bot's parameters")] = None,
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    game: Annotated[str | None, typer.Option("--game", help="the game a game-generic bot (openspiel/ismcts) "
+                                                            "plays")] = None,
 ) -> None:
     """Serve a registered bot over the rasklad-act/1 protocol (a remote bot's endpoint)."""
     from games.core import registry
@@ -39,14 +42,14 @@ def bot_serve(
             _fail(f"--params must be a JSON object, not {params}")
         values = dict(parsed)
     try:
-        info = registry.get(bot)
+        info = registry.get(bot, game)
     except KeyError as e:
         _fail(str(e.args[0]))
     errors = check_schema(values, info.schema, "params")
     if errors:
         _fail("; ".join(f"{p}: {m}" for p, m in errors))
     try:
-        handler = BotHandler(bot, values)
+        handler = BotHandler(bot, values, info.game)
     except (TypeError, ValueError) as e:
         _fail(str(e))
 

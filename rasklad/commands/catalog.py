@@ -74,7 +74,9 @@ def bots_command(
         return
     console = Console()
     for b in items:
-        console.print(f"[bold]{b['name']}[/bold]: {b['description']}")
+        own = b["games"] == [b["name"].split("/", 1)[0]]  # else a game-generic bot: say which games it plays
+        plays = "" if own else f" (plays {', '.join(b['games']) or 'no game here'})"
+        console.print(f"[bold]{b['name']}[/bold]{plays}: {b['description']}")
         props = b["params_schema"].get("properties", {})
         if not props:
             console.print("  (no parameters)")

@@ -1,7 +1,9 @@
-"""OpenSpiel's information-set MCTS as a rasklad bot: ``<game>/openspiel-ismcts`` (docs/interop.md).
+"""OpenSpiel's information-set MCTS as a rasklad bot: ``openspiel/ismcts`` (docs/interop.md).
 
-Registered through the ``rasklad.bots`` entry point when ``open_spiel`` is installed (the ``openspiel``
-extra), for every game with an adapter and ``GameEntry.resample_hidden``. A decision: the adapter's
+A game-generic bot (``registry.register_generic``), registered through the ``rasklad.bots`` entry point:
+it plays every game with an adapter (``rasklad.interop.adapters.ADAPTERS``) and
+``GameEntry.resample_hidden`` when ``open_spiel`` is installed (the ``openspiel`` extra); for any other
+game, or without ``open_spiel``, a spec naming it is refused with the reason. A decision: the adapter's
 ``seat_state(view, rng)`` (a state the seat cannot tell from the real one), wrapped as an OpenSpiel state,
 then ``ISMCTSBot.step`` with random roll-outs; ISMCTS draws its determinizations with the entry's
 ``resample_hidden``. Every random draw comes from the decision's ``rng``, so a seed gives the same play.
@@ -16,9 +18,11 @@ from typing import Any
 import numpy as np
 
 from games.core import registry
-from rasklad.interop.adapters import ADAPTERS
 
-__all__ = ["ISMCTS", "SCHEMA", "register"]
+__all__ = ["ISMCTS", "NAME", "SCHEMA", "register", "supports"]
+
+#: The bot's name in specs, seats tables and reports (issue 32 pins it).
+NAME = "openspiel/ismcts"
 
 SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False,
@@ -45,6 +49,8 @@ class ISMCTS:
     def __init__(self, game: str, simulations: int = 100, uct_c: float = 2.0) -> None:
         if int(simulations) < 2:
             raise ValueError(f"simulations must be >= 2 (ISMCTS's first only expands the root), not {simulations}")
+        from rasklad.interop.adapters import ADAPTERS
+
         self.game, self.simulations, self.uct_c = game, int(simulations), float(uct_c)
         self.adapter = ADAPTERS[game]
 
@@ -76,20 +82,35 @@ class ISMCTS:
         return chosen
 
 
-def register() -> None:
-    """Register ``<game>/openspiel-ismcts`` for every adapted game that can be resampled (needs open_spiel)."""
+@lru_cache(maxsize=1)
+def _open_spiel_missing() -> str | None:
     try:
         import pyspiel  # noqa: F401
-    except ImportError:  # the openspiel extra is not installed: no such bots
-        return
-    for name in ADAPTERS:
-        if name not in registry.games() or registry.game(name).resample_hidden is None:
-            continue
+        from open_spiel.python.algorithms import ismcts  # noqa: F401
+    except ImportError:
+        return "open_spiel is not installed (pip install 'rasklad[openspiel]')"
+    return None
 
-        def factory(simulations: int = 100, uct_c: float = 2.0, _name: str = name) -> ISMCTS:
-            return ISMCTS(_name, simulations, uct_c)
 
-        # Cost: about 3 liar's poker rounds a second at 100 simulations (measured on 2-digit notes).
-        registry.register(f"{name}/openspiel-ismcts", factory, SCHEMA,
-                          "OpenSpiel's information-set MCTS (random roll-outs) over the game's OpenSpiel adapter",
-                          lambda params, rules, players: 300.0 / int(params.get("simulations", 100)))
+def supports(game: str) -> str | None:
+    """None when ``openspiel/ismcts`` plays ``game``; otherwise why not (a spec error shows it)."""
+    from rasklad.interop.adapters import ADAPTERS
+
+    if game not in ADAPTERS:
+        return f"{game} has no OpenSpiel adapter (docs/interop.md lists the adapted games)"
+    if registry.game(game).resample_hidden is None and ADAPTERS[game].resample is None:
+        return f"{game} declares no resample_hidden, which ISMCTS draws its determinizations with"
+    return _open_spiel_missing()
+
+
+def _cost(game: str, params: Mapping[str, Any], rules: Any, players: int) -> float:
+    # About 3 liar's poker rounds a second at 100 simulations (measured on 2-digit notes); other
+    # adapted games are sized alike until measured: ISMCTS's cost is its simulations, each a roll-out.
+    return 300.0 / int(params.get("simulations", 100))
+
+
+def register() -> None:
+    """Register ``openspiel/ismcts``, the game-generic bot (always: a game it cannot play gets the reason)."""
+    registry.register_generic(NAME, ISMCTS, supports, SCHEMA,
+                              "OpenSpiel's information-set MCTS (random roll-outs) over the game's OpenSpiel adapter",
+                              _cost)

@@ -329,7 +329,7 @@ function submitPage() {
       (sch.description ? ` — ${sch.description}` : ""));
     $("#catalog-body").replaceChildren(...g.games.map((game) => el("div", { class: "game", "data-game": game.name },
       el("h3", {}, el("code", { text: game.name }), ` ${game.title || ""}`),
-      el("ul", {}, ...b.bots.filter((x) => x.name.startsWith(game.name + "/")).map((x) =>
+      el("ul", {}, ...b.bots.filter((x) => (x.games || [x.name.split("/")[0]]).includes(game.name)).map((x) =>
         el("li", { "data-bot": x.name }, el("code", { text: x.name }), ` ${x.description || ""}`,
           el("ul", {}, ...Object.entries((x.params_schema || {}).properties || {}).map(param))))))));
   });
