@@ -23,7 +23,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import importlib
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,83 +39,167 @@ def _cls_name(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def _seq(items: list[Any], kind: str) -> tuple[list[Any], Note]:
-    out, notes = [], []
-    for x in items:
+_PLAIN_TYPES = frozenset(_PLAIN)
+#: How a value of each type is written, found once per type (``_writer``): every branch of
+#: ``to_json`` depends on the value's type only, and a remote bot's request writes hundreds of
+#: values (every legal action as the engine's object), so a chain of ``isinstance`` tests per value
+#: was most of a request's cost.
+_WRITERS: dict[type, Callable[[Any], tuple[Any, Note]]] = {}
+
+
+def _seq(items: Sequence[Any], kind: str) -> tuple[list[Any], Note]:
+    out: list[Any] = []
+    notes: list[Note] | None = None  # None while every item's note is None
+    for i, x in enumerate(items):
+        if type(x) in _PLAIN_TYPES:
+            out.append(x)
+            continue
         j, n = to_json(x)
         out.append(j)
-        notes.append(n)
-    if kind == "list" and all(n is None for n in notes):
-        return out, None
-    if notes and all(n == notes[0] for n in notes):
-        return out, {"t": kind, "each": notes[0]} if notes[0] is not None else {"t": kind}
+        if n is not None:
+            if notes is None:
+                notes = [None] * len(items)
+            notes[i] = n
+    if notes is None:
+        if kind == "list":
+            return out, None
+        return out, {"t": kind} if items else {"t": kind, "items": []}
+    first = notes[0]
+    if all(n == first for n in notes):
+        return out, {"t": kind, "each": first} if first is not None else {"t": kind}
     return out, {"t": kind, "items": notes}
 
 
-def to_json(value: Any) -> tuple[Any, Note]:
-    """``value`` as plain JSON and its type note (None: the JSON is the value)."""
-    t = type(value)
-    if t in (str, int, float, bool) or value is None:
-        return value, None
-    if isinstance(value, enum.Enum):
-        j, _ = to_json(value.value)
-        return j, {"t": "enum", "c": _cls_name(t)}
-    if isinstance(value, np.generic):
-        return value.item(), None
-    if isinstance(value, _PLAIN):  # a subclass of int or str (IntEnum handled above)
-        return (int(value) if isinstance(value, int) and not isinstance(value, bool) else
-                float(value) if isinstance(value, float) else str(value) if isinstance(value, str) else value), None
-    if isinstance(value, tuple) and hasattr(t, "_fields"):  # a named tuple (typing.NamedTuple or namedtuple)
+def _enum_writer(t: type) -> Callable[[Any], tuple[Any, Note]]:
+    name = _cls_name(t)
+
+    def write(value: Any) -> tuple[Any, Note]:
+        return to_json(value.value)[0], {"t": "enum", "c": name}
+    return write
+
+
+def _numpy(value: Any) -> tuple[Any, Note]:
+    return value.item(), None
+
+
+def _plain_subclass(value: Any) -> tuple[Any, Note]:  # a subclass of int or str (IntEnum is an enum)
+    return (int(value) if isinstance(value, int) and not isinstance(value, bool) else
+            float(value) if isinstance(value, float) else str(value) if isinstance(value, str) else value), None
+
+
+def _fields_writer(t: type, names: tuple[str, ...], named_tuple: bool) -> Callable[[Any], tuple[Any, Note]]:
+    """How a named tuple (its note's ``items``: a note per field) or a dataclass (``fields``: the notes
+    by name, of the fields that have one) is written: an object of its fields."""
+    kind = "nt" if named_tuple else "dc"
+    name = _cls_name(t)
+    getter = operator.attrgetter(*names) if len(names) > 1 else None
+
+    def write(value: Any) -> tuple[Any, Note]:
+        values = value if named_tuple else getter(value) if getter is not None else \
+            tuple(getattr(value, f) for f in names)
+        for x in values:
+            if type(x) not in _PLAIN_TYPES:
+                break
+        else:  # every field plain (a game's action, its rules): the object is the fields as they are
+            return dict(zip(names, values, strict=True)), {"t": kind, "c": name}
         obj: dict[str, Any] = {}
-        notes: list[Note] = []
-        for name, x in zip(t._fields, value, strict=True):
-            obj[name], n = to_json(x)
-            notes.append(n)
-        note: dict[str, Any] = {"t": "nt", "c": _cls_name(t)}
-        if any(n is not None for n in notes):
-            note["items"] = notes
-        return obj, note
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        obj, fnotes = {}, {}
-        for f in dataclasses.fields(value):
-            obj[f.name], n = to_json(getattr(value, f.name))
+        notes: dict[str, Any] = {}
+        for f, x in zip(names, values, strict=True):
+            obj[f], n = to_json(x)
             if n is not None:
-                fnotes[f.name] = n
-        note = {"t": "dc", "c": _cls_name(t)}
-        if fnotes:
-            note["fields"] = fnotes
+                notes[f] = n
+        note: dict[str, Any] = {"t": kind, "c": name}
+        if notes:
+            note["items" if named_tuple else "fields"] = [notes.get(f) for f in names] if named_tuple else notes
         return obj, note
-    if isinstance(value, list):
-        return _seq(value, "list")
-    if isinstance(value, tuple):
-        return _seq(list(value), "tuple")
-    if isinstance(value, (set, frozenset)):
-        items = sorted(value, key=repr)
-        j, n = _seq(items, "list")
-        return j, {"t": "frozenset" if isinstance(value, frozenset) else "set", "each": n}
-    if isinstance(value, Mapping):
-        obj, vnotes = {}, {}
-        int_keys = False
-        for k, x in value.items():
+    return write
+
+
+def _list(value: Any) -> tuple[Any, Note]:
+    return _seq(value, "list")
+
+
+def _tuple(value: Any) -> tuple[Any, Note]:
+    return _seq(value, "tuple")
+
+
+def _set(value: Any) -> tuple[Any, Note]:
+    j, n = _seq(sorted(value, key=repr), "list")
+    return j, {"t": "frozenset" if isinstance(value, frozenset) else "set", "each": n}
+
+
+def _mapping(value: Any) -> tuple[Any, Note]:
+    obj: dict[str, Any] = {}
+    vnotes: dict[str, Any] = {}
+    int_keys = False
+    for k, x in value.items():
+        tk = type(k)
+        if tk is str:
+            key = k
+        else:
             if isinstance(k, (bool, np.bool_)) or not isinstance(k, (str, int, np.integer)):
                 raise TypeError(f"a view's mapping key must be a string or an integer, not {k!r}")
             if not isinstance(k, str):
                 int_keys = True
             key = str(int(k)) if not isinstance(k, str) else k
-            obj[key], n = to_json(x)
-            if n is not None:
-                vnotes[key] = n
-        if not int_keys and not vnotes and type(value) is dict:
-            return obj, None
-        note = {"t": "dict"}
-        if int_keys:
-            note["k"] = "int"
-        if vnotes:
-            note["values"] = vnotes
-        return obj, note
-    if isinstance(value, Sequence):  # a lazy sequence of the engine's (liar's poker's legal bids)
-        return _seq([value[i] for i in range(len(value))], "list")
-    raise TypeError(f"cannot write a {t.__name__} of a view as JSON")
+        if type(x) in _PLAIN_TYPES:
+            obj[key] = x
+            continue
+        obj[key], n = to_json(x)
+        if n is not None:
+            vnotes[key] = n
+    if not int_keys and not vnotes and type(value) is dict:
+        return obj, None
+    note: dict[str, Any] = {"t": "dict"}
+    if int_keys:
+        note["k"] = "int"
+    if vnotes:
+        note["values"] = vnotes
+    return obj, note
+
+
+def _lazy_sequence(value: Any) -> tuple[Any, Note]:  # a lazy sequence of the engine's (liar's poker's legal bids)
+    return _seq([value[i] for i in range(len(value))], "list")
+
+
+def _writer(t: type) -> Callable[[Any], tuple[Any, Note]]:
+    """How ``to_json`` writes a value of type ``t``: the tests in the order the note's kinds take
+    precedence (an IntEnum is an enum before an int; a named tuple is no plain tuple)."""
+    if issubclass(t, enum.Enum):
+        return _enum_writer(t)
+    if issubclass(t, np.generic):
+        return _numpy
+    if issubclass(t, _PLAIN):
+        return _plain_subclass
+    if issubclass(t, tuple) and hasattr(t, "_fields"):  # a named tuple (typing.NamedTuple or namedtuple)
+        return _fields_writer(t, tuple(t._fields), True)
+    if not issubclass(t, type) and dataclasses.is_dataclass(t):  # an instance of a dataclass
+        return _fields_writer(t, tuple(f.name for f in dataclasses.fields(t)), False)
+    if issubclass(t, list):
+        return _list
+    if issubclass(t, tuple):
+        return _tuple
+    if issubclass(t, (set, frozenset)):
+        return _set
+    if issubclass(t, Mapping):
+        return _mapping
+    if issubclass(t, Sequence):
+        return _lazy_sequence
+
+    def refuse(value: Any) -> tuple[Any, Note]:
+        raise TypeError(f"cannot write a {t.__name__} of a view as JSON")
+    return refuse
+
+
+def to_json(value: Any) -> tuple[Any, Note]:
+    """``value`` as plain JSON and its type note (None: the JSON is the value)."""
+    t = type(value)
+    if t in _PLAIN_TYPES:
+        return value, None
+    write = _WRITERS.get(t)
+    if write is None:
+        write = _WRITERS[t] = _writer(t)
+    return write(value)
 
 
 def _cls(name: str) -> type:

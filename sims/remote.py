@@ -23,10 +23,12 @@ the seats table's ``remote_faults`` of that seat. A bot whose faults in a shard 
 fault: with an explicit ``max_faults`` as soon as it is exceeded, with the default when the shard ends.
 
 Throughput: the units (deal, rotation) of a shard are played concurrently as coroutines on one event
-loop, at most ``in_flight`` at once, over one keep-alive ``httpx.AsyncClient``; rows are added in
-(deal, rotation) order whatever order the units finish in; the I/O is ``sims.keepalive``'s (why:
-there). Every unit draws only from its own streams (``sims.run``), so the rows depend on timing only
-through faults.
+loop, at most ``in_flight`` at once, over one pool of keep-alive connections (``sims.keepalive``, a
+lean HTTP/1.1 client: why there); rows are added in (deal, rotation) order whatever order the units
+finish in. Every unit draws only from its own streams (``sims.run``), so the rows depend on timing
+only through faults. A request is written with prebuilt JSON encoders and an answer is found among
+the legal actions without writing every one as canonical text (``_index_of``): the worker's CPU per
+remote decision is what bounds a shard once latency is overlapped (benchmarks/bench_remote_bots.py).
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import numpy as np
 import pyarrow as pa
 
@@ -50,7 +51,7 @@ from games.core.protocol import IllegalAction
 from games.core.streams import Streams
 from sims.dealers import DealerChain, unit_dealing
 from sims.jsonview import to_json
-from sims.keepalive import Connect, KeepAliveTransport, open_plain
+from sims.keepalive import Connect, KeepAlivePool, RemoteProtocolError, Target, open_plain
 from sims.keepalive import Streams as Connection
 from sims.plan import deal_seed, job_id
 from sims.remoteurl import IPAddress, check_url, open_guarded
@@ -67,6 +68,10 @@ LEGAL_LIST_MAX = 10_000
 #: ``max_faults`` by default: this share of a remote bot's decisions in a shard.
 DEFAULT_FAULT_SHARE = 0.10
 _HEADERS = {"content-type": "application/json", "user-agent": "rasklad-remote/1"}
+#: ``json.dumps(x, separators=(",", ":"), ensure_ascii=False)`` and the same with sorted keys, built once
+#: (``json.dumps`` with arguments builds an encoder per call).
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_canon = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,7 @@ class _Remote:
     url: str
     timeout_s: float
     params: dict[str, Any]
+    target: Target
     decisions: int = 0
     faults: int = 0
     last: str = ""
@@ -121,13 +127,26 @@ class _Unit:
     decisions: list[tuple[Any, ...]] = field(default_factory=list)
 
 
-def _canon(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def _index_of(encoded: Sequence[Any], action: Any) -> int | None:
+    """Where ``action`` (a bot's answer) is among the ``encoded`` legal actions, compared as canonical JSON
+    text (key order aside; ``1`` is not ``true`` nor ``1.0``), the last of equal texts; None: not there.
+    ``==`` finds the candidate without writing every legal action's text; only when it finds none (an
+    illegal answer, or an encoding ``==`` cannot see, a tuple against a list) is every text compared."""
+    text = _canon(action)
+    for i in range(len(encoded) - 1, -1, -1):
+        e = encoded[i]
+        if e == action and _canon(e) == text:
+            return i
+    found = None
+    for i, e in enumerate(encoded):
+        if _canon(e) == text:
+            found = i
+    return found
 
 
-def _client(spec: TournamentSpec, access: RemoteAccess) -> httpx.AsyncClient:
-    """One client for the shard over keep-alive connections (``sims.keepalive``: a connection per unit
-    in flight at most), no proxy from the environment, no redirects; in the service every connection is
+def _pool(spec: TournamentSpec, access: RemoteAccess) -> KeepAlivePool:
+    """One pool for the shard of keep-alive connections (``sims.keepalive``: a connection per unit in
+    flight at most), no proxy from the environment, no redirects; in the service every connection is
     opened by ``sims.remoteurl.open_guarded`` (resolved, every address checked)."""
     connect: Connect = open_plain
     if access.prefixes is not None:
@@ -141,8 +160,7 @@ def _client(spec: TournamentSpec, access: RemoteAccess) -> httpx.AsyncClient:
         async def connect(scheme: str, host: str, port: int) -> Connection:
             return await open_guarded(host, port, named, ssl.create_default_context() if scheme == "https" else None)
 
-    return httpx.AsyncClient(transport=KeepAliveTransport(connect), follow_redirects=False, trust_env=False,
-                             timeout=None)
+    return KeepAlivePool(connect)
 
 
 class _Shard:
@@ -157,7 +175,8 @@ class _Shard:
         self.rules = self.entry.rules(spec.rules)
         self.labels = bot_labels(spec.bots, spec.game)
         self.bots: list[Any] = [
-            _Remote(self.labels[i], b.remote, (b.timeout_ms or 2000) / 1000.0, dict(b.params))
+            _Remote(self.labels[i], b.remote, (b.timeout_ms or 2000) / 1000.0, dict(b.params),
+                    Target.of(b.remote, _HEADERS))
             if b.remote is not None else registry.make(b.name, b.params, spec.game) for i, b in enumerate(spec.bots)]
         self.fallback = registry.make(f"{spec.game}/random")
         self.streams = Streams(deal_seed(spec.seed))
@@ -198,7 +217,8 @@ class _Shard:
 
     # ------------------------------------------------------------------ one decision
     def _request(self, unit: _Unit, seat: int, bot: _Remote, view: Any, legal: Sequence[Any],
-                 step: int) -> tuple[bytes, dict[str, int] | None]:
+                 step: int) -> tuple[bytes, list[Any] | None]:
+        """The request's body and the legal actions as it lists them (None: not listed)."""
         st = unit.state
         view_json, view_note = to_json(view)
         listed = len(legal) <= LEGAL_LIST_MAX
@@ -206,54 +226,53 @@ class _Shard:
         body: dict[str, Any] = {**self.base, "seat": seat,
                                 "unit": {"job": self.job, "deal": unit.deal, "rotation": unit.rotation},
                                 "view": view_json, "step": step, "params": bot.params}
-        index: dict[str, int] | None = None
+        encoded: list[Any] | None = None
         if listed:
-            encoded = [self.entry.encode_action(st, a) for a in legal]
+            natives = [legal[i] for i in range(len(legal))]
+            encoded = [self.entry.encode_action(st, a) for a in natives]
             body["legal"] = encoded
-            native, native_note = to_json([legal[i] for i in range(len(legal))])
-            engine["legal"], engine["legal_types"] = native, native_note
-            index = {_canon(e): i for i, e in enumerate(encoded)}
+            engine["legal"], engine["legal_types"] = to_json(natives)
         else:
             body["legal"] = None
             body["legal_count"] = len(legal)
         body["engine"] = engine
-        return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode(), index
+        return _dumps(body).encode(), encoded
 
-    async def _ask(self, client: httpx.AsyncClient, unit: _Unit, seat: int, bot: _Remote, view: Any,
-                   legal: Sequence[Any], step: int) -> tuple[Any, str | None]:
-        """The remote bot's action, or (None, why) for a fault."""
-        body, index = self._request(unit, seat, bot, view, legal, step)
+    async def _ask(self, pool: KeepAlivePool, unit: _Unit, seat: int, bot: _Remote, view: Any,
+                   legal: Sequence[Any], step: int) -> tuple[Any, Any, str | None]:
+        """The remote bot's action and its encoding (None where the legal actions are not listed), or
+        (None, None, why) for a fault."""
+        body, encoded = self._request(unit, seat, bot, view, legal, step)
         try:
             async with asyncio.timeout(bot.timeout_s):
-                r = await client.post(bot.url, content=body, headers=_HEADERS)
-                content = await r.aread()
+                r = await pool.post(bot.target, body)
         except TimeoutError:
-            return None, f"no answer within {bot.timeout_s * 1000:g} ms"
-        except (httpx.HTTPError, OSError, EOFError, asyncio.LimitOverrunError) as e:
-            return None, f"{type(e).__name__}: {e}"[:300]
+            return None, None, f"no answer within {bot.timeout_s * 1000:g} ms"
+        except (RemoteProtocolError, OSError, EOFError, asyncio.LimitOverrunError) as e:
+            return None, None, f"{type(e).__name__}: {e}"[:300]
         except ValueError as e:  # UrlRefused from the guarded connection, a malformed answer
-            return None, str(e)[:300]
-        if r.status_code != 200:
-            return None, f"HTTP {r.status_code}" + (" (redirects are not followed)" if r.is_redirect else "")
+            return None, None, str(e)[:300]
+        if r.status != 200:
+            return None, None, f"HTTP {r.status}" + (" (redirects are not followed)" if r.is_redirect else "")
         try:
-            answer = json.loads(content)
+            answer = json.loads(r.content)
         except ValueError:
-            return None, "the answer is not JSON"
+            return None, None, "the answer is not JSON"
         if not isinstance(answer, dict) or "action" not in answer:
-            return None, "the answer is not an object with an action"
+            return None, None, "the answer is not an object with an action"
         action = answer["action"]
-        if index is not None:
-            i = index.get(_canon(action))
+        if encoded is not None:
+            i = _index_of(encoded, action)
             if i is None:
-                return None, f"action {_canon(action)[:200]} is not among the legal actions"
-            return legal[i], None
+                return None, None, f"action {_canon(action)[:200]} is not among the legal actions"
+            return legal[i], encoded[i], None
         try:
             decoded = self.entry.decode_action(unit.state, action, step)
         except (IllegalAction, ValueError, TypeError, KeyError, IndexError) as e:
-            return None, f"action {_canon(action)[:200]} is not legal: {e}"[:300]
+            return None, None, f"action {_canon(action)[:200]} is not legal: {e}"[:300]
         if decoded not in legal:
-            return None, f"action {_canon(action)[:200]} is not among the legal actions"
-        return decoded, None
+            return None, None, f"action {_canon(action)[:200]} is not among the legal actions"
+        return decoded, None, None
 
     def _fault(self, bot: _Remote, unit: _Unit, seat: int, step: int, why: str) -> None:
         bot.faults += 1
@@ -264,7 +283,7 @@ class _Shard:
             raise RemoteBotFailed(bot.label, bot.faults, bot.decisions, limit, bot.last)
 
     # ------------------------------------------------------------------ one unit
-    async def play(self, client: httpx.AsyncClient, unit: _Unit) -> None:
+    async def play(self, pool: KeepAlivePool, unit: _Unit) -> None:
         st, rng = unit.state, unit.rng
         step = 0
         deal_no, dstep = (int(st.deal_no) if self.match else 0), 0
@@ -275,16 +294,17 @@ class _Shard:
             bot = self.bots[unit.seating[seat]]
             view, legal = st.view(seat), st.legal_actions()
             t0 = time.perf_counter()
+            code = None  # the action's JSON form where the request already wrote it
             if isinstance(bot, _Remote):
                 bot.decisions += 1
-                action, why = await self._ask(client, unit, seat, bot, view, legal, step)
+                action, code, why = await self._ask(pool, unit, seat, bot, view, legal, step)
                 if why is not None:
                     self._fault(bot, unit, seat, step, why)
                     action = self.fallback.act(view, legal, rng)
             else:
                 action = bot.act(view, legal, rng)
             if self.decisions is not None:
-                text = json.dumps(self.entry.encode_action(st, action), separators=(",", ":"), ensure_ascii=False)
+                text = _dumps(code if code is not None else self.entry.encode_action(st, action))
                 unit.decisions.append((unit.deal, unit.rotation, deal_no, dstep, seat,
                                        self.labels[unit.seating[seat]], text, time.perf_counter() - t0, None))
             st.apply(action)
@@ -294,7 +314,7 @@ class _Shard:
     # ------------------------------------------------------------------ the shard
     def _add(self, unit: _Unit) -> None:
         st = unit.state
-        record = json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if self.full else None
+        record = _dumps(st.record()) if self.full else None
         self.rows.add(unit.deal, unit.rotation, unit.seating, self.labels, st, record, faults=unit.faults)
         if self.decisions is not None:
             for d in unit.decisions:
@@ -308,13 +328,13 @@ class _Shard:
         order = iter(range(1 << 62))
         cursor = 0
 
-        async def lane(client: httpx.AsyncClient) -> None:
+        async def lane(pool: KeepAlivePool) -> None:
             nonlocal cursor
             for unit in units:  # one shared generator: each lane takes the next unit in order
                 i = next(order)
                 if self.should_stop is not None and self.should_stop():
                     raise ShardCancelled(f"shard {self.k} stopped at deal {unit.deal}: the job was cancelled")
-                await self.play(client, unit)
+                await self.play(pool, unit)
                 finished[i] = unit
                 while cursor in finished:
                     done = finished.pop(cursor)
@@ -323,9 +343,13 @@ class _Shard:
                     if self.on_unit is not None and done.rotation == rotations - 1:
                         self.on_unit(done.deal - self.deals.start + 1)
 
-        async with _client(self.spec, self.access) as client, asyncio.TaskGroup() as tg:
-            for _ in range(max(1, self.access.in_flight)):
-                tg.create_task(lane(client))
+        pool = _pool(self.spec, self.access)
+        try:
+            async with asyncio.TaskGroup() as tg:
+                for _ in range(max(1, self.access.in_flight)):
+                    tg.create_task(lane(pool))
+        finally:
+            await pool.aclose()
         for bot in self.bots:
             if isinstance(bot, _Remote) and self.spec.max_faults is None \
                     and bot.faults > DEFAULT_FAULT_SHARE * bot.decisions:

@@ -205,3 +205,95 @@ def test_a_remote_tournament_deals_the_specs_match_length() -> None:
         assert sorted(set(remote["deals"].column("deal_no").to_pylist())) == [0, 1, 2]
         for t in ("deals", "seats"):
             _same(local[t], remote[t], skip=("remote_faults",))
+
+
+async def _varied(req: Any) -> tuple[int, Any]:
+    """A bot that answers by the request alone, and not always the first action."""
+    legal = req["legal"]
+    return 200, {"action": legal[(7 * req["step"] + req["seat"] + req["unit"]["deal"]) % len(legal)]}
+
+
+def test_rows_do_not_depend_on_the_units_in_flight() -> None:
+    """Units finish in any order when many are in flight; the rows (decisions included) are the same as
+    one unit at a time, and a decision's ``action`` is the codec's JSON of the action the bot named."""
+    for url in _thread_server(_varied):
+        spec = parse_spec(_spec({"remote": url, "label": "mine"}, max_faults=0, record="decisions", deals=12,
+                                shard_deals=12))
+        serial = run_shard(spec, 0, access=RemoteAccess(in_flight=1))
+        many = run_shard(spec, 0, access=RemoteAccess(in_flight=9))
+        for t in ("deals", "seats", "decisions"):
+            _same(serial[t], many[t], skip=("seconds",))
+        assert set(many["seats"].column("remote_faults").to_pylist()) == {0}
+        mine = [r for r in many["decisions"].to_pylist() if r["bot"] == "mine"]
+        assert len(mine) > 12 and len({r["action"] for r in mine}) > 3
+
+
+def test_an_answer_is_matched_as_canonical_json() -> None:
+    """The bot's action is one of ``legal`` when its JSON text is, keys in any order: ``1`` is not
+    ``true`` nor ``1.0``; a tuple of the codec's is the list the bot sends back."""
+    from sims.remote import _index_of
+
+    legal = [{"type": "bid", "n": 1}, 1, True, [1, 2], "x", None]
+    assert _index_of(legal, {"n": 1, "type": "bid"}) == 0
+    assert [_index_of(legal, a) for a in (1, True, [1, 2], "x", None)] == [1, 2, 3, 4, 5]
+    assert _index_of(legal, 1.0) is None and _index_of(legal, {"type": "bid", "n": True}) is None
+    assert _index_of(legal, [2, 1]) is None and _index_of(legal, "y") is None
+    assert _index_of([(3, 4)], [3, 4]) == 0
+
+
+async def _framed(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """A server answering each request path with another framing of the answer ``{"action": 5}``."""
+    body = b'{"action":5}'
+    while True:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+            return
+        size = int(re.search(rb"content-length: (\d+)", head).group(1))  # type: ignore[union-attr]
+        await reader.readexactly(size)
+        path = head.split(b" ")[1]
+        if path == b"/chunked":
+            writer.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\n" + body[:5] + b"\r\n"
+                         + b"%x\r\n" % (len(body) - 5) + body[5:] + b"\r\n0\r\n\r\n")
+        elif path == b"/until-close":  # HTTP/1.0, no length: the body ends with the connection
+            writer.write(b"HTTP/1.0 200 OK\r\n\r\n" + body)
+            await writer.drain()
+            writer.close()
+            return
+        elif path == b"/empty":
+            writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
+        elif path == b"/moved":
+            writer.write(b"HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n")
+        else:
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: %d\r\n\r\n" % len(body) + body)
+
+
+def test_keep_alive_client_reads_every_framing_and_reuses_connections() -> None:
+    from sims.keepalive import KeepAlivePool, Target
+
+    async def main() -> tuple[list[Any], int]:
+        connections = 0
+
+        async def counted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            nonlocal connections
+            connections += 1
+            await _framed(reader, writer)
+
+        server = await asyncio.start_server(counted, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        pool = KeepAlivePool()
+        got = []
+        for path in ("/", "/", "/chunked", "/until-close", "/empty", "/moved", "/"):
+            target = Target.of(f"http://127.0.0.1:{port}{path}", {"content-type": "application/json"})
+            a = await pool.post(target, b'{"q":1}')
+            got.append((a.status, a.content, a.is_redirect))
+        await pool.aclose()
+        server.close()
+        return got, connections
+
+    got, connections = asyncio.run(main())
+    answer = b'{"action":5}'
+    assert got == [(200, answer, False), (200, answer, False), (200, answer, False), (200, answer, False),
+                   (204, b"", False), (302, b"", True), (200, answer, False)]
+    assert connections == 2  # one kept alive throughout, one more after the server closed it
