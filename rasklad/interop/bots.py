@@ -63,7 +63,8 @@ class ISMCTS:
         from rasklad.interop.openspiel import from_engine, resample
 
         engine: Any = self.adapter.seat_state(view, rng)
-        game = _game(self.game, engine.rules, int(engine.players), int(engine.dealer))
+        dealer = getattr(engine, "dealer_seat", getattr(engine, "dealer", 0))  # blackjack's is dealer_seat
+        game = _game(self.game, engine.rules, int(engine.players), dealer if isinstance(dealer, int) else 0)
         state = from_engine(game, engine)
         seed = int(rng.integers(2**31))
         random_state = np.random.RandomState(seed)
