@@ -9,6 +9,12 @@ Python API). Figures are the medians over the rounds; units per CPU second of th
 
     .venv/bin/pip install pyhtzee     # the peer: for this benchmark only
     .venv/bin/python benchmarks/bench_dice_quintet.py [--rounds 3] [--scale 1.0] [--json out.json]
+        [--case quintet] [--before /tmp/before]
+
+``--case TEXT`` keeps the cases whose name contains TEXT; ``--before DIR`` (a copy of the code before a
+change) runs every case with that code too (``python -m rasklad`` with DIR first on ``PYTHONPATH``),
+interleaved with this checkout's run of the same case. Bytecode is written under a temporary
+``PYTHONPYCACHEPREFIX`` per tree (``PYTHONDONTWRITEBYTECODE`` dropped), as an installed package's is.
 
 Cases: dice poker ``mixed`` and ``full`` with one random player (pyhtzee's solitaire game is the peer),
 ``full`` with two greedy players, ``simple`` with four random players; Quintet random against random
@@ -74,9 +80,14 @@ def spec(game: str, rules: dict[str, Any], bots: list[str], deals: int) -> dict[
     return out
 
 
-def cpu_of(cmd: list[str]) -> float:
-    """CPU seconds (user + system) of one child process run to its end."""
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def cpu_of(cmd: list[str], code: Path | None = None, pycache: Path | None = None) -> float:
+    """CPU seconds (user + system) of one child process run to its end (``code`` first on the path and
+    its bytecode under ``pycache`` when given)."""
+    env = None
+    if code is not None:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(PYTHONPATH=str(code), **({"PYTHONPYCACHEPREFIX": str(pycache)} if pycache else {}))
+    proc = subprocess.Popen(cmd, cwd=code or ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     if status != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.read().decode() if proc.stderr else ''}")
@@ -89,10 +100,14 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every job's size (0.05: a smoke run)")
     ap.add_argument("--peer-games", type=int, default=4_000)
     ap.add_argument("--json")
+    ap.add_argument("--case", help="only the cases whose name contains this text")
+    ap.add_argument("--before", type=Path, help="a copy of the code before a change, run interleaved")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-dq-"))
     specs = []
     for i, (name, game, rules, bots, units, unit) in enumerate(CASES):
+        if args.case and args.case not in name:
+            continue
         n = max(100, int(units * args.scale))
         path = work / f"case{i}.json"
         path.write_text(json.dumps(spec(game, rules, bots, n)))
@@ -103,14 +118,23 @@ def main() -> None:
     except ImportError:
         print("pyhtzee is not installed (pip install pyhtzee): no peer figures")
         peer = False
+    if args.before:  # each case before and after, the same spec, one after the other
+        trees = [("before", args.before.resolve()), ("after", ROOT)]
+        specs = [(f"{name} [{label}]", path, n, unit, code) for name, path, n, unit in specs for label, code in trees]
+    else:
+        specs = [(name, path, n, unit, None) for name, path, n, unit in specs]
     rates: dict[str, list[float]] = {name: [] for name, *_ in specs}
     peer_rates: list[float] = []
     load = os.getloadavg()[0]
     for r in range(args.rounds):
         if peer:
             peer_rates.append(args.peer_games / cpu_of([PY, "-c", PYHTZEE, str(args.peer_games)]))
-        for name, path, n, _ in specs:
-            cpu = cpu_of([RASKLAD, "run", str(path), "--workers", "1", "--new", "-q", "--data", str(work / "data")])
+        for name, path, n, _, code in specs:
+            argv = ["run", str(path), "--workers", "1", "--new", "-q", "--data", str(work / "data")]
+            if code is None:
+                cpu = cpu_of([RASKLAD, *argv])
+            else:
+                cpu = cpu_of([PY, "-m", "rasklad", *argv], code, work / f"pyc-{code.name}")
             rates[name].append(n / cpu)
         print(f"round {r + 1}: " + ", ".join(f"{v[-1]:,.0f}" for v in rates.values())
               + (f"; pyhtzee {peer_rates[-1]:,.0f}" if peer else ""), flush=True)
@@ -120,7 +144,7 @@ def main() -> None:
     print("| case | units/s | pyhtzee games/s | ratio |")
     print("|---|---:|---:|---:|")
     out: dict[str, Any] = {"load": load, "rounds": args.rounds, "pyhtzee": p, "cases": {}}
-    for name, _, n, unit in specs:
+    for name, _, n, unit, _ in specs:
         m = statistics.median(rates[name])
         ratio = f"{m / p:.1f}×" if p and name.startswith("dice poker") else ""
         print(f"| {name} | {m:,.0f} {unit}/s | {f'{p:,.0f}' if p and ratio else ''} | {ratio} |")

@@ -186,6 +186,8 @@ class TournamentRows:
     from its entry's row functions, which read the finished state.
     """
 
+    PENDING = 64
+
     def __init__(self, entry: GameEntry, full: bool) -> None:
         self.entry = entry
         self.full = full
@@ -194,6 +196,12 @@ class TournamentRows:
         self.seats_schema = seats_schema(entry)
         self._deal_cols: list[list[Any]] = [[] for _ in self.deals_schema]
         self._seat_cols: list[list[Any]] = [[] for _ in self.seats_schema]
+        # Rows of fast-path deals not yet moved into the columns: kept as tuples and transposed in one
+        # zip per column every PENDING seat rows (``_flush``), which costs a fraction of extending
+        # every column per deal (issue 30: a Quintet deal's rows were a third of its time); a bounded
+        # batch, because many live tuples make every garbage collection slower.
+        self._deal_pending: list[tuple[Any, ...]] = []
+        self._seat_pending: list[tuple[Any, ...]] = []
         self.records: dict[str, list[Any]] = {f.name: [] for f in RECORDS}
         self._deal_rows = entry.tables.deal_rows
         self._seat_rows = entry.tables.seat_rows
@@ -210,6 +218,7 @@ class TournamentRows:
         """Add the rows of one finished unit (``state``), and its record when the job stores them;
         ``corrections`` (one per seat, ``GameEntry.luck``) make ``adjusted_score`` (none: the score);
         ``faults`` (one per seat) are the remote faults of each seat (none: 0)."""
+        self._flush()  # rows stay in the order the units were added
         dc = self._deal_cols
         seating_list = list(seating)
         for deal_no, (dealer, values) in enumerate(self._deal_rows(state)):
@@ -234,24 +243,32 @@ class TournamentRows:
                       rows: Sequence[RotationRows]) -> None:
         """Add the rows of every rotation of one deal, as a fast path's ``play_rows`` gives them
         (per rotation: the row functions' ``deal_rows`` and ``seat_rows`` values); summary jobs only."""
-        dc, sc = self._deal_cols, self._seat_cols
-        deal_rows: list[tuple[Any, ...]] = []
-        seat_rows: list[tuple[Any, ...]] = []
+        deal_rows, seat_rows = self._deal_pending, self._seat_pending
+        at, match = self._at, self.match
         for rotation, (seating, (deals, seats)) in enumerate(zip(plays, rows, strict=True)):
             seating_list = list(seating)
             for deal_no, (dealer, values) in enumerate(deals):
-                deal_rows.append((deal, rotation, deal_no, dealer, seating_list, *values) if self.match else
+                deal_rows.append((deal, rotation, deal_no, dealer, seating_list, *values) if match else
                                  (deal, rotation, dealer, seating_list, *values))
             for seat, values in enumerate(seats):
                 b = seating[seat]
-                seat_rows.append((deal, rotation, seat, b, labels[b], *self._adjusted(values, 0.0), 0))
-        for col, values in zip(dc, zip(*deal_rows, strict=True), strict=True):
-            col.extend(values)
-        for col, values in zip(sc, zip(*seat_rows, strict=True), strict=True):
-            col.extend(values)
+                # adjusted_score (after score) is the score: no correction on this path (_adjusted's row)
+                seat_rows.append((deal, rotation, seat, b, labels[b], *values[:at], float(values[at - 1]),
+                                  *values[at:], 0))
+        if len(seat_rows) >= self.PENDING:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Move the pending fast-path rows into the columns (a row's width is checked here)."""
+        for cols, pending in ((self._deal_cols, self._deal_pending), (self._seat_cols, self._seat_pending)):
+            if pending:
+                for col, values in zip(cols, zip(*pending, strict=True), strict=True):
+                    col.extend(values)
+                pending.clear()
 
     def tables(self) -> dict[str, pa.Table]:
         """The shard's tables with their explicit schemas."""
+        self._flush()
         out = {"deals": pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(self._deal_cols,
                                                                                          self.deals_schema,
                                                                                          strict=True)],

@@ -36,8 +36,8 @@ class State:
         self.players = PLAYERS
         self.dealer = dealer
         self.removed = removed
-        out = set(removed)
-        self.held: tuple[int, ...] = tuple(c for c in DECK if c not in out)  # ascending, as DECK
+        # ascending, as DECK (the set difference and sort run in C: a job deals this once per deal)
+        self.held: tuple[int, ...] = tuple(sorted(_DECK_SET.difference(removed)))
         self._space: LayoutSpace | None = None
         self.layouts: list[Layout | None] = [None, None]
         self._values: list[list[int]] = []
@@ -84,7 +84,7 @@ class State:
         if rng is None:
             raise ValueError("State.deal needs an explicit numpy Generator (rng)")
         d = _check_seat("dealer", dealer, "Q-1.5")
-        removed = tuple(DECK[i] for i in rng.permutation(len(DECK))[:REMOVED].tolist())
+        removed = tuple(map(DECK.__getitem__, rng.permutation(len(DECK))[:REMOVED].tolist()))
         return cls(rules, d, removed)
 
     def copy(self) -> State:
