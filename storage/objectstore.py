@@ -67,9 +67,12 @@ class StoreUnavailable(OSError):
 
 
 #: What a request raises when the store did not answer (5xx answers once the client's own retries are
-#: spent, refused connections, timeouts), as opposed to an answer (404, 403, 412: their own classes).
-_UNANSWERED = (GenericError, ConnectionError, TimeoutError)
+#: spent, refused connections, timeouts), as opposed to an answer (404, 403, 412: their own classes);
+#: pyarrow's S3 client raises a plain OSError naming the AWS error (``_unanswered`` tells them apart).
+_UNANSWERED = (GenericError, OSError)
 _STATUS = re.compile(r"status code: (\d{3})")
+_ARROW_STATUS = re.compile(r"HTTP status (\d{3})")
+_ARROW_UNANSWERED = ("NETWORK_CONNECTION", "SLOW_DOWN", "SERVICE_UNAVAILABLE", "REQUEST_TIMEOUT", "INTERNAL_FAILURE")
 
 
 def describe_error(e: BaseException) -> str:
@@ -83,9 +86,16 @@ def describe_error(e: BaseException) -> str:
 
 def _unanswered(e: BaseException) -> bool:
     """Whether ``e`` means the store did not answer (worth waiting for), not that it refused (a 4xx)."""
-    if not isinstance(e, _UNANSWERED):
+    if isinstance(e, StoreUnavailable) or not isinstance(e, _UNANSWERED):
         return False
-    m = _STATUS.search(str(e))
+    if isinstance(e, (ConnectionError, TimeoutError)):
+        return True
+    text = str(e)
+    if not isinstance(e, GenericError):  # pyarrow: "AWS Error NETWORK_CONNECTION ...", "(HTTP status 503)"
+        arrow = _ARROW_STATUS.search(text)
+        return "AWS Error" in text and (any(w in text for w in _ARROW_UNANSWERED) or (
+            arrow is not None and int(arrow.group(1)) >= 500))
+    m = _STATUS.search(text)
     return m is None or not (400 <= int(m.group(1)) < 500) or int(m.group(1)) in (408, 429)
 
 
@@ -497,7 +507,7 @@ def parquet_dataset(paths: list[Location], sizes: dict[str, int] | None = None) 
     fmt = ds.ParquetFileFormat()
     fragments = [fmt.make_fragment(root.arrow_path(p.key), root.arrow_fs, file_size=sizes.get(p.key))
                  for p in objects]
-    schema = fragments[0].physical_schema
+    schema = root._patiently(lambda: fragments[0].physical_schema)  # the first footer: the report reads it too
     return ds.FileSystemDataset(fragments, schema, fmt, root.arrow_fs)
 
 
@@ -527,8 +537,11 @@ def read_parquet_files(paths: list[Location], columns: list[str] | None = None) 
 def parquet_rows(path: Location) -> int:
     """Rows of one Parquet file (its footer only)."""
     if isinstance(path, ObjectPath):
-        with path.root.arrow_fs.open_input_file(path.root.arrow_path(path.key)) as fh:
-            return int(pq.ParquetFile(fh).metadata.num_rows)
+        def rows() -> int:
+            with path.root.arrow_fs.open_input_file(path.root.arrow_path(path.key)) as fh:
+                return int(pq.ParquetFile(fh).metadata.num_rows)
+
+        return path.root._patiently(rows)
     return int(pq.ParquetFile(path).metadata.num_rows)
 
 

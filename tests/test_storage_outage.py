@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +163,55 @@ def test_a_service_job_waits_out_an_outage_and_finishes_with_exact_rows(moto: Mo
     assert "Debug source" not in worker_log and "Traceback" not in worker_log, worker_log[-3000:]
     assert "reconcile: " in api_log and "Traceback" not in api_log, api_log[-3000:]
     assert_same_files(moto, bucket, job_id, clean)
+
+
+def test_each_kind_of_request_waits_out_an_outage_but_not_a_refusal(moto: MotoServer, tmp_path: Path) -> None:
+    """In-process, 3 s down: obstore's gets, heads, listings and puts and pyarrow's footer read all wait
+    and return what the store holds; a missing object is no outage (raised at once); a root with no
+    budget (the API's) raises the client's error at once."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from storage.objectstore import StoreConfig, StoreUnavailable, open_root, parquet_dataset, parquet_rows
+
+    bucket = moto.bucket()
+    down = {"until": 0.0}
+    proxy = FaultProxy(moto.port, lambda m, p, n: Fault(status=503) if time.monotonic() < down["until"] else None)
+    try:
+        def root(outage_s: float) -> Any:
+            return open_root(f"s3://{bucket}/data", StoreConfig(endpoint=proxy.endpoint, region="us-east-1",
+                                                                access_key="t", secret_key="t", retries=1,
+                                                                timeout_s=2, outage_s=outage_s))
+
+        patient, api = root(30.0), root(0.0)
+        buf = io.BytesIO()
+        pq.write_table(pa.table({"a": [1, 2, 3]}), buf)
+        patient.put("t/x.parquet", buf.getvalue())
+        calls: dict[str, Callable[[], Any]] = {
+            "get": lambda: patient.get("t/x.parquet") == buf.getvalue(),
+            "size": lambda: patient.size("t/x.parquet") == len(buf.getvalue()),
+            "list": lambda: [k for k, _ in patient.list_objects("t")] == ["t/x.parquet"],
+            "put": lambda: patient.put("t/y", b"y") and patient.get("t/y") == b"y",
+            "footer": lambda: parquet_dataset([patient.path("t/x.parquet")]).schema.names == ["a"],
+            "rows": lambda: parquet_rows(patient.path("t/x.parquet")) == 3,
+        }
+        for name, call in calls.items():
+            down["until"] = time.monotonic() + 3.0
+            t0 = time.monotonic()
+            assert call(), name
+            assert time.monotonic() - t0 >= 2.0, name  # it did meet the outage and wait it out
+        down["until"] = 0.0
+        t0 = time.monotonic()
+        with pytest.raises(FileNotFoundError):
+            patient.get("t/missing")  # an answer (404), not an outage: raised at once
+        assert time.monotonic() - t0 < 2.0
+        down["until"] = time.monotonic() + 60.0
+        t0 = time.monotonic()
+        with pytest.raises(Exception) as refused:
+            api.get("t/x.parquet")
+        assert not isinstance(refused.value, StoreUnavailable) and time.monotonic() - t0 < 20
+        down["until"] = 0.0
+    finally:
+        proxy.close()
