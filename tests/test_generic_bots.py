@@ -39,8 +39,9 @@ def _has_open_spiel() -> bool:
 
 needs_open_spiel = pytest.mark.skipif(not _has_open_spiel(),
                                       reason="open_spiel is not installed (pip install 'rasklad[openspiel]')")
-#: Every adapted game ISMCTS can resample (GameEntry.resample_hidden): the games openspiel/ismcts plays.
-PLAYED = sorted(g for g in ADAPTERS if registry.game(g).resample_hidden is not None)
+#: Every adapted game ISMCTS can resample (GameEntry.resample_hidden, or the adapter's resample: dice poker):
+#: the games openspiel/ismcts plays.
+PLAYED = sorted(g for g in ADAPTERS if registry.game(g).resample_hidden is not None or ADAPTERS[g].resample is not None)
 
 
 def _tournament(game: str, bots: list[Any], **over: Any) -> dict[str, Any]:
