@@ -124,13 +124,13 @@ def _orders(n: int, k: int, samples: int) -> np.ndarray:
     return np.argsort(rng.random((samples, n)), axis=1)[:, :k]
 
 
-@cache
+@functools.lru_cache(maxsize=512)
 def _fill_index(n: int, k: int, samples: int) -> np.ndarray:
     """(n, m, k): for each candidate i of n unseen cards, the positions in U of its m completions of k
     cards, drawn from U less candidate i by ``_orders(n - 1, k, samples)``."""
     rest = np.arange(n - 1, dtype=np.int64)[None, :]
     rest = rest + (rest >= np.arange(n, dtype=np.int64)[:, None])  # (n, n - 1): U's positions less i
-    out: np.ndarray = rest[:, _orders(n - 1, k, samples)]
+    out: np.ndarray = rest[:, _orders(n - 1, k, samples)].astype(np.int16)
     return out
 
 
@@ -178,7 +178,7 @@ class _Batch:
     pot: int
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1024)  # uint8 positions: at most 54 + 8 * 7 cards; tens of kB each
 def _layout(n: int, samples: int, seats: tuple[tuple[int, bool, int], ...]) -> np.ndarray:
     """(v, n, m, final) positions into ``U + the varying seats' known cards`` (in seat order) of every
     hand an event evaluates: per varying seat (known cards, receives the candidate, cards missing), its
@@ -187,7 +187,7 @@ def _layout(n: int, samples: int, seats: tuple[tuple[int, bool, int], ...]) -> n
     fill = _fill_index(n, total, samples)  # (n, m, total)
     m = fill.shape[1]
     final = seats[0][0] + seats[0][1] + seats[0][2]
-    out = np.empty((len(seats), n, m, final), dtype=np.intp)
+    out = np.empty((len(seats), n, m, final), dtype=np.uint8)
     at, known = 0, n
     for j, (k, gets, missing) in enumerate(seats):
         out[j, :, :, :k] = np.arange(known, known + k)
