@@ -136,6 +136,9 @@ def _fill_index(n: int, k: int, samples: int) -> np.ndarray:
 
 def _best_share(v: np.ndarray) -> np.ndarray:
     """Each hand's share of a pot won by the largest values (ties split; CP-6.9 without the odd chip)."""
+    if v.shape[0] == 2:  # heads-up, the common case: one comparison (the same shares)
+        first = (v[0] > v[1]) + 0.5 * (v[0] == v[1])
+        return np.stack([first, 1.0 - first])
     win = v == v.max(axis=0)
     out: np.ndarray = win / win.sum(axis=0)
     return out
