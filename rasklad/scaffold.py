@@ -3,10 +3,12 @@
 The package holds the bot (a class with ``act(view, legal_actions, rng)``), the JSON schema of its
 parameters, its declared cost, a ``register()`` named in the ``rasklad.bots`` entry-point group of
 its ``pyproject.toml`` (so ``pip install -e DIR`` makes ``GAME/NAME`` known to every rasklad command,
-job and worker of that environment), a README, a tournament spec against the game's random bot and
-a test that runs ``rasklad check-bot``. Nothing here is game-specific beyond the names: the bot it
-writes plays a uniformly random legal action (with a parameter to show how one is declared), and
-the README points at the game's section of docs/bots.md for its view and actions.
+job and worker of that environment), a README, a tournament spec against the game's random bot, the
+same tournament with the bot as a remote bot (``remote.yaml``: served by ``rasklad bot-serve``, for a
+service whose workers do not have the package) and a test that runs ``rasklad check-bot``. Nothing
+here is game-specific beyond the names: the bot it writes plays a uniformly random legal action (with a
+parameter to show how one is declared), and the README points at the game's section of docs/bots.md
+for its view and actions.
 """
 
 from __future__ import annotations
@@ -143,6 +145,25 @@ seed: 1
 record: summary
 '''
 
+_REMOTE_SPEC = '''\
+# {game}/{name} as a remote bot (docs/remote-bots.md) against the game's random bot. Serve it first:
+#   rasklad bot-serve {game}/{name} --port 8765
+# then run embedded (rasklad run remote.yaml) or through a service whose admin let your key use the URL
+# (rasklad keys create --name you --remote-bot http://127.0.0.1:8765/): rasklad submit remote.yaml --wait
+kind: tournament
+name: {game}/{name} (remote) vs random
+game: {game}
+rules:
+  preset: {preset}
+players: {players}
+bots:
+{bots}
+deals: {deals}
+seating: duplicate
+seed: 1
+record: summary
+'''
+
 _README = '''\
 # {game}/{name}
 
@@ -155,6 +176,17 @@ rasklad bots {game}                       # lists it with its parameters
 rasklad check-bot {game}/{name}           # every seat and preset against random bots: must say clean
 python -m pytest                          # the same check, as a test
 rasklad run tournament.yaml               # a duplicate tournament against {game}/random
+```
+
+The same bot through a rasklad service, as a remote bot (the service's workers need nothing installed:
+they ask the bot over HTTP for each decision; rasklad's docs/bots.md and docs/remote-bots.md):
+
+```
+rasklad bot-serve {game}/{name} --port 8765 &                      # answers at http://127.0.0.1:8765/
+rasklad keys create --name you --remote-bot http://127.0.0.1:8765/  # the service's admin allows the URL
+export RASKLAD_URL=http://127.0.0.1:8000 RASKLAD_KEY=rk_...        # the service and the key printed
+rasklad submit remote.yaml --wait                                  # remote.yaml: the bot as a remote bot
+rasklad report --remote JOB                                        # JOB: the id submit printed
 ```
 
 `{package}/__init__.py` holds the bot (`Bot.act`), its parameter schema (`SCHEMA`), its declared cost
@@ -185,6 +217,8 @@ def scaffold(game: str, name: str, directory: Path | None = None) -> list[Path]:
     lo, hi = entry.seats(rules)
     players = max(lo, min(2, hi))
     bots = "\n".join([f"  - {game}/{name}"] + [f"  - {game}/random"] * (players - 1))
+    remote_bots = "\n".join([f'  - {{remote: "http://127.0.0.1:8765/", label: "{game}/{name} (remote)", '
+                             'timeout_ms: 2000}'] + [f"  - {game}/random"] * (players - 1))
     fields = {"game": game, "name": name, "title": entry.title, "package": package, "dist": f"rasklad-{game}-{name}",
               "unit": entry.unit_names[0], "units": entry.unit_names[1],
               "units_title": entry.unit_names[1].capitalize()}
@@ -194,6 +228,8 @@ def scaffold(game: str, name: str, directory: Path | None = None) -> list[Path]:
         f"tests/test_{package}.py": _TEST.format(**fields),
         "tournament.yaml": _SPEC.format(**fields, preset=preset, players=players, bots=bots,
                                         deals=200 if entry.unit == "deal" else 20),
+        "remote.yaml": _REMOTE_SPEC.format(**fields, preset=preset, players=players, bots=remote_bots,
+                                           deals=200 if entry.unit == "deal" else 20),
         "README.md": _README.format(**fields),
     }
     written = []

@@ -4,7 +4,9 @@ The example bots of docs/bots.md are imported from ``examples/bots/`` and checke
 preset (docs/bots.md must hold each file whole). ``check-bot`` is run as a user runs it, on a good
 bot and on bots that break each rule (``tests/sdk_bots.py``, loaded through ``RASKLAD_BOT_MODULES``).
 ``new-bot`` scaffolds a package that is installed (``pip install -e``, no network) into a fresh
-virtual environment layered on this one, passes its own test, and plays ``rasklad run``.
+virtual environment layered on this one, passes its own test, and plays ``rasklad run`` -- and, served
+by ``rasklad bot-serve``, a tournament submitted to a real service as a remote bot (docs/bots.md's
+walk-through, both paths).
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ import os
 import subprocess
 import sys
 import sysconfig
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 
 from games.core import registry
@@ -245,21 +249,36 @@ def _layered_venv(where: Path) -> Path:
     return python
 
 
-def test_new_bot_installs_passes_its_test_and_plays_a_tournament(tmp_path: Path) -> None:
-    done = _rasklad("new-bot", "liars-poker", "my-bot", str(tmp_path / "pkg"))
-    assert done.returncode == 0, done.stderr
-    pkg = tmp_path / "pkg"
-    assert {p.name for p in pkg.iterdir()} == {"pyproject.toml", "README.md", "tournament.yaml", "tests",
-                                               package_name("liars-poker", "my-bot")}
-    assert '"liars-poker/my-bot" = "rasklad_liars_poker_my_bot:register"' in (pkg / "pyproject.toml").read_text()
+@dataclass(frozen=True)
+class Installed:
+    """docs/bots.md's first steps done: ``new-bot liars-poker my-bot`` installed into a fresh environment."""
 
-    python = _layered_venv(tmp_path / "venv")
+    root: Path
+    pkg: Path
+    python: Path
+    env: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    root = tmp_path_factory.mktemp("walkthrough")
+    done = _rasklad("new-bot", "liars-poker", "my-bot", str(root / "pkg"))
+    assert done.returncode == 0, done.stderr
+    pkg = root / "pkg"
+    assert {p.name for p in pkg.iterdir()} == {"pyproject.toml", "README.md", "tournament.yaml", "remote.yaml",
+                                               "tests", package_name("liars-poker", "my-bot")}
+    assert '"liars-poker/my-bot" = "rasklad_liars_poker_my_bot:register"' in (pkg / "pyproject.toml").read_text()
+    python = _layered_venv(root / "venv")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RASKLAD_BOT_MODULES")}
     install = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
                               "--disable-pip-version-check", "-e", str(pkg)],
                              capture_output=True, text=True, env=env, timeout=300)
     assert install.returncode == 0, install.stdout + install.stderr
+    return Installed(root, pkg, python, env)
 
+
+def test_new_bot_installs_passes_its_test_and_plays_a_tournament(installed: Installed) -> None:
+    python, env, pkg, tmp_path = installed.python, installed.env, installed.pkg, installed.root
     bots = subprocess.run([str(python), "-m", "rasklad", "bots", "liars-poker", "--json"], capture_output=True,
                           text=True, env=env, cwd=tmp_path, timeout=300)
     assert "liars-poker/my-bot" in {b["name"] for b in json.loads(bots.stdout)["bots"]}
@@ -278,4 +297,56 @@ def test_new_bot_installs_passes_its_test_and_plays_a_tournament(tmp_path: Path)
     assert "liars-poker/my-bot" in json.dumps(board)
     assert "liars-poker/my-bot" in run.stdout
     # this environment never saw the package
+    assert "liars-poker/my-bot" not in registry.bots("liars-poker")
+
+
+def test_the_installed_bot_plays_through_the_service_as_a_remote_bot(installed: Installed) -> None:
+    """docs/bots.md's remote path: ``bot-serve`` in the user's environment, a key allowed the URL, ``submit
+    remote.yaml --wait`` to a real service (API and a worker) whose environment lacks the package."""
+    from service_harness import Service, free_port, redis_db, wait_for
+
+    python, env, pkg = installed.python, installed.env, installed.pkg
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    text = (pkg / "remote.yaml").read_text()  # the doc's port 8765, here a free one
+    assert "http://127.0.0.1:8765/" in text
+    spec = installed.root / "remote-free-port.yaml"
+    spec.write_text(text.replace("http://127.0.0.1:8765/", url))
+    log = installed.root / "bot-serve.log"
+    with open(log, "wb") as out:
+        served = subprocess.Popen([str(python), "-m", "rasklad", "bot-serve", "liars-poker/my-bot", "--port",
+                                   str(port)], stdout=out, stderr=subprocess.STDOUT, env=env, cwd=pkg)
+    try:
+        wait_for(lambda: "serving liars-poker/my-bot" in log.read_text(), 60, "bot-serve")
+        with redis_db() as db:
+            svc = Service(installed.root / "service", db)
+            try:
+                svc.start_api()
+                svc.start_worker("w1", 1)
+                key = svc.create_key("me", "--remote-bot", url)
+                svc.wait_worker_ready("w1")
+                user = {**env, "RASKLAD_URL": svc.url, "RASKLAD_KEY": key}
+                submit = subprocess.run([str(python), "-m", "rasklad", "submit", str(spec), "--wait", "--quiet"],
+                                        capture_output=True, text=True, env=user, cwd=pkg, timeout=600)
+                assert submit.returncode == 0, submit.stdout + submit.stderr + svc.dump_logs()
+                job = submit.stdout.strip().splitlines()[0]
+                report = subprocess.run([str(python), "-m", "rasklad", "report", "--remote", job, "--json"],
+                                        capture_output=True, text=True, env=user, cwd=pkg, timeout=300)
+                assert report.returncode == 0, report.stderr
+                rows = json.loads(report.stdout)["leaderboard"]["rows"]
+                assert {r["bot"] for r in rows} == {"liars-poker/my-bot (remote)", "liars-poker/random"}
+                seats = subprocess.run([str(python), "-m", "rasklad", "download", job, "seats", "-o",
+                                        str(installed.root / "seats.parquet")],
+                                       capture_output=True, text=True, env=user, cwd=pkg, timeout=300)
+                assert seats.returncode == 0, seats.stderr
+                table = pq.read_table(installed.root / "seats.parquet").to_pylist()
+                mine = [r for r in table if r["bot"] == "liars-poker/my-bot (remote)"]
+                # every decision was the served bot's: no fault left one to the random bot
+                assert mine and sum(r["remote_faults"] for r in mine) == 0
+            finally:
+                svc.stop()
+    finally:
+        served.terminate()
+        served.wait(timeout=30)
+    # the worker's environment has no such bot: it played over HTTP
     assert "liars-poker/my-bot" not in registry.bots("liars-poker")
