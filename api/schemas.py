@@ -217,7 +217,7 @@ GAME_EXAMPLE: dict[str, Any] = {
 BOTS_EXAMPLE: dict[str, Any] = {"bots": [{
     "name": "order-poker/montecarlo", "description": "samples the unseen cards to value each order",
     "params_schema": {"type": "object", "additionalProperties": False, "properties": {
-        "samples": {"type": "integer", "minimum": 1, "default": 200}}}}]}
+        "samples": {"type": "integer", "minimum": 1, "default": 200}}}, "games": ["order-poker"]}]}
 HEALTH_EXAMPLE: dict[str, Any] = {"status": "ok", "checks": {"broker": "ok", "store": "ok", "data_root": "ok"}}
 METRICS_EXAMPLE = (
     '# TYPE rasklad_jobs gauge\nrasklad_jobs{state="running"} 2.0\nrasklad_jobs{state="succeeded"} 41.0\n'

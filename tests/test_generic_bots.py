@@ -154,3 +154,32 @@ def test_check_bot_takes_the_game_with_game() -> None:
     assert no_game.returncode == 2 and "name one with --game" in no_game.stderr
     elsewhere = _rasklad("check-bot", NAME, "--game", UNADAPTED)
     assert elsewhere.returncode == 2 and "has no OpenSpiel adapter" in elsewhere.stderr
+
+
+@needs_open_spiel
+def test_bot_serve_serves_the_bot_for_the_game_given() -> None:
+    """``rasklad bot-serve openspiel/ismcts --game liars-poker``: a remote bot with no fault; without
+    ``--game`` exit 2 naming the option."""
+    import re
+
+    from sims.run import run_shard
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "rasklad", "bot-serve", NAME, "--game", "liars-poker",
+                             "--params", '{"simulations": 10}', "--port", "0"], cwd=ROOT, env=env,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        found = re.search(r"on (http://\S+)", line)
+        assert found, line
+        spec = {"kind": "tournament", "game": "liars-poker", "players": 2, "deals": 3, "shard_deals": 3,
+                "seed": 4, "bots": [{"remote": found.group(1), "label": "served"}, "liars-poker/random"]}
+        seats = run_shard(parse_spec(spec), 0)["seats"].to_pylist()
+        assert {r["bot"] for r in seats} == {"served", "liars-poker/random"}
+        assert sum(r["remote_faults"] for r in seats) == 0
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    no_game = _rasklad("bot-serve", NAME, "--port", "0")
+    assert no_game.returncode == 2 and "--game" in no_game.stderr
