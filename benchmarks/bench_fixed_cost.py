@@ -54,10 +54,15 @@ def main() -> None:
         spec.write_text(json.dumps({"kind": "tournament", "name": "one deal", "game": "classic-poker",
                                     "rules": {"preset": "stud7"}, "players": 6, "seating": "fixed",
                                     "bots": ["classic-poker/random"] * 6, "deals": 1, "seed": 1}))
+        quintet = Path(tmp) / "quintet.json"
+        quintet.write_text(json.dumps({"kind": "tournament", "name": "one deal", "game": "quintet", "players": 2,
+                                       "seating": "fixed", "bots": ["quintet/random"] * 2, "deals": 1, "seed": 1}))
         cases = {"`rasklad games`": ["games"],
                  "`rasklad bots`": ["bots"],
                  "one-deal job (`rasklad run`, classic poker stud7, 6 × random, 1 deal)":
-                     ["run", str(spec), "--workers", "1", "--new", "-q", "--data", str(Path(tmp) / "data")]}
+                     ["run", str(spec), "--workers", "1", "--new", "-q", "--data", str(Path(tmp) / "data")],
+                 "one-deal job (`rasklad run`, Quintet, 2 × random, 1 deal)":
+                     ["run", str(quintet), "--workers", "1", "--new", "-q", "--data", str(Path(tmp) / "data")]}
         runs: dict[tuple[str, str], list[float]] = {}
         for r in range(args.rounds + 1):  # round 0 writes the bytecode and is not counted
             for case, argv in cases.items():
