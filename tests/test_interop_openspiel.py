@@ -41,7 +41,7 @@ def test_parameters_pick_a_preset_and_override_its_options() -> None:
 @pytest.mark.parametrize(("game", "params"), [(g, p) for g, ps in SIM_CASES.items() for p in ps])
 def test_random_sim_test_passes(game: str, params: str) -> None:
     g = pyspiel.load_game(ros.game_name(game) + params)
-    pyspiel.random_sim_test(g, num_sims=5, serialize=True, verbose=False)
+    pyspiel.random_sim_test(g, num_sims=ADAPTERS[game].sims, serialize=True, verbose=False)
 
 
 def test_chance_is_the_deal_and_returns_are_the_scores() -> None:

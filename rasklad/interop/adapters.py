@@ -82,6 +82,9 @@ class Adapter:
     cases: tuple[Mapping[str, Any], ...] = ({},)
     """Tables the adapter is tested on (``pyspiel.random_sim_test``, ``pettingzoo.test.api_test``): keywords
     of ``rasklad.interop.pettingzoo.env`` (``players``, ``preset``, rule options); ``{}`` is the default."""
+    sims: int = 5
+    """``pyspiel.random_sim_test``'s simulations per case in the generic test: fewer where a unit is a
+    thousand steps and more (a whole Raspisnoy or Preferans match, each step a view per seat)."""
     wrap: Callable[[State], State] | None = None
     """The state the numbering plays on around a freshly dealt engine ``State`` (``start`` and
     ``seat_state`` return it too); ``None``: the engine's ``State`` itself (module docstring)."""
@@ -93,7 +96,8 @@ class Adapter:
 
 
 #: The modules of the adapted games (``rasklad.interop.adapted.<module>``, each with its ``ADAPTER``).
-ADAPTED = ("liars_poker", "dice_poker", "order_poker", "quintet", "blackjack", "classic_poker")
+ADAPTED = ("liars_poker", "dice_poker", "order_poker", "quintet", "blackjack", "classic_poker",
+           "raspisnoy", "preferans")
 
 
 def _load() -> dict[str, Adapter]:
