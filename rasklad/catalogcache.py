@@ -127,7 +127,10 @@ def catalog(use_file: bool | None = None) -> dict[str, Any]:
     ``use_file`` (None: ``USE_FILE``)."""
     if not (USE_FILE if use_file is None else use_file) or _uncached():
         return _compute()
-    path = cache_dir() / f"catalog-{_env_key()}.json"
+    try:
+        path = cache_dir() / f"catalog-{_env_key()}.json"
+    except (RuntimeError, KeyError):  # no home directory to keep a cache in
+        return _compute()
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
         saved = json.loads(path.read_text())
         if saved["format"] == FORMAT and saved["dirs"] == _package_dirs(saved["tops"]) \
