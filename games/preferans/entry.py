@@ -50,6 +50,12 @@ def _bots() -> Sequence[Any]:
     return BOTS
 
 
+def _fast_paths() -> Sequence[Any]:
+    from games.preferans.fast.playout import FAST
+
+    return (FAST,)
+
+
 SOLVER = Solver(
     doc="Double-dummy solver (compiled alpha-beta, transposition table, equivalent cards): the declarer's tricks "
         "under optimal play by all from a position file {hands, contract, declarer, leader}, and an optimal line.",
@@ -93,4 +99,5 @@ ENTRY = GameEntry(
     solver=SOLVER,
     conformance_units=1,
     questions=questions.QUESTIONS,
+    fast_paths=_fast_paths(),  # random matches in C (fast/_match.pyx), every option but ten_check: solve
 )

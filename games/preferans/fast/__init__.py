@@ -1,1 +1,1 @@
-"""Compiled kernels of Preferans: the double-dummy solver (``_dd``)."""
+"""Compiled kernels of Preferans: the double-dummy solver (``_dd``), random matches (``_match``)."""
