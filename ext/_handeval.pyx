@@ -337,8 +337,13 @@ cdef class Tables:
         cdef Py_ssize_t cap = 4 * n + 2 * (1 << shift) + 1
         occ = np.zeros(cap, dtype=np.uint8)
         cdef uint8_t[::1] occv = occ
-        cdef Py_ssize_t first_free = 0, off, top = 0, lowmin
-        cdef int okfit
+        # The same occupancy as bits (bit s of word s >> 6: slot s taken), so that one pass over a
+        # bucket's keys tests 64 offsets at once: the first fit found is the one a test of every offset
+        # in turn finds, 64 at a time (the build of the 7-card tables took 0.3 s offset by offset).
+        occb = np.zeros((cap >> 6) + 3, dtype=np.uint64)
+        cdef uint64_t[::1] occw = occb
+        cdef Py_ssize_t first_free = 0, off, top = 0, lowmin, slot
+        cdef uint64_t taken
         for i in range(nb):
             b0 = st[orderv[i]]
             b1 = st[orderv[i] + 1]
@@ -351,19 +356,28 @@ cdef class Tables:
             while True:
                 if off + mask >= cap:
                     raise RuntimeError("perfect hash did not fit: the evaluator tables are wrong")
-                okfit = 1
+                taken = 0  # bit d: offset off + d collides for some key of the bucket
                 for j in range(b0, b1):
-                    if occv[(keys[j] & mask) + off]:
-                        okfit = 0
+                    slot = (keys[j] & mask) + off
+                    if slot & 63:
+                        taken |= (occw[slot >> 6] >> (slot & 63)) | (occw[(slot >> 6) + 1] << (64 - (slot & 63)))
+                    else:
+                        taken |= occw[slot >> 6]
+                    if taken == 0xFFFFFFFFFFFFFFFFULL:
                         break
-                if okfit:
+                if taken != 0xFFFFFFFFFFFFFFFFULL:
+                    off += __builtin_ctzll(~taken)
+                    if off + mask >= cap:
+                        raise RuntimeError("perfect hash did not fit: the evaluator tables are wrong")
                     break
-                off += 1
+                off += 64
             offv[orderv[i]] = <uint32_t>off
             for j in range(b0, b1):
-                occv[(keys[j] & mask) + off] = 1
-                if (keys[j] & mask) + off + 1 > top:
-                    top = (keys[j] & mask) + off + 1
+                slot = (keys[j] & mask) + off
+                occv[slot] = 1
+                occw[slot >> 6] |= 1ULL << (slot & 63)
+                if slot + 1 > top:
+                    top = slot + 1
         nfh = np.full(top, -1, dtype=np.int32)
         nfh_keys = (np.asarray(keys) & mask) + offs[np.asarray(keys) >> shift]
         nfh[nfh_keys] = nf[np.asarray(keys)]
