@@ -97,9 +97,9 @@ class Settings(BaseSettings):
     # --- limits: of any job, checked when it is planned (per-key limits of the API come on top) --
     max_deals_per_job: int = _f("limits", 10_000_000, "largest job (deals or samples) a spec may ask for", gt=0)
     max_shards: int = _f("limits", 10_000, "most shards a job may be split into", gt=0)
-    job_window: int = _f("limits", 4, "shards of one job queued or running at once: the next is queued as one "
-                                      "finishes, so jobs (and keys) interleave; about the worker processes' count",
-                         gt=0)
+    job_window: int = _f("limits", 4, "least shards of one job queued or running at once (more when the fleet has "
+                                      "free processes: the worker processes divided among the active jobs); the next "
+                                      "is queued as one finishes, so jobs (and keys) interleave", gt=0)
 
     # --- query: the SQL sandbox of `rasklad query` and /v1/query ---------------------------------
     query_memory_limit: str = _f("query", "1GB",

@@ -73,8 +73,9 @@ def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: i
                  done: set[int] | frozenset[int] = frozenset()) -> list[int]:
     """Queue the job's next ``n`` shards not in ``done`` (in shard order); returns them.
 
-    Fairness between jobs: a job has at most ``job_window`` shards queued or running; each
-    shard that finishes queues the next one (``workers.tasks``). The broker's queue is FIFO,
+    Fairness between jobs: a job has at most ``job_window(...)`` shards queued or running (the
+    fleet's processes shared among the active jobs); each shard that finishes queues the next one,
+    or more when the window grew (``workers.tasks``). The broker's queue is FIFO,
     so the shards of all running jobs interleave: a small job submitted behind a large one
     waits for at most the large job's window, not for all of its shards. The shard counter
     lives in Redis beside the markers (``Tracker.take_next``): two finishing shards never
@@ -98,6 +99,17 @@ def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: i
         for i, k in enumerate(out):
             celery.send_task(RUN_SHARD, args=(job_id, k), priority=min(PRIORITIES - 1, base + i))
     return out
+
+
+def job_window(settings: Settings, store: JobStore, tracker: Tracker) -> int:
+    """How many shards of one job may be queued or running now: the fleet's shard processes (every live
+    worker's pool, ``Tracker.fleet``) shared equally among the active (queued or running) jobs, and
+    never fewer than ``settings.job_window`` (``RASKLAD_JOB_WINDOW``). One job alone spreads over every
+    worker process there is, however many are added; two jobs get half each (fair across jobs)."""
+    processes = sum(tracker.fleet().values())
+    counts = store.count_by_state()
+    active = max(1, sum(counts.get(state, 0) for state in ACTIVE))
+    return max(settings.job_window, -(-processes // active))
 
 
 def shard_limit_s(settings: Settings) -> float:
@@ -143,7 +155,8 @@ def start(ctl: Control, p: Plan, owner: str, max_active: int | None = None) -> J
         _discard(jd)
         raise
     try:
-        enqueue_next(ctl.celery, ctl.tracker, p.job_id, p.shards_total, ctl.settings.job_window)
+        window = job_window(ctl.settings, ctl.store, ctl.tracker)
+        enqueue_next(ctl.celery, ctl.tracker, p.job_id, p.shards_total, window)
     except BROKER_ERRORS as e:
         ctl.store.delete_job(p.job_id)
         _discard(jd)
@@ -285,7 +298,7 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
     if missing:
         enqueue(ctl, job.id, missing)
     in_flight = len(queued) + len(missing)
-    if in_flight < ctl.settings.job_window:
-        missing += enqueue_next(ctl.celery, ctl.tracker, job.id, job.shards_total,
-                                ctl.settings.job_window - in_flight, done)
+    window = job_window(ctl.settings, ctl.store, ctl.tracker)
+    if in_flight < window:
+        missing += enqueue_next(ctl.celery, ctl.tracker, job.id, job.shards_total, window - in_flight, done)
     return missing

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from celery.exceptions import Ignore, SoftTimeLimitExceeded
-from celery.signals import task_received, worker_ready
+from celery.signals import task_received, worker_ready, worker_shutdown
 from obstore.exceptions import BaseError as ObjectStoreError
 from redis.exceptions import RedisError
 from sqlalchemy.exc import OperationalError
@@ -47,7 +47,7 @@ from storage.objectstore import ObjectPath, StoreUnavailable, data_root, describ
 from storage.objectstore import outage_since as store_outage
 from workers.celery_app import app
 from workers.celery_app import settings as worker_settings
-from workers.jobs import enqueue_next
+from workers.jobs import enqueue_next, job_window
 from workers.remote_slots import remote_shard
 from workers.tracking import Tracker
 
@@ -241,9 +241,17 @@ def _lease_on_receipt(sender: Any = None, request: Any = None, **_: Any) -> None
 def _start_renewing(sender: Any = None, **_: Any) -> None:
     node = str(getattr(sender, "hostname", "") or socket.gethostname())
     every = worker_settings.lease_seconds / 4
+    # The heartbeat also tells the fleet how many shard processes this worker has (workers.jobs.job_window).
+    processes = int(getattr(getattr(sender, "controller", None), "concurrency", None) or 1)
+    tracker = Tracker(str(app.conf.broker_url))
+    _main["fleet"] = (tracker, _node_prefix(node))
 
     def renew() -> None:
         while True:
+            try:
+                tracker.note_worker(_node_prefix(node), processes, 3 * worker_settings.lease_seconds)
+            except Exception:  # the broker is out of reach: the job windows shrink to RASKLAD_JOB_WINDOW
+                log.warning("could not note %s in the fleet", node, exc_info=True)
             time.sleep(every)
             try:
                 with _fork_guard:
@@ -252,6 +260,14 @@ def _start_renewing(sender: Any = None, **_: Any) -> None:
                 log.warning("could not renew the leases of %s", node, exc_info=True)
 
     threading.Thread(target=renew, daemon=True, name="rasklad-lease-renewal").start()
+
+
+@worker_shutdown.connect  # type: ignore[untyped-decorator]
+def _leave_fleet(**_: Any) -> None:
+    fleet = _main.get("fleet")
+    if fleet is not None:  # a warm shutdown: the job windows shrink now, not when the entry expires
+        with contextlib.suppress(Exception):
+            fleet[0].forget_worker(fleet[1])
 
 
 @app.task(name="rasklad.run_shard", bind=True, max_retries=None, acks_late=True)  # type: ignore[untyped-decorator]
@@ -377,8 +393,10 @@ def _after_commit(store: JobStore, tracker: Tracker, job_id: str, k: int) -> Non
             # gets a time limit of its own (and finalizing is idempotent), the job does not fail.
             app.send_task("rasklad.finalize", args=(job_id,))
         return
-    # This shard's place in the job's window goes to the job's next shard (workers.jobs).
-    enqueue_next(app, tracker, job_id, job.shards_total, 1, frozenset(store.recorded_shards(job_id)))
+    # This shard's place in the job's window goes to the job's next shard (workers.jobs), and when the
+    # window grew (workers joined the fleet, jobs finished) the job's next shards fill it.
+    room = job_window(worker_settings, store, tracker) - tracker.in_flight(job_id)
+    enqueue_next(app, tracker, job_id, job.shards_total, max(1, room), frozenset(store.recorded_shards(job_id)))
 
 
 @app.task(name="rasklad.finalize", bind=True, max_retries=None, acks_late=True)  # type: ignore[untyped-decorator]

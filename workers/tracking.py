@@ -118,6 +118,40 @@ class Tracker:
         if keys:
             self.r.delete(*keys)
 
+    # ------------------------------------------------------------------------------- the fleet
+    #
+    # Every worker's main process notes its pool's size here at each heartbeat (a hash field per
+    # worker incarnation with its expiry time, not a key per worker: no SCAN of the keyspace per
+    # commit). A dead worker's field expires with its heartbeat; the window of a job follows the sum.
+
+    _FLEET = f"{PREFIX}fleet"
+
+    def note_worker(self, worker: str, processes: int, ttl_s: float) -> None:
+        """Worker ``worker`` (node and incarnation) runs ``processes`` shard processes, for ``ttl_s`` more seconds."""
+        self.r.hset(self._FLEET, worker, f"{int(processes)}:{time.time() + ttl_s:.3f}")
+
+    def forget_worker(self, worker: str) -> None:
+        """A worker that stops (warm shutdown) leaves the fleet at once."""
+        self.r.hdel(self._FLEET, worker)
+
+    def fleet(self) -> dict[str, int]:
+        """Worker -> shard processes, of the workers whose heartbeat is current (expired ones are dropped)."""
+        now = time.time()
+        live: dict[str, int] = {}
+        dead: list[str] = []
+        for worker, value in self.r.hgetall(self._FLEET).items():
+            processes, _, until = str(value).partition(":")
+            try:
+                if float(until) >= now:
+                    live[str(worker)] = int(processes)
+                    continue
+            except ValueError:
+                pass
+            dead.append(str(worker))
+        if dead:
+            self.r.hdel(self._FLEET, *dead)
+        return live
+
     def queue_length(self, queue: str = "rasklad") -> int:
         """Messages waiting in the Celery queue: the Redis list of that name and its priority lists
         (kombu keeps priority p > 0 in ``<queue>\\x06\\x16<p>``)."""
