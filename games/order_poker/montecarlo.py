@@ -7,6 +7,11 @@ through the engine, then plays every candidate action to the end with heuristic 
 for all seats and picks the candidate with the best mean score. The same samples and the
 same playout seeds serve every candidate (common random numbers), so candidates are
 compared on equal cards.
+
+The play-outs run in C (``games/order_poker/fast/_rollout.pyx``: the heuristic policy over the rules
+kernel, each seat's bidding cache kept as the per-seat ``HeuristicBot``s keep theirs), with the same
+draws from the same generators and so the same decisions as the readable play-out below
+(``MonteCarloBot(readable=True)``, the reference ``tests/test_order_poker_rollout.py`` compares with).
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from games.order_poker.actions import Action
+from games.order_poker.actions import SIMPLE_PER_SEAT, Action
+from games.order_poker.fast._rollout import Rollouts
 from games.order_poker.heuristic import HeuristicBot
 from games.order_poker.rules import DECK, HAND
 from games.order_poker.state import State
@@ -47,8 +53,13 @@ def known_hidden_cards(view: Mapping[str, Any]) -> dict[int, set[int]]:
     return known
 
 
-def sample_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
-    """A full deal consistent with ``view``, advanced to the same point (every public action replayed)."""
+Layout = tuple[list[list[int] | None], list[tuple[int, list[int], int]], list[int]]
+"""What the hidden hands are drawn from: the hands in view (None: hidden), each hidden seat as
+(seat, the cards he is known to hold, how many to draw), and the pool of unseen cards."""
+
+
+def hidden_layout(view: Mapping[str, Any]) -> Layout:
+    """The ``Layout`` of ``view`` (the same for every sample of one decision: computed once)."""
     me, n = view["seat"], view["players"]
     hands: list[list[int] | None] = [None] * n
     hands[me] = list(view["hand"])
@@ -60,15 +71,35 @@ def sample_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
         if hands[i] is None:
             seen |= known[i]
     pool = [c for c in DECK if c not in seen]
-    order = rng.permutation(len(pool)).tolist()
-    k = 0
+    hidden = []
     for i in range(n):
         if hands[i] is None:
             mine = list(known[i])
-            need = HAND - len(mine)
-            hands[i] = mine + [pool[j] for j in order[k: k + need]]
-            k += need
-    current = [list(h) for h in hands if h is not None]
+            hidden.append((i, mine, HAND - len(mine)))
+    return hands, hidden, pool
+
+
+def draw_hands(layout: Layout, rng: np.random.Generator) -> list[list[int]]:
+    """Every seat's hand now: the hidden ones filled from a permutation of the pool drawn with ``rng``."""
+    known, hidden, pool = layout
+    order = rng.permutation(len(pool)).tolist()
+    hands = [list(h) if h is not None else [] for h in known]
+    k = 0
+    for i, mine, need in hidden:
+        hands[i] = mine + [pool[j] for j in order[k: k + need]]
+        k += need
+    return hands
+
+
+def sample_hands(view: Mapping[str, Any], rng: np.random.Generator) -> list[list[int]]:
+    """Every seat's hand now, the hidden ones drawn with ``rng`` consistent with ``view``."""
+    return draw_hands(hidden_layout(view), rng)
+
+
+def sample_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
+    """A full deal consistent with ``view``, advanced to the same point (every public action replayed)."""
+    n = view["players"]
+    current = sample_hands(view, rng)
     robot = list(view["robot"])
     # Undo the swaps (last first) to get the cards as dealt.
     for a in reversed(view["actions"]):
@@ -83,10 +114,26 @@ def sample_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
     return st
 
 
+#: The kernel's code of each non-swap action type (``fast/kernel.pxd``): pass 0, an order its rank.
+_CODES = {"pass": 0, "keep": 11, "stop": 12, "swap": 13}
+
+
+def encode(actions: Sequence[Action]) -> np.ndarray:
+    """``actions`` as ``_rollout.Rollouts.add_totals`` reads them: (code, give, take, source, seat) each."""
+    out = np.empty(5 * len(actions), dtype=np.intc)
+    for k, a in enumerate(actions):
+        t = a.type
+        code = a.combination if t == "order" else (9 if a.role == "for" else 10) if t == "role" else _CODES[t]
+        out[5 * k: 5 * k + 5] = (code, a.give, a.take, a.source, a.seat)
+    assert SIMPLE_PER_SEAT == 13  # the first swap code
+    return out
+
+
 class MonteCarloBot:
     """Determinized Monte Carlo search over the candidate actions (see the module docstring)."""
 
-    def __init__(self, samples: int = 12, candidates: int = 4) -> None:
+    def __init__(self, samples: int = 12, candidates: int = 4, readable: bool = False) -> None:
+        """``readable``: play out through the readable engine (the reference; same decisions, slower)."""
         if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 1000:
             raise ValueError(f"samples must be an integer in 1..1000, not {samples!r}")
         if isinstance(candidates, bool) or not isinstance(candidates, int) or not 2 <= candidates <= 80:
@@ -94,7 +141,10 @@ class MonteCarloBot:
         self.samples = samples
         self.candidates = candidates
         self.policy = HeuristicBot()
+        self.readable = readable
         self._playout_bots = [HeuristicBot() for _ in range(6)]
+        p = self._playout_bots[0]  # the C play-outs' policy: these bots' parameters and per-seat caches
+        self._rollouts = Rollouts(p.loss, p.cont, p.p_ord, p.spite, p.threshold, p.samples)
 
     def _candidates(self, view: Mapping[str, Any], legal: Sequence[Action],
                     rng: np.random.Generator) -> list[Action]:
@@ -117,6 +167,24 @@ class MonteCarloBot:
         cands = self._candidates(view, legal_actions, rng)
         me = view["seat"]
         totals = np.zeros(len(cands))
+        if self.readable:
+            self._readable_totals(view, cands, rng, totals)
+        else:
+            actions, tried = encode(view["actions"]), encode(cands)
+            robot, dealer, rules = view["robot"], view["dealer"], view["rules"]
+            rounds, half_min = rules.max_exchange_rounds, rules.half_min_rank
+            layout = hidden_layout(view)
+            for _ in range(self.samples):
+                hands = draw_hands(layout, rng)
+                seed = int(rng.integers(1 << 62))
+                self._rollouts.add_totals(np.random.default_rng(seed), hands, robot, dealer, rounds, half_min,
+                                          actions, tried, me, totals)
+        return cands[int(np.argmax(totals))]
+
+    def _readable_totals(self, view: Mapping[str, Any], cands: Sequence[Action], rng: np.random.Generator,
+                         totals: np.ndarray) -> None:
+        """The play-outs through the readable engine (``State`` and ``HeuristicBot``): the reference."""
+        me = view["seat"]
         for _ in range(self.samples):
             base = sample_state(view, rng)
             seed = int(rng.integers(1 << 62))
@@ -128,7 +196,6 @@ class MonteCarloBot:
                     s = st.to_act()
                     st.apply(self._playout_bots[s].act(st.view(s), st.legal_actions(), prng))
                 totals[i] += st.scores()[me]
-        return cands[int(np.argmax(totals))]
 
 
 def make(**params: Any) -> MonteCarloBot:

@@ -5,7 +5,8 @@
 * ``_playout.pyx``: the random policy over the kernel, whole deals (``playout.RandomPlayout``, the
   fast path the game's entry declares);
 * ``_rules.pyx``: the kernel's OP-6.5 robot swaps for the readable engine's ``legal_actions``;
-* ``_plans.pyx``: the bots' plan tables (``heuristic``, ``plans``).
+* ``_plans.pyx``: the bots' plan tables (``heuristic``, ``plans``);
+* ``_rollout.pyx``: ``montecarlo``'s play-outs, the heuristic policy over the kernel (``Rollouts``).
 
 This package's ``__init__`` imports nothing, so the engine can import a kernel module without
 importing the fast path (and the bots it checks for).

@@ -1,0 +1,13 @@
+"""Type stub of the montecarlo bot's compiled play-outs (_rollout.pyx)."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+class Rollouts:
+    def __init__(self, loss: float, cont: float, p_ord: float, spite: float, threshold: float,
+                 samples: int) -> None: ...
+    def add_totals(self, gen: np.random.Generator, hands: Any, robot: Any, dealer: int, max_rounds: int,
+                   half_min: int, actions: npt.NDArray[np.intc], candidates: npt.NDArray[np.intc], me: int,
+                   totals: npt.NDArray[np.float64]) -> None: ...

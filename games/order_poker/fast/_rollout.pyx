@@ -1,0 +1,737 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The play-outs of ``order-poker/montecarlo`` in C: ``HeuristicBot`` at every seat over the rules kernel.
+
+``MonteCarloBot`` scores each candidate by playing the sampled deal to its end with the heuristic
+policy at every seat. Through the readable engine a play-out cost ~1 ms (a view, a legal list and
+Python arithmetic per action); here the deal is a ``kernel.pxd`` ``Deal``, the policy is
+``HeuristicBot``'s arithmetic in C (the same operations in the same order on doubles, so the same
+choices), and the one generator draw the policy makes (the bidding's sampled opponent hands,
+``plans.sampled_one_swap_reach``) is the same ``next_double`` sequence that ``Generator.random``
+fills. Each seat's bidding cache (``HeuristicBot._bid_key``: priced once per hand and robot) lives in
+the ``Rollouts`` object, as in the bot's per-seat ``HeuristicBot``s, so the draws happen exactly when
+the readable play-out makes them. ``tests/test_order_poker_rollout.py`` checks that the bot decides
+the same as its readable play-out (``MonteCarloBot(readable=True)``) on many states.
+
+The plan searches (``split_costs``, ``opponent_target``, ``cheapest_plan``, ``one_swap_reach``) are
+``_plans.pyx``'s loops over C arrays instead of Python lists (same order, same ties).
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.math cimport pow
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free, malloc
+
+from games.order_poker.fast.kernel cimport (
+    BIDDING, EXCHANGE, K_AGAINST, K_FOR, K_KEEP, K_STOP, K_SWAP, MAX_LEGAL, OVER, ROLES, Deal, apply, category,
+    count_legal, legal_at, start,
+)
+
+cdef extern from "numpy/random/bitgen.h":
+    ctypedef struct bitgen_t:
+        void *state
+        uint64_t (*next_uint64)(void *st) nogil
+        double (*next_double)(void *st) nogil
+
+cdef int FAR = 99
+
+# Memo tables of the two plan searches (most of a play-out's time): both are pure functions of their
+# inputs, and the play-outs of one sampled deal repeat positions (every candidate's play-out starts
+# from the same deal; a seat that keeps faces the same cards next round), so a direct-mapped table
+# keyed by the whole input returns exactly what the search would.
+DEF MEMO = 4096
+DEF OPP_KEY = 14  # hand 5, robot 5, order, stake, against, half_min
+DEF PLAN_KEY = 17  # hand 5, other 10 (0-padded), number of other cards, order
+
+
+cdef struct OppMemo:
+    int used
+    int key[OPP_KEY]
+    int found
+    int cards[5]
+
+
+cdef struct PlanMemo:
+    int used
+    int key[PLAN_KEY]
+    int found
+    double price
+    int cards[5]
+
+
+cdef inline unsigned int memo_slot(const int *key, int n) noexcept nogil:
+    cdef unsigned int h = 2166136261u
+    cdef int i
+    for i in range(n):
+        h = (h ^ <unsigned int> key[i]) * 16777619u
+    return (h ^ (h >> 15)) & (MEMO - 1)
+
+
+cdef inline bint same_key(const int *a, const int *b, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if a[i] != b[i]:
+            return False
+    return True
+cdef int SPLIT_MINE[252][5]
+cdef int SPLIT_OTHER[252][5]
+cdef int SPLIT_COST[252]
+cdef int SPLIT_COMP[252]  # the index of the complement (the robot's five) among the 252 subsets
+
+
+cdef void _build_splits() noexcept:
+    """The 252 splits of hand (pool 0..4) + robot (5..9), in ``itertools.combinations`` order."""
+    cdef int a, b, c, d, e, i, m, o, mc, n = 0
+    for a in range(10):
+        for b in range(a + 1, 10):
+            for c in range(b + 1, 10):
+                for d in range(c + 1, 10):
+                    for e in range(d + 1, 10):
+                        mc = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
+                        m = 0
+                        o = 0
+                        SPLIT_COST[n] = 0
+                        for i in range(10):
+                            if mc & (1 << i):
+                                SPLIT_MINE[n][m] = i
+                                m += 1
+                                SPLIT_COST[n] += i >= 5
+                            else:
+                                SPLIT_OTHER[n][o] = i
+                                o += 1
+                        n += 1
+
+
+_build_splits()
+
+
+cdef void _build_complements() noexcept:
+    cdef int n, m, i, same
+    for n in range(252):
+        for m in range(252):
+            same = 1
+            for i in range(5):
+                if SPLIT_MINE[m][i] != SPLIT_OTHER[n][i]:
+                    same = 0
+                    break
+            if same:
+                SPLIT_COMP[n] = m
+                break
+
+
+_build_complements()
+
+
+cdef inline int _rest(const int *r, const int *su, int a, int b, int c, int d, int e) noexcept nogil:
+    """``category`` of five distinct ranks (no equal pair): straight, flush, straight flush or none."""
+    cdef int lo = min(r[a], r[b], r[c], r[d], r[e]), hi = max(r[a], r[b], r[c], r[d], r[e])
+    cdef bint flush = su[a] == su[b] and su[a] == su[c] and su[a] == su[d] and su[a] == su[e]
+    if hi - lo == 4:
+        return 8 if flush else 4
+    return 6 if flush else 0
+
+
+cdef void subset_cats(const int *pool, int n, int *out) noexcept nogil:
+    """``out[m]`` = ``category`` of the m-th 5-subset of ``pool[:n]`` in ``itertools.combinations``
+    order: the equal-rank pairs counted incrementally down the nested loops (the same counts as
+    ``category``'s ten comparisons, so the same ranks)."""
+    cdef int r[15]
+    cdef int su[15]
+    cdef int a, b, c, d, e, m = 0, pab, pabc, pabcd, p
+    for a in range(n):
+        r[a] = pool[a] >> 2
+        su[a] = pool[a] & 3
+    for a in range(n):
+        for b in range(a + 1, n):
+            pab = r[a] == r[b]
+            for c in range(b + 1, n):
+                pabc = pab + (r[c] == r[a]) + (r[c] == r[b])
+                for d in range(c + 1, n):
+                    pabcd = pabc + (r[d] == r[a]) + (r[d] == r[b]) + (r[d] == r[c])
+                    for e in range(d + 1, n):
+                        p = pabcd + (r[e] == r[a]) + (r[e] == r[b]) + (r[e] == r[c]) + (r[e] == r[d])
+                        out[m] = p + (p >= 4) if p else _rest(r, su, a, b, c, d, e)
+                        m += 1
+
+
+cdef inline void _pool(const int *hand, const int *robot, int *pool) noexcept nogil:
+    cdef int i
+    for i in range(5):
+        pool[i] = hand[i]
+        pool[5 + i] = robot[i]
+
+
+cdef void split_costs(const int *hand, const int *robot, int rc, int *own, int *match) noexcept nogil:
+    """``_plans.split_costs``: fewest robot swaps to each rank (and to matching the robot's)."""
+    cdef int pool[10]
+    cdef int cats[252]
+    cdef int i, m, n, cost, rcat
+    _pool(hand, robot, pool)
+    subset_cats(pool, 10, cats)
+    for i in range(9):
+        own[i] = FAR
+        match[i] = FAR
+    for n in range(252):
+        rcat = cats[SPLIT_COMP[n]]
+        if rc != 0 and rcat < rc:
+            continue
+        m = cats[n]
+        cost = SPLIT_COST[n]
+        if cost < own[m]:
+            own[m] = cost
+        if m == rcat and cost < match[m]:
+            match[m] = cost
+
+
+cdef int opponent_target(const int *hand, const int *robot, int order, int rc, double v_own, double v_match,
+                         int half_min, double cont, int *best_cards) noexcept nogil:
+    """``_plans.opponent_target``: 1 with the split's five cards in ``best_cards``, 0 to keep."""
+    cdef int pool[10]
+    cdef int cats[252]
+    cdef int i, m, n, cost, rcat, best_cost = 0, best_n = 0
+    cdef double value, score, best = 0.0
+    cdef double discs[6]
+    cdef bint first = True
+    _pool(hand, robot, pool)
+    subset_cats(pool, 10, cats)
+    for i in range(6):
+        discs[i] = 1.0 if i == 0 else cont ** (i - 1)
+    for n in range(252):
+        rcat = cats[SPLIT_COMP[n]]
+        m = cats[n]
+        cost = SPLIT_COST[n]
+        if m == order:
+            value = v_own
+        elif v_match >= 0 and m == rcat and m >= half_min:
+            value = v_match
+        else:
+            value = 0.0
+        score = value * discs[cost] if (rc == 0 or rcat >= rc) else -1.0
+        score = score - 1e-3 * <double> cost
+        if first or score > best:
+            first = False
+            best = score
+            best_cost = cost
+            best_n = n
+    for i in range(5):
+        best_cards[i] = pool[SPLIT_MINE[best_n][i]]
+    return not (best_cost == 0 or best <= 0)
+
+
+cdef inline double _price(int cost, int nfor) noexcept nogil:
+    """A plan's price: its cards not from my hand, plus 0.01 per card of the ``for`` hand."""
+    return <double> cost + 0.01 * <double> nfor
+
+
+cdef int cheapest_plan(const int *hand, const int *other, int n_other, int order, double *price,
+                       int *best_cards) noexcept nogil:
+    """``_plans.cheapest_plan`` over hand + ``n_other`` (5 or 10) face-up cards: 1 if a plan exists."""
+    cdef int pool[15]
+    cdef int r[15]
+    cdef int su[15]
+    cdef int n = n_other + 5
+    cdef int a, b, c, d, e, i, cost, nfor, pab, pabc, pabcd, p, cat
+    cdef int ba = 0, bb = 0, bc = 0, bd = 0, be = 0
+    cdef double total, best = 0.0
+    cdef bint found = False
+    for i in range(5):
+        pool[i] = hand[i]
+    for i in range(n_other):
+        pool[5 + i] = other[i]
+    for i in range(n):
+        r[i] = pool[i] >> 2
+        su[i] = pool[i] & 3
+    # The subsets in itertools.combinations order, ranks counted as subset_cats does. A branch whose
+    # cards so far already price at least the best found is skipped: prices only grow with more
+    # cards (``_price`` is monotone), and only a strictly cheaper subset replaces the first best.
+    for a in range(n):
+        if found and _price(a >= 5, a >= 10) >= best:
+            break
+        for b in range(a + 1, n):
+            if found and _price((a >= 5) + (b >= 5), (a >= 10) + (b >= 10)) >= best:
+                break
+            pab = r[a] == r[b]
+            for c in range(b + 1, n):
+                if found and _price((a >= 5) + (b >= 5) + (c >= 5), (a >= 10) + (b >= 10) + (c >= 10)) >= best:
+                    break
+                pabc = pab + (r[c] == r[a]) + (r[c] == r[b])
+                for d in range(c + 1, n):
+                    cost = (a >= 5) + (b >= 5) + (c >= 5) + (d >= 5)
+                    nfor = (a >= 10) + (b >= 10) + (c >= 10) + (d >= 10)
+                    if found and _price(cost, nfor) >= best:
+                        break
+                    pabcd = pabc + (r[d] == r[a]) + (r[d] == r[b]) + (r[d] == r[c])
+                    for e in range(d + 1, n):
+                        total = _price(cost + (e >= 5), nfor + (e >= 10))
+                        if found and total >= best:
+                            break
+                        p = pabcd + (r[e] == r[a]) + (r[e] == r[b]) + (r[e] == r[c]) + (r[e] == r[d])
+                        cat = p + (p >= 4) if p else _rest(r, su, a, b, c, d, e)
+                        if cat != order:
+                            continue
+                        found = True
+                        best = total
+                        ba, bb, bc, bd, be = a, b, c, d, e
+    if found:
+        best_cards[0] = pool[ba]
+        best_cards[1] = pool[bb]
+        best_cards[2] = pool[bc]
+        best_cards[3] = pool[bd]
+        best_cards[4] = pool[be]
+    price[0] = best
+    return found
+
+
+cdef void one_swap_reach(const int *unknown, int n, const int *rob, const double *keys, int samples,
+                         double *out) noexcept nogil:
+    """``_plans.one_swap_reach`` over a C array of keys (``samples`` rows of ``n``)."""
+    cdef int s, i, j, k, m
+    cdef int hand[5]
+    cdef int tmp[5]
+    cdef int pick[5]
+    cdef long counts[9]
+    cdef unsigned int hit
+    cdef const double *row
+    for i in range(9):
+        counts[i] = 0
+    for s in range(samples):
+        row = keys + s * n
+        m = 0
+        for j in range(n):
+            if m < 5:
+                k = m
+                m += 1
+            elif row[j] < row[pick[4]]:
+                k = 4
+            else:
+                continue
+            while k > 0 and row[pick[k - 1]] > row[j]:
+                pick[k] = pick[k - 1]
+                k -= 1
+            pick[k] = j
+        for i in range(5):
+            hand[i] = unknown[pick[i]]
+        hit = 1u << category(hand)
+        for i in range(5):
+            for k in range(5):
+                tmp[k] = hand[k]
+            for j in range(5):
+                tmp[i] = rob[j]
+                hit |= 1u << category(tmp)
+        for i in range(9):
+            if hit & (1u << i):
+                counts[i] += 1
+    for i in range(9):
+        out[i] = <double> counts[i] / <double> samples
+
+
+cdef inline int index_of(const int *cards, int card) noexcept nogil:
+    cdef int i
+    for i in range(5):
+        if cards[i] == card:
+            return i
+    return -1
+
+
+cdef inline int holds(const int *cards, int n, int card) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if cards[i] == card:
+            return 1
+    return 0
+
+
+cdef int apply_encoded(Deal *d, const int *a) noexcept nogil:
+    """Apply an action given as (code, give, take, source, seat) (``montecarlo.encode``); -1 if it
+    cannot be the seat to act's (another seat's, or a swap of cards not where it says)."""
+    cdef int s = d.turn, i, j
+    cdef const int *src
+    if d.phase == OVER or a[4] != s:
+        return -1
+    if a[0] < K_SWAP:
+        apply(d, a[0])
+        return 0
+    src = &d.robot[0] if a[3] < 0 else &d.hands[a[3]][0]
+    i = index_of(d.hands[s], a[1])
+    j = index_of(src, a[2])
+    if i < 0 or j < 0:
+        return -1
+    apply(d, K_SWAP + 25 * (a[3] + 1) + 5 * i + j)
+    return 0
+
+
+cdef void score(const Deal *d, int dealer, int half_min, int *out) noexcept nogil:
+    """``scoring.score_deal`` (OP-4, OP-7) of a finished deal."""
+    cdef int cats[6]
+    cdef int i, any_score = 0, s = d.nbids, h = (d.nbids + 1) // 2, fors = 0, for_fulfilled = 0
+    cdef int o = d.orderer
+    for i in range(d.n):
+        cats[i] = category(d.hands[i])
+        out[i] = 0
+    if o < 0:  # OP-4
+        for i in range(d.n):
+            if cats[i] >= 1:
+                out[i] = -1
+                any_score = 1
+        if d.robot_cat < 1 and not any_score:
+            out[dealer] = -1
+        return
+    for i in range(d.n):
+        if d.roles[i] == 1:
+            fors += 1
+            if cats[i] == d.order:
+                for_fulfilled = 1
+    if cats[o] != d.order:
+        out[o] = -1
+    elif not fors:
+        out[o] = h
+    elif for_fulfilled:
+        out[o] = s
+    else:
+        out[o] = 1
+    for i in range(d.n):
+        if d.roles[i] == 1:
+            if cats[o] == d.order:
+                if cats[i] == d.order:
+                    out[i] = s
+                elif d.partner == i:
+                    out[i] = 1
+        elif d.roles[i] == 2:
+            if cats[i] == d.order:
+                out[i] = s
+            elif cats[i] == d.robot_cat and cats[i] >= half_min:
+                out[i] = h
+
+
+cdef class Rollouts:
+    """``HeuristicBot`` at every seat of a play-out, with each seat's bidding cache (see the module doc).
+
+    ``loss``, ``cont``, ``p_ord``, ``spite``, ``threshold``, ``samples``: the ``HeuristicBot`` fields of
+    the same names (``loss`` is ``2 * (1 - risk)``).
+    """
+
+    cdef double loss, cont, p_ord, spite, threshold
+    cdef int samples
+    cdef int has_key[6]
+    cdef int key[6][10]
+    cdef int dist[6][9]
+    cdef double opp[6][9]
+    cdef double *keys
+    cdef int half_min
+    cdef int dealer
+    cdef OppMemo *opp_memo
+    cdef PlanMemo *plan_memo
+
+    def __cinit__(self, double loss, double cont, double p_ord, double spite, double threshold, int samples):
+        if samples < 1:
+            raise ValueError("samples must be at least 1")
+        self.loss = loss
+        self.cont = cont
+        self.p_ord = p_ord
+        self.spite = spite
+        self.threshold = threshold
+        self.samples = samples
+        for i in range(6):
+            self.has_key[i] = 0
+        self.keys = <double *> malloc(sizeof(double) * samples * 26)
+        self.opp_memo = <OppMemo *> calloc(MEMO, sizeof(OppMemo))
+        self.plan_memo = <PlanMemo *> calloc(MEMO, sizeof(PlanMemo))
+        if self.keys == NULL or self.opp_memo == NULL or self.plan_memo == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.opp_memo)
+        free(self.plan_memo)
+
+    cdef int target(self, const int *hand, const int *robot, int order, int rc, int stake, bint against,
+                    int *cards) noexcept nogil:
+        """``opponent_target`` through the memo table (the same result)."""
+        cdef int key[OPP_KEY]
+        cdef int i
+        cdef unsigned int h
+        cdef OppMemo *e
+        for i in range(5):
+            key[i] = hand[i]
+            key[5 + i] = robot[i]
+        key[10] = order
+        key[11] = stake
+        key[12] = against
+        key[13] = self.half_min
+        h = memo_slot(key, OPP_KEY)
+        e = &self.opp_memo[h]
+        if not (e.used and same_key(e.key, key, OPP_KEY)):
+            e.used = 1
+            for i in range(OPP_KEY):
+                e.key[i] = key[i]
+            e.found = opponent_target(hand, robot, order, rc, <double> stake * (1.0 if against else self.p_ord),
+                                      <double> ((stake + 1) // 2) if against else -1.0, self.half_min,
+                                      self.cont, e.cards)
+        for i in range(5):
+            cards[i] = e.cards[i]
+        return e.found
+
+    cdef int plan(self, const int *hand, const int *other, int n_other, int order, double *price,
+                  int *cards) noexcept nogil:
+        """``cheapest_plan`` through the memo table (the same result)."""
+        cdef int key[PLAN_KEY]
+        cdef int i
+        cdef unsigned int h
+        cdef PlanMemo *e
+        for i in range(5):
+            key[i] = hand[i]
+        for i in range(10):
+            key[5 + i] = other[i] if i < n_other else 0
+        key[15] = n_other
+        key[16] = order
+        h = memo_slot(key, PLAN_KEY)
+        e = &self.plan_memo[h]
+        if not (e.used and same_key(e.key, key, PLAN_KEY)):
+            e.used = 1
+            for i in range(PLAN_KEY):
+                e.key[i] = key[i]
+            e.found = cheapest_plan(hand, other, n_other, order, &e.price, e.cards)
+        price[0] = e.price
+        for i in range(5):
+            cards[i] = e.cards[i]
+        return e.found
+
+    cdef inline double reach(self, int d, bint first) noexcept nogil:
+        cdef double p
+        if d == 0:
+            return 1.0
+        if d >= FAR:
+            return 0.0
+        p = pow(self.cont, <double> (d - 1))
+        return p if first else p * 0.8
+
+    cdef int bid(self, const Deal *d, const int *aux, int n, bitgen_t *bg) noexcept nogil:
+        """``HeuristicBot._bid`` (OP-3)."""
+        cdef int s = d.turn, i, k, c, m = 0, stake, gain, mine, best
+        cdef int unknown[36]
+        cdef int match[9]
+        cdef const int *hand = d.hands[s]
+        cdef const int *robot = d.robot
+        cdef double ev_pass = 0.0, best_ev, p, ev
+        cdef bint same = self.has_key[s]
+        if same:
+            for i in range(5):
+                if self.key[s][i] != hand[i] or self.key[s][5 + i] != robot[i]:
+                    same = False
+                    break
+        if not same:  # hand and robot do not change during the bidding: priced once per seat
+            split_costs(hand, robot, 0, self.dist[s], match)
+            for c in range(16, 52):
+                if not holds(hand, 5, c) and not holds(robot, 5, c):
+                    unknown[m] = c
+                    m += 1
+            for i in range(self.samples * m):  # Generator.random((samples, m)): row-major next_double
+                self.keys[i] = bg.next_double(bg.state)
+            one_swap_reach(unknown, m, robot, self.keys, self.samples, self.opp[s])
+            for i in range(5):
+                self.key[s][i] = hand[i]
+                self.key[s][5 + i] = robot[i]
+            self.has_key[s] = 1
+        stake = d.nbids + 1
+        gain = (stake + 1) // 2
+        mine = category(hand)
+        if d.n_in == 1 and d.nbids == 0:  # OP-3.3/OP-4: passing ends the deal
+            if mine >= 1:
+                ev_pass = -1.0
+            elif self.dealer == s and d.robot_cat == 0:
+                ev_pass = -0.5
+        best = aux[0]
+        best_ev = ev_pass + self.threshold
+        for k in range(1, n):
+            c = aux[k]
+            if c == 1:
+                p = 1.0 if self.dist[s][c] == 0 else 0.0
+            else:
+                p = self.reach(self.dist[s][c], True)
+            ev = (p * gain - (1.0 - p) * self.loss
+                  - self.spite * self.opp[s][c] * <double> stake * <double> (d.n - 1) / 2.0)
+            if ev > best_ev:
+                best = c
+                best_ev = ev
+        return best
+
+    cdef int role(self, const Deal *d) noexcept nogil:
+        """``HeuristicBot._role`` (OP-5)."""
+        cdef int s = d.turn, c = d.order, stake = d.nbids, h = (d.nbids + 1) // 2, rc = d.robot_cat, mine, i
+        cdef int own[9]
+        cdef int match[9]
+        cdef int d_me, d_match = FAR
+        cdef double p_me, p_match, ev_against, ev_for
+        cdef bint any_for = False
+        if c == 1:  # OP-6.1: no exchange on `pair`
+            mine = category(d.hands[s])
+            return K_AGAINST if mine == 1 or (mine == rc and mine >= self.half_min) else K_FOR
+        split_costs(d.hands[s], d.robot, rc, own, match)
+        d_me = own[c]
+        for i in range(self.half_min, 9):
+            if match[i] < d_match:
+                d_match = match[i]
+        p_me = self.reach(d_me, False)
+        p_match = self.reach(d_match, False)
+        ev_against = p_me * stake + (1 - p_me) * p_match * h
+        ev_for = self.p_ord * (p_me * stake + (1 - p_me) * 0.25)
+        for i in range(d.n):
+            if d.roles[i] == 1:
+                any_for = True
+        if not any_for:
+            ev_for += self.spite * self.p_ord * (h - 1) * (1 - p_me)
+        return K_FOR if ev_for > ev_against else K_AGAINST
+
+    cdef bint for_may_fulfil(self, const Deal *d) noexcept nogil:
+        """``HeuristicBot._for_may_fulfil``: an open ``for`` hand holds the order or could with one swap."""
+        cdef int f, i, j, k, rc = d.robot_cat, c = d.order
+        cdef int mine[5]
+        cdef int rob[5]
+        if d.round >= d.max_rounds:
+            return False
+        for f in range(d.n):
+            if d.roles[f] != 1:
+                continue
+            if category(d.hands[f]) == c:
+                return False
+            for i in range(5):
+                for j in range(5):
+                    for k in range(5):
+                        mine[k] = d.hands[f][k]
+                        rob[k] = d.robot[k]
+                    mine[i] = d.robot[j]
+                    rob[j] = d.hands[f][i]
+                    if category(mine) == c and (rc == 0 or category(rob) >= rc):
+                        return True
+        return False
+
+    cdef int orderer(self, const Deal *d) noexcept nogil:
+        """``HeuristicBot._orderer`` (OP-6, the orderer)."""
+        cdef int s = d.turn, c = d.order, src, f, i, j, give = -1, take = -1, best_src = -2, found = 0
+        cdef const int *hand = d.hands[s]
+        cdef int other[10]
+        cdef int cards[5]
+        cdef int target[5]
+        cdef double price, best = 0.0
+        if category(hand) == c:
+            if d.round >= 2 and not self.for_may_fulfil(d):
+                return K_STOP
+            return K_KEEP
+        for f in range(-1, d.n):
+            if f >= 0 and not (d.roles[f] == 1 and (d.partner == -1 or d.partner == f)):
+                continue
+            for i in range(5):
+                other[i] = d.robot[i]
+                if f >= 0:
+                    other[5 + i] = d.hands[f][i]
+            if self.plan(hand, other, 5 if f < 0 else 10, c, &price, cards):
+                if not found or price < best:
+                    found = 1
+                    best = price
+                    best_src = f
+                    for i in range(5):
+                        target[i] = cards[i]
+        if not found:
+            return K_KEEP
+        for i in range(5):
+            if not holds(target, 5, hand[i]):
+                give = hand[i]
+                break
+        for i in range(5):  # the first wanted card the robot holds, else the first wanted
+            if not holds(hand, 5, target[i]):
+                if take < 0:
+                    take = target[i]
+                if holds(d.robot, 5, target[i]):
+                    take = target[i]
+                    break
+        if holds(d.robot, 5, take):
+            src = -1
+        else:
+            src = best_src
+            if not (d.is_open and (d.partner == src or (d.partner < 0 and d.roles[src] == 1))):
+                return K_KEEP  # not legal (cannot happen: the plan's source is a usable `for` hand)
+        i = index_of(hand, give)
+        j = index_of(d.robot, take) if src < 0 else index_of(d.hands[src], take)
+        return K_SWAP + 25 * (src + 1) + 5 * i + j
+
+    cdef int opponent(self, const Deal *d, const int *aux, int n) noexcept nogil:
+        """``HeuristicBot._opponent`` (OP-6, a non-orderer)."""
+        cdef int s = d.turn, stake = d.nbids, k, code, i, j
+        cdef int target[5]
+        if not self.target(d.hands[s], d.robot, d.order, d.robot_cat, stake, d.roles[s] == 2, target):
+            return K_KEEP
+        for k in range(1, n):
+            code = legal_at(d, aux, k) - K_SWAP  # a robot swap: source -1
+            i = code // 5
+            j = code % 5
+            if not holds(target, 5, d.hands[s][i]) and holds(target, 5, d.robot[j]):
+                return code + K_SWAP
+        return K_KEEP
+
+    cdef int choose(self, Deal *d, bitgen_t *bg) noexcept nogil:
+        cdef int aux[MAX_LEGAL]
+        cdef int n = count_legal(d, aux)
+        if n == 1:
+            return legal_at(d, aux, 0)
+        if d.phase == BIDDING:
+            return self.bid(d, aux, n, bg)
+        if d.phase == ROLES:
+            return self.role(d)
+        if d.turn == d.orderer:
+            return self.orderer(d)
+        return self.opponent(d, aux, n)
+
+    def add_totals(self, gen, hands, robot, int dealer, int max_rounds, int half_min, const int[::1] actions,
+                   const int[::1] candidates, int me, double[::1] totals):
+        """Add ``me``'s play-out score of each candidate to ``totals`` (one sampled deal).
+
+        ``hands``/``robot``: the sampled cards now (after the public swaps); ``actions``: every public
+        action so far, ``candidates``: the actions to try, each as five ints (``montecarlo.encode``).
+        The deal as dealt is the cards with the swaps undone (last first); every candidate is played
+        from the same generator state ``gen`` has now (the readable bot's ``default_rng(seed)``).
+        """
+        cdef Deal base, d
+        cdef int n = len(hands), s, i, j, k, na = actions.shape[0] // 5, nc = candidates.shape[0] // 5
+        cdef int sc[6]
+        cdef int *hand
+        cdef int *src
+        cdef const int *a
+        cdef bitgen_t *bg
+        if n < 3 or n > 6 or totals.shape[0] < nc or not 0 <= me < n:
+            raise ValueError("3 to 6 hands, a seat of them, and one total per candidate")
+        for s in range(n):
+            h = hands[s]
+            for i in range(5):
+                base.hands[s][i] = h[i]
+        for i in range(5):
+            base.robot[i] = robot[i]
+        for k in range(na - 1, -1, -1):  # undo the swaps, last first: the cards as dealt
+            a = &actions[5 * k]
+            if a[0] >= K_SWAP:
+                hand = &base.hands[a[4]][0]
+                src = &base.robot[0] if a[3] < 0 else &base.hands[a[3]][0]
+                i = index_of(hand, a[2])
+                j = index_of(src, a[1])
+                if i < 0 or j < 0:
+                    raise ValueError("the swaps do not match the cards")
+                hand[i] = a[1]
+                src[j] = a[2]
+        start(&base, n, dealer, max_rounds)
+        for k in range(na):
+            if apply_encoded(&base, &actions[5 * k]) < 0:
+                raise ValueError(f"public action {k} does not apply to the sampled deal")
+        self.half_min = half_min
+        self.dealer = dealer
+        bg = <bitgen_t *> PyCapsule_GetPointer(gen.bit_generator.capsule, "BitGenerator")
+        saved = gen.bit_generator.state
+        for k in range(nc):
+            if k:
+                gen.bit_generator.state = saved  # the same play-out randomness for every candidate
+            d = base
+            if apply_encoded(&d, &candidates[5 * k]) < 0:
+                raise ValueError(f"candidate {k} does not apply to the sampled deal")
+            with gen.bit_generator.lock:
+                with nogil:
+                    while d.phase != OVER:
+                        apply(&d, self.choose(&d, bg))
+            score(&d, dealer, half_min, sc)
+            totals[k] += sc[me]
