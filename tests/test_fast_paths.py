@@ -35,7 +35,11 @@ def _cases() -> list[Any]:
                 lo, hi = entry.seats(entry.presets[preset])
                 for players in range(lo, hi + 1):
                     for t, table in enumerate(fp.bots_for_test(players)):
-                        out.append(pytest.param(entry, fp, entry.presets[preset], list(table),
+                        rules = entry.presets[preset]
+                        # a preset the path refuses (its supports says so) is the readable engine's alone
+                        marks = () if fp.supports(rules, _bots(table)) else \
+                            pytest.mark.skip(reason=f"{fp.name} does not play preset {preset} (supports)")
+                        out.append(pytest.param(entry, fp, rules, list(table), marks=marks,
                                                 id=f"{entry.name}-{fp.name}-{preset}-{players}p-table{t}"))
     return out
 

@@ -44,6 +44,12 @@ def describe(state: State | ChoiceState, action: Action) -> str:
     return f"seat {state.to_act()}, interval {state.street + 1}: {action}"
 
 
+def _fast_paths() -> Sequence[Any]:
+    from games.classic_poker.fast.playout import FAST
+
+    return (FAST,)
+
+
 def _bots() -> Sequence[Any]:
     from games.classic_poker.bots import BOTS
 
@@ -79,5 +85,6 @@ ENTRY = GameEntry(
     questions=QUESTIONS,
     cards_in_play=lambda state: state.cards_in_play(),
     resample_hidden=resample_hidden,
+    fast_paths=_fast_paths(),  # classic-poker/random in C (games/classic_poker/fast/playout.py)
     luck=LUCK,  # the luck of the cards dealt during play, all-in equities (games.classic_poker.luck)
 )

@@ -1,0 +1,1 @@
+"""Compiled kernels of classic poker (``_play``: a deal of random seats in C, games.classic_poker.fast.playout)."""

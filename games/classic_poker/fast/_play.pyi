@@ -1,0 +1,17 @@
+"""Type stub of the compiled classic-poker play-out (games/classic_poker/fast/_play.pyx)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+CODES: dict[str, int]
+MAX_RAISES: int
+
+Result = tuple[bool, list[int], list[int], list[int], list[list[int]]]
+
+def play(rng: np.random.Generator, deck: Sequence[int], reshuffle: Sequence[int], players: int, dealer: int,
+         carried: Sequence[int], ante: int, opts: tuple[int, ...], trace: bool = False
+         ) -> tuple[list[int], list[int], list[int] | None, Result]: ...
+def results(rng_at: Callable[[int], np.random.Generator], deck: Sequence[int], reshuffle: Sequence[int], players: int,
+            dealer: int, carried: Sequence[int], ante: int, opts: tuple[int, ...], rotations: int) -> list[Any]: ...

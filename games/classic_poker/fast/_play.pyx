@@ -1,0 +1,574 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""One classic-poker deal of ``classic-poker/random`` seats in C (docs/rules/classic-poker.md).
+
+The deal is the readable engine's (games/classic_poker/state.py): the deck order (and in draw the
+reshuffle order) drawn up front and read from the top (CP-1.8, CP-11.2); antes (CP-6.2) and the
+spread-limit betting of ``games.core.betting`` (CP-6.3 to CP-6.7: ``min_bet``..``limit``, a bet and
+``max_raises`` raises, a full raise re-opening the raising); five-card draw (CP-7.1, CP-7.2, the draw
+of CP-7.4 with ``max_draw`` 5, 3 or ``3_or_4_with_ace``, the new stock of CP-7.5 from the discards
+and folded hands in the reshuffle order, CP-7.6), five-card stud (CP-8.1) and seven-card stud
+(CP-8.2, the common card of CP-8.6); the first bettor of a stud interval by the best showing hand of
+CP-8.3 (natural cards; CP-8.7's four-flush with ``four_flush=on``), the compulsory first bet of CP-8.4.
+Openers (CP-7.3) and the showing hands of wild cards or of a low pot are not here (the play-out's
+``supports`` refuses them). Hands are not evaluated here: the showdown's values come from
+``ext.handeval`` afterwards, over the final hands this returns (they decide nothing during play).
+
+The bot is ``bots.RandomBot``: one ``Generator.integers(n)`` per decision over the engine's legal list
+(fold left out when a check is legal), numpy's buffered Lemire draw on ``next_uint32``, nothing drawn
+when one action is legal (as games/dice_poker/fast/_play.pyx).
+
+Action codes: 0 fold, 1 check, 2 call, ``RAISE`` + a a raise of a; ``DRAW`` + m a discard of the hand
+positions of mask m; ``ACE`` + i a draw of four keeping (and showing) the ace at position i.
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport uint32_t, uint64_t
+
+cdef extern from "numpy/random/bitgen.h":
+    ctypedef struct bitgen_t:
+        void *state
+        uint64_t (*next_uint64)(void *st) nogil
+        uint32_t (*next_uint32)(void *st) nogil
+        double (*next_double)(void *st) nogil
+
+DEF MAXP = 10
+DEF MAXC = 64       # card ids (jokers 52, 53)
+DEF MAXH = 8        # cards in a hand (seven-card stud holds 7)
+DEF MAXA = 4096     # decisions of a deal (max_raises is bounded by the play-out's supports)
+
+DEF RAISE = 16
+DEF DRAW = 256
+DEF ACE = 512
+CODES = {"raise": RAISE, "draw": DRAW, "ace": ACE}
+MAX_RAISES = 60
+
+# the draws of CP-7.4 in the engine's order: discards of 0, 1, .. 5 of the five positions, each size
+# in itertools.combinations' (lexicographic) order
+cdef int DRAW_MASKS[32]
+cdef int DRAW_COUNT[6]   # options with at most k cards thrown
+
+
+def _init_masks():
+    import itertools
+    cdef int i = 0, k
+    for k in range(6):
+        for combo in itertools.combinations(range(5), k):
+            DRAW_MASKS[i] = sum(1 << p for p in combo)
+            i += 1
+        DRAW_COUNT[k] = i
+
+
+_init_masks()
+
+
+ctypedef struct Opts:
+    int form            # 0 draw, 1 stud5, 2 stud7
+    int min_bet
+    int limit
+    int max_raises
+    int max_draw        # 5, 3, or 4 for 3_or_4_with_ace
+    bint four_flush     # CP-8.7 in the showing hand
+
+
+ctypedef struct Game:
+    int n
+    int dealer
+    int pos[MAXP]
+    int deck[MAXC]
+    int ndeck
+    int ptr
+    int re[MAXC]
+    int nre
+    int stock[MAXC]
+    int nstock
+    int shead
+    bint has_stock
+    int cards[MAXP][MAXH]
+    bint up[MAXP][MAXH]
+    int ncards[MAXP]
+    int common
+    bint pooled[MAXC]       # in the discards or the folded hands (CP-7.5)
+    bint restocked[MAXC]
+    # betting
+    int committed[MAXP]
+    int ante0[MAXP]         # the antes (carried ones included) each rotation starts from
+    bint folded[MAXP]
+    int bets[MAXP]
+    bint acted[MAXP]
+    bint can_raise[MAXP]
+    int raises
+    int to_act
+    bint may_check
+    int street
+    int fold_street[MAXP]
+    # the phase: 0 bet, 1 draw, 2 over
+    int phase
+    int queue[MAXP]
+    int nqueue
+    int qhead
+    bint showdown
+    # the log
+    int nact
+    int codes[MAXA]
+    int seats[MAXA]
+    int lg[MAXA]            # legal list: bit 0 may check, bit 1 call, bit 2 raise; a draw: top | ace << 3
+
+
+cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
+    """``Generator.integers(n)``: numpy's buffered Lemire draw on 32 bits; nothing drawn for n = 1."""
+    cdef uint32_t rng = n - 1, rng_excl = n, leftover, threshold
+    cdef uint64_t m
+    if rng == 0:
+        return 0
+    m = (<uint64_t> bg.next_uint32(bg.state)) * rng_excl
+    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
+    if leftover < rng_excl:
+        threshold = (<uint32_t> 0xFFFFFFFFUL - rng) % rng_excl
+        while leftover < threshold:
+            m = (<uint64_t> bg.next_uint32(bg.state)) * rng_excl
+            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
+    return <uint32_t> (m >> 32)
+
+
+cdef inline int current_bet(Game *g) noexcept nogil:
+    cdef int s, m = 0
+    for s in range(g.n):
+        if g.bets[s] > m:
+            m = g.bets[s]
+    return m
+
+
+cdef inline int n_in(Game *g) noexcept nogil:
+    cdef int s, k = 0
+    for s in range(g.n):
+        if not g.folded[s]:
+            k += 1
+    return k
+
+
+cdef int next_to_act(Game *g, int after) noexcept nogil:
+    """betting._next_to_act without stacks: the next seat clockwise that must act, or -1 (CP-6.7)."""
+    cdef int k, s, cur
+    if n_in(g) <= 1:
+        return -1
+    cur = current_bet(g)
+    for k in range(1, g.n + 1):
+        s = (after + k) % g.n
+        if not g.folded[s] and (not g.acted[s] or g.bets[s] < cur):
+            return s
+    return -1
+
+
+cdef void interval(Game *g, int first, bint may_check) noexcept nogil:
+    """betting.start_interval (CP-6.3): no blinds; ``may_check`` False before stud's first bet (CP-8.4)."""
+    cdef int s
+    for s in range(g.n):
+        g.bets[s] = 0
+        g.acted[s] = False
+        g.can_raise[s] = True
+    g.raises = 0
+    g.may_check = may_check
+    g.phase = 0
+    g.to_act = next_to_act(g, (first - 1 + g.n) % g.n)
+
+
+cdef inline void give(Game *g, int seat, bint up) noexcept nogil:
+    cdef int c
+    if g.has_stock:
+        c = g.stock[g.shead]
+        g.shead += 1
+    else:
+        c = g.deck[g.ptr]
+        g.ptr += 1
+    g.cards[seat][g.ncards[seat]] = c
+    g.up[seat][g.ncards[seat]] = up
+    g.ncards[seat] += 1
+
+
+cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
+    """hands.showing_key of natural up cards, high (CP-8.3, CP-8.7): the category, then the ranks by
+    (count, rank) descending, packed so that integers compare as the engine's tuples."""
+    cdef int counts[13]
+    cdef int up[4]
+    cdef int nup = 0, i, r, c, cat, key, k, best_r, best_c, suit
+    cdef int shape0 = 0, shape1 = 0
+    cdef bint flush
+    # up cards: the first four (after the seventh card all of them: still four in stud)
+    for i in range(g.ncards[p]):
+        if g.up[p][i] and nup < 4:
+            up[nup] = g.cards[p][i]
+            nup += 1
+    for r in range(13):
+        counts[r] = 0
+    for i in range(nup):
+        counts[up[i] >> 2] += 1
+    # groups by (count, rank) descending
+    key = 0
+    k = 0
+    while True:
+        best_r = -1
+        best_c = 0
+        for r in range(12, -1, -1):
+            if counts[r] > best_c:
+                best_c = counts[r]
+                best_r = r
+        if best_r < 0:
+            break
+        if k == 0:
+            shape0 = best_c
+        elif k == 1:
+            shape1 = best_c
+        key = key << 5 | (best_r + 1)
+        counts[best_r] = 0
+        k += 1
+    while k < 4:
+        key = key << 5
+        k += 1
+    if shape0 >= 4:
+        cat = 5
+    elif shape0 == 3:
+        cat = 4
+    elif shape0 == 2:
+        cat = 3 if shape1 == 2 else 1
+    else:
+        cat = 0
+    if o.four_flush and nup == 4 and cat < 3:
+        flush = True
+        suit = up[0] & 3
+        for i in range(1, 4):
+            if up[i] & 3 != suit:
+                flush = False
+        if flush:
+            cat = 2
+    return cat << 20 | key
+
+
+cdef int best_showing(Game *g, const Opts *o) noexcept nogil:
+    """CP-8.3: the player still in with the best showing hand, the first in turn among equals."""
+    cdef int i, p, k, best = -1, who = -1
+    for i in range(g.n):
+        p = g.pos[i]
+        if g.folded[p]:
+            continue
+        k = showing_key(g, o, p)
+        if who < 0 or k > best:
+            best = k
+            who = p
+    return who
+
+
+cdef void finish(Game *g, bint showdown) noexcept nogil:
+    g.phase = 2
+    g.showdown = showdown
+
+
+cdef void advance(Game *g, const Opts *o) noexcept nogil:
+    """State._advance: the end of an interval, the draw, the next stud street, the end."""
+    cdef int i, p, first_in = -1, dealt, nin
+    nin = n_in(g)
+    if nin == 1:
+        finish(g, False)
+        return
+    if g.to_act >= 0:
+        return
+    if o.form == 0:
+        if g.street == 0:
+            g.phase = 1
+            g.nqueue = 0
+            g.qhead = 0
+            for i in range(g.n):
+                p = g.pos[i]
+                if not g.folded[p]:
+                    g.queue[g.nqueue] = p
+                    g.nqueue += 1
+            return
+        finish(g, True)
+        return
+    for i in range(g.n):
+        if not g.folded[g.pos[i]]:
+            first_in = g.pos[i]
+            break
+    dealt = g.ncards[first_in] + (1 if g.common >= 0 else 0)
+    if (o.form == 1 and dealt >= 5) or (o.form == 2 and dealt >= 7):
+        finish(g, True)
+        return
+    g.street += 1
+    if o.form == 2 and dealt == 6:
+        if g.ndeck - g.ptr < nin:
+            g.common = g.deck[g.ptr]  # CP-8.6
+            g.ptr += 1
+        else:
+            for i in range(g.n):
+                if not g.folded[g.pos[i]]:
+                    give(g, g.pos[i], False)
+    else:
+        for i in range(g.n):
+            if not g.folded[g.pos[i]]:
+                give(g, g.pos[i], True)
+    interval(g, best_showing(g, o), True)
+
+
+cdef int note(Game *g, int seat, int code, int lg) noexcept nogil:
+    if g.nact >= MAXA:
+        return -1
+    g.codes[g.nact] = code
+    g.seats[g.nact] = seat
+    g.lg[g.nact] = lg
+    g.nact += 1
+    return 0
+
+
+cdef int bet_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
+    """One betting decision of the random bot (betting.legal_actions, bots.RandomBot, betting.apply)."""
+    cdef int seat = g.to_act, cur = current_bet(g), owe, k, nr, i, code, amount
+    cdef bint can_check, raise_ok
+    owe = cur - g.bets[seat]
+    can_check = owe == 0 and (g.may_check or cur > 0)
+    raise_ok = g.can_raise[seat] and g.raises <= o.max_raises
+    nr = (o.limit - o.min_bet + 1) if raise_ok else 0
+    if can_check:  # [check, raises...]: the fold is left out
+        k = <int> bounded(bg, 1 + nr)
+        code = 1 if k == 0 else RAISE + o.min_bet + k - 1
+    else:  # [fold, call?, raises...]
+        k = <int> bounded(bg, 1 + (1 if owe > 0 else 0) + nr)
+        if k == 0:
+            code = 0
+        elif owe > 0 and k == 1:
+            code = 2
+        else:
+            code = RAISE + o.min_bet + k - 1 - (1 if owe > 0 else 0)
+    if note(g, seat, code, (1 if can_check else 0) | (2 if owe > 0 else 0) | (4 if raise_ok else 0)) < 0:
+        return -1
+    g.acted[seat] = True
+    g.can_raise[seat] = False
+    if code == 0:
+        g.folded[seat] = True
+        g.fold_street[seat] = g.street
+        for i in range(g.ncards[seat]):
+            g.pooled[g.cards[seat][i]] = True
+    elif code == 2:
+        g.committed[seat] += owe
+        g.bets[seat] += owe
+    elif code >= RAISE:
+        amount = code - RAISE
+        g.committed[seat] += owe + amount
+        g.bets[seat] += owe + amount
+        # spread limit: every raise is full (amount >= min_bet) and re-opens the raising
+        for i in range(g.n):
+            g.can_raise[i] = i != seat
+        g.raises += 1
+    g.to_act = next_to_act(g, seat)
+    advance(g, o)
+    return 0
+
+
+cdef int replaceable(Game *g) noexcept nogil:
+    """State._replaceable (CP-7.5): the stock left and the cards a new stock would hold."""
+    cdef int c, k = (g.nstock - g.shead) if g.has_stock else (g.ndeck - g.ptr)
+    for c in range(MAXC):
+        if g.pooled[c] and not g.restocked[c]:
+            k += 1
+    return k
+
+
+cdef void rebuild_stock(Game *g) noexcept nogil:
+    """State._rebuild_stock (CP-7.5): the discards and folded hands not yet restocked, in reshuffle order."""
+    cdef int i, c
+    cdef bint eligible[MAXC]
+    for c in range(MAXC):
+        eligible[c] = g.pooled[c] and not g.restocked[c]
+    g.nstock = 0
+    g.shead = 0
+    for i in range(g.nre):
+        c = g.re[i]
+        if eligible[c]:
+            g.stock[g.nstock] = c
+            g.nstock += 1
+    for c in range(MAXC):
+        if eligible[c]:
+            g.restocked[c] = True
+    g.has_stock = True
+
+
+cdef int draw_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
+    """One draw of the random bot (State._draw_options, State._apply_draw; CP-7.4, CP-7.5)."""
+    cdef int seat = g.queue[g.qhead], room, top, nopt, k, mask, i, j, code, ace_at = -1, naces = 0
+    cdef int thrown[5]
+    cdef int nthrown = 0
+    cdef int kept[5]
+    cdef int nkept = 0
+    cdef bint ace_ok
+    room = replaceable(g)
+    top = (5 if o.max_draw == 5 else 3)
+    if room < top:
+        top = room
+    nopt = DRAW_COUNT[top]
+    ace_ok = o.max_draw == 4 and room >= 4
+    if ace_ok:
+        for i in range(g.ncards[seat]):
+            if g.cards[seat][i] >> 2 == 12 and g.cards[seat][i] < 52:
+                naces += 1
+    k = <int> bounded(bg, nopt + naces)
+    if k < nopt:
+        mask = DRAW_MASKS[k]
+        code = DRAW + mask
+    else:
+        j = k - nopt
+        for i in range(g.ncards[seat]):
+            if g.cards[seat][i] >> 2 == 12 and g.cards[seat][i] < 52:
+                if j == 0:
+                    ace_at = i
+                    break
+                j -= 1
+        mask = 31 & ~(1 << ace_at)
+        code = ACE + ace_at
+    if note(g, seat, code, top | ((1 if ace_ok else 0) << 3)) < 0:
+        return -1
+    g.qhead += 1
+    for i in range(g.ncards[seat]):
+        if mask >> i & 1:
+            thrown[nthrown] = g.cards[seat][i]
+            nthrown += 1
+        else:
+            kept[nkept] = g.cards[seat][i]
+            nkept += 1
+    for i in range(nkept):
+        g.cards[seat][i] = kept[i]
+        g.up[seat][i] = False
+    g.ncards[seat] = nkept
+    for i in range(nthrown):
+        if (not g.has_stock and g.ptr >= g.ndeck) or (g.has_stock and g.shead >= g.nstock):
+            rebuild_stock(g)
+        give(g, seat, False)
+    for i in range(nthrown):
+        g.pooled[thrown[i]] = True
+    if g.qhead >= g.nqueue:
+        g.street = 1
+        interval(g, g.pos[0], True)  # CP-7.6
+    return 0
+
+
+cdef int run(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
+    """The deal from its first cards to the end (State._start, then every decision)."""
+    cdef int i, p, r, rounds
+    if o.form == 0:
+        for r in range(5):  # CP-7.1 / CP-11.3
+            for i in range(g.n):
+                give(g, g.pos[i], False)
+        interval(g, g.pos[0], True)  # CP-7.2
+    else:
+        rounds = 2 if o.form == 1 else 3
+        for r in range(rounds):  # CP-8.1, CP-8.2: the last of them face up
+            for i in range(g.n):
+                give(g, g.pos[i], r == rounds - 1)
+        interval(g, best_showing(g, o), False)  # CP-8.4
+    while g.phase != 2:
+        if g.phase == 0:
+            if bet_step(g, o, bg) < 0:
+                return -1
+        else:
+            if draw_step(g, o, bg) < 0:
+                return -1
+    return 0
+
+
+cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts) except -1:
+    cdef int i, c
+    o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush = opts
+    if not 2 <= players <= MAXP or len(deck) > MAXC or len(reshuffle) > MAXC:
+        raise ValueError(f"the kernel plays 2..{MAXP} players and decks of at most {MAXC} cards")
+    g.n = players
+    g.dealer = dealer
+    for i in range(players):
+        g.pos[i] = (dealer + 1 + i) % players
+    g.ndeck = len(deck)
+    for i in range(g.ndeck):
+        g.deck[i] = deck[i]
+    g.nre = len(reshuffle)
+    for i in range(g.nre):
+        g.re[i] = reshuffle[i]
+    for i in range(players):
+        g.ante0[i] = ante + carried[i]
+    return 0
+
+
+cdef inline void reset(Game *g, const Game *fresh) noexcept nogil:
+    cdef int i, c
+    g.n = fresh.n
+    g.ptr = 0
+    g.nstock = 0
+    g.shead = 0
+    g.has_stock = False
+    g.common = -1
+    for c in range(MAXC):
+        g.pooled[c] = False
+        g.restocked[c] = False
+    for i in range(fresh.n):
+        g.ncards[i] = 0
+        g.folded[i] = False
+        g.fold_street[i] = -1
+        g.committed[i] = fresh.ante0[i]
+        g.bets[i] = 0
+    g.street = 0
+    g.phase = 0
+    g.nqueue = 0
+    g.qhead = 0
+    g.showdown = False
+    g.nact = 0
+
+
+cdef int play_one(Game *g, const Opts *o, rng) except -1:
+    cdef int rc
+    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+    with rng.bit_generator.lock:
+        rc = run(g, o, bg)
+    if rc < 0:
+        raise RuntimeError("more decisions than the kernel keeps")
+    return 0
+
+
+cdef object result(Game *g):
+    """(showdown, committed, fold streets, the live seats in turn order, their hands with the common card)."""
+    cdef int i, j, p
+    live = []
+    held = []
+    for i in range(g.n):
+        p = g.pos[i]
+        if not g.folded[p]:
+            live.append(p)
+            hand = [g.cards[p][j] for j in range(g.ncards[p])]
+            if g.common >= 0:
+                hand.append(g.common)
+            held.append(hand)
+    return (g.showdown, [g.committed[i] for i in range(g.n)], [g.fold_street[i] for i in range(g.n)], live, held)
+
+
+def play(rng, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, bint trace=False):
+    """Play the deal of ``deck`` (and ``reshuffle``) with random seats drawing from ``rng``. Returns
+    (codes, seats, legal per decision when ``trace`` else None, ``result``)."""
+    cdef Opts o
+    cdef Game g
+    cdef Game *gp = &g
+    cdef int i
+    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    reset(gp, gp)
+    play_one(gp, &o, rng)
+    codes = [g.codes[i] for i in range(g.nact)]
+    seats = [g.seats[i] for i in range(g.nact)]
+    legal = [g.lg[i] for i in range(g.nact)] if trace else None
+    return codes, seats, legal, result(gp)
+
+
+def results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations):
+    """``result`` of the deal played once per rotation r, drawing from ``rng_at(r)`` (all random seats)."""
+    cdef Opts o
+    cdef Game g
+    cdef Game *gp = &g
+    cdef int r
+    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    out = []
+    for r in range(rotations):
+        reset(gp, gp)
+        play_one(gp, &o, rng_at(r))
+        out.append(result(gp))
+    return out

@@ -1,0 +1,253 @@
+"""The compiled play-out of classic-poker deals where every seat is ``classic-poker/random``.
+
+A random decision costs the readable engine a view (which deep-copies the history), the legal list
+and ``apply``; the random bot reads none of the view. ``Playout`` hands a fresh deal to ``_play``
+(games/classic_poker/fast/_play.pyx), which plays the same deal from the same deck order with the same
+draws from the same generator. ``play_out`` applies the kernel's actions to the ``State`` (so the
+record, the finished state and its ``chance_log``, which the luck estimator reads, are the engine's);
+``play_rows`` plays every rotation of a deal in C and writes the rows from the kernel's final hands,
+the showdown's values from ``ext.handeval`` in one batch per deal and the pots settled by
+``games.core.betting.settle`` (the engine's own settlement).
+
+What it plays (``supports``): five-card draw on every deck, wild cards and jokers included (they
+decide nothing during a draw deal's play), high, low or high-low, ``max_draw`` 5, 3 or
+``3_or_4_with_ace``, without openers; five- and seven-card stud on decks without wild cards, with a
+high or high-low pot (the showing hands of CP-8.3 are the natural ones; CP-8.7's four-flush). Not
+played here (the readable engine plays them): openers (``jackpots``, CP-7.3), stud with wild cards or a
+low pot (their showing hands), dealer's choice (CP-9.2), ``max_raises`` above 60, and any seat that is
+not ``RandomBot`` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ext import handeval
+from games.classic_poker import hands
+from games.classic_poker.bots import RandomBot
+from games.classic_poker.fast import _play
+from games.classic_poker.rules import Rules
+from games.classic_poker.state import Action, State
+from games.classic_poker.tables import TABLES
+from games.core import betting as bt
+from games.core.entry import FastPath, RotationRows, TableSpec
+
+__all__ = ["FAST", "Playout", "supported"]
+
+_RAISE, _DRAW, _ACE = _play.CODES["raise"], _play.CODES["draw"], _play.CODES["ace"]
+_FORMS = {"draw": 0, "stud5": 1, "stud7": 2}
+_BETS = {0: Action(bet=bt.FOLD), 1: Action(bet=bt.CHECK), 2: Action(bet=bt.CALL)}
+_OPTS: dict[Rules, tuple[int, ...]] = {}
+
+
+def supported(rules: Any) -> bool:
+    """True when the kernel plays deals under ``rules`` (the module docstring's list)."""
+    if not isinstance(rules, Rules) or rules.dealers_choice or rules.openers != "none":
+        return False
+    if rules.max_raises > _play.MAX_RAISES:
+        return False
+    # stud's showing hands (CP-8.3) are in the kernel for natural cards and the high ranking only
+    return rules.form == "draw" or (rules.pot != "low" and not hands.wild_ids(rules))
+
+
+def _opts(rules: Rules) -> tuple[int, ...]:
+    out = _OPTS.get(rules)
+    if out is None:
+        md = {5: 5, 3: 3, "3_or_4_with_ace": 4}[rules.max_draw]
+        out = _OPTS[rules] = (_FORMS[rules.form], rules.min_bet, rules.limit, rules.max_raises, md,
+                              int(rules.four_flush == "on"))
+    return out
+
+
+def _all_random(bots: Sequence[Any]) -> bool:
+    return all(type(b) is RandomBot for b in bots)  # a subclass may choose differently
+
+
+def _fresh(state: Any) -> bool:
+    return type(state) is State and state.phase == "bet" and state.street == 0 and not len(state.history) \
+        and state.result is None
+
+
+def _action(state: State, seat: int, code: int) -> Action:
+    if code < _RAISE:
+        return _BETS[code]
+    if code < _DRAW:
+        return Action(bet=bt.raise_by(code - _RAISE))
+    hand = state.cards[seat]
+    if code < _ACE:
+        return Action(discard=tuple(c for i, c in enumerate(hand) if code >> i & 1))
+    keep = hand[code - _ACE]
+    return Action(discard=tuple(c for c in hand if c != keep), shown=keep)
+
+
+def _legal(state: State, seat: int, code: int, lg: int) -> list[Action]:
+    """The kernel's legal list of one decision as ``State.legal_actions`` lists it."""
+    r = state.rules
+    if code < _DRAW:  # bits: 1 may check, 2 a call, 4 a raise (betting.legal_actions)
+        out = [_BETS[0]] + ([_BETS[1]] if lg & 1 else []) + ([_BETS[2]] if lg & 2 else [])
+        if lg & 4:
+            out += [Action(bet=bt.raise_by(a)) for a in range(r.min_bet, r.limit + 1)]
+        return out
+    import itertools
+
+    hand = state.cards[seat]
+    out = [Action(discard=tuple(d)) for k in range((lg & 7) + 1) for d in itertools.combinations(hand, k)]
+    if lg >> 3 & 1:
+        out += [Action(discard=tuple(c for c in hand if c != keep), shown=keep)
+                for keep in hand if keep >> 2 == hands.ACE and keep < 52]
+    return out
+
+
+class Playout(FastPath):
+    """Deals where every seat is ``classic-poker/random``, under the rules of ``supported``."""
+
+    name = "classic-poker/c-random"
+
+    def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
+        """Every seat is ``RandomBot`` itself and the kernel plays ``rules`` (``supported``)."""
+        return _all_random(bots) and supported(rules)
+
+    def _run(self, state: Any, bots: Sequence[Any], rng: np.random.Generator, trace: bool) -> list[list[Action]] | None:
+        if not self.supports(state.rules, bots):
+            raise ValueError("this play-out plays only classic-poker/random seats under supported rules")
+        if not _fresh(state):  # a deal under way: the readable loop
+            lists: list[list[Action]] = []
+            while not state.is_over():
+                seat = state.to_act()
+                legal = state.legal_actions()
+                lists.append(list(legal))
+                state.apply(bots[seat].act(state.view(seat), legal, rng))
+            return lists if trace else None
+        codes, seats, lgs, _ = _play.play(rng, state.deck_order, state.reshuffle_order, state.players, state.dealer,
+                                          state.carried, state.rules.ante, _opts(state.rules), trace)
+        out: list[list[Action]] | None = [] if trace else None
+        for i, (seat, code) in enumerate(zip(seats, codes, strict=True)):
+            if out is not None and lgs is not None:
+                out.append(_legal(state, seat, code, lgs[i]))
+            state.apply(_action(state, seat, code))
+        if not state.is_over():
+            raise RuntimeError("the kernel's deal ended before the engine's")
+        return out
+
+    def play_out(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> None:
+        """Play the fresh deal in C, its actions applied to ``state``: the engine's actions and draws."""
+        self._run(state, bots, rng, False)
+
+    def legal_trace(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> list[list[Action]] | None:
+        """``play_out``, returning the kernel's legal list of every decision."""
+        return self._run(state, bots, rng, True)
+
+    def play_rows(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
+                  rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
+        """Every rotation of the fresh deal in C, rows from the kernel's final hands (tables.py's values)."""
+        if tables is not TABLES or not _fresh(state) or not all(_all_random(b) for b in rotations) \
+                or not supported(state.rules):
+            return super().play_rows(state, tables, rotations, rng_at)
+        played = _play.results(rng_at, state.deck_order, state.reshuffle_order, state.players, state.dealer,
+                               state.carried, state.rules.ante, _opts(state.rules), len(rotations))
+        return _rows(state.rules, state.players, state.dealer, played)
+
+    def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
+        """Random seats."""
+        return [[("classic-poker/random", {})] * players]
+
+
+def _rows(rules: Rules, players: int, dealer: int, played: Sequence[Any]) -> list[RotationRows]:
+    """The rows of ``tables.deal_rows`` / ``tables.seat_rows`` for each rotation's kernel result, the
+    showdown as ``State._finish`` / ``State._showdown`` settle it (CP-5, CP-6.8, CP-6.9)."""
+    held = [h for showdown, _, _, _, hs in played if showdown for h in hs]
+    pot_kind = rules.pot
+    hv = lv = lq = None
+    if held:
+        if pot_kind != "low" or rules.low_qualifier == "8":
+            hv = handeval.evaluate_mode(held, hands.high_mode(rules)).tolist()
+        if pot_kind != "high":
+            lv_arr = handeval.evaluate_mode(held, hands.low_mode(rules))
+            lq = hands.low_qualifies(rules, lv_arr).tolist()
+            lv = lv_arr.tolist()
+    order = bt.odd_chip_order(dealer, players)
+    names = _CATS.get(rules)
+    if names is None:
+        if len(_CATS) > 64:
+            _CATS.clear()
+        names = _CATS[rules] = {}
+    out: list[RotationRows] = []
+    at = 0
+    for showdown, committed, fold_street, live, _ in played:
+        folded = [True] * players
+        for s in live:
+            folded[s] = False
+        pot = sum(committed)
+        cats: list[str | None] = [None] * players
+        w_low: list[int] | None = None
+        if not showdown:
+            payout = [0] * players
+            payout[live[0]] = pot
+            w_high: list[int] | None = [live[0]]
+        else:
+            idx = {s: at + i for i, s in enumerate(live)}
+            at += len(live)
+            hi: list[int | None] = [None] * players
+            lo: list[int | None] = [None] * players
+            if pot_kind != "high":
+                assert lv is not None and lq is not None
+                for s in live:
+                    lo[s] = lv[idx[s]] if lq[idx[s]] else None
+            high_decides = pot_kind == "low" and all(lo[s] is None for s in live)
+            if pot_kind != "low" or high_decides:
+                assert hv is not None
+                for s in live:
+                    hi[s] = hv[idx[s]]
+                    cats[s] = _category(names, rules, hi[s], False)
+            elif pot_kind == "low":
+                for s in live:
+                    v = lo[s]
+                    cats[s] = _category(names, rules, v, True) if v is not None else None
+            if pot_kind == "low":
+                key: list[int | None] = [None] * players
+                for s in live:
+                    v = lo[s]
+                    # hands.low_pot_values: a qualifying low above every high value (CP-5.4)
+                    if rules.low_qualifier != "8":
+                        assert lv is not None
+                        key[s] = lv[idx[s]]
+                    else:
+                        assert hv is not None
+                        key[s] = v + hands.QUALIFIED if v is not None else hv[idx[s]]
+                payout = bt.settle(committed, folded, key, order)
+                best = max(v for s in live if (v := key[s]) is not None)
+                won = [s for s in live if key[s] == best]
+                if high_decides:
+                    w_high, w_low = won, []
+                else:
+                    w_high, w_low = None, won
+            else:
+                payout = bt.settle(committed, folded, hi, order, lo if pot_kind == "high_low" else None)
+                best = max(v for s in live if (v := hi[s]) is not None)
+                w_high = [s for s in live if hi[s] == best]
+                if pot_kind == "high_low":
+                    q = [lo[s] for s in live if lo[s] is not None]
+                    w_low = [s for s in live if q and lo[s] == max(v for v in q if v is not None)]
+        deal = [(dealer, (rules.form, pot, bool(showdown), False, w_high, w_low))]
+        seats = [(payout[s] - committed[s], fold_street[s] if fold_street[s] >= 0 else None, cats[s])
+                 for s in range(players)]
+        out.append((deal, seats))
+    return out
+
+
+#: Category names by rules, then by (low, value): a few thousand distinct values per rules.
+_CATS: dict[Rules, dict[tuple[bool, int], str]] = {}
+
+
+def _category(names: dict[tuple[bool, int], str], rules: Rules, value: int, low: bool) -> str:
+    """``hands.category``, remembered in ``names`` (the rules' own dict of ``_CATS``)."""
+    name = names.get((low, value))
+    if name is None:
+        name = names[low, value] = hands.category(rules, value, low)
+    return name
+
+
+FAST = Playout()

@@ -1,0 +1,126 @@
+"""Classic poker's compiled play-out (games/classic_poker/fast) beyond the generic parity test.
+
+``tests/test_fast_paths.py`` checks every preset the path plays; here: options no preset has (the
+draws of CP-7.4 ``max_draw`` 3 and ``3_or_4_with_ace``, CP-5.4's qualifier, stakes), the new stock of
+CP-7.5 and stud's common card of CP-8.6 actually reached, ``play_rows`` against the rows of the
+readable loop, and what ``supports`` refuses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+
+from games.classic_poker.bots import RandomBot
+from games.classic_poker.fast.playout import FAST
+from games.classic_poker.rules import PRESETS, Rules
+from games.classic_poker.state import State
+from games.core import registry
+from games.core.streams import Streams
+from sims.run import run_shard
+from sims.spec import parse_spec
+from tests.test_fast_paths import check_parity
+
+ENTRY = registry.game("classic-poker")
+RANDOM: list[tuple[str, dict[str, Any]]] = [("classic-poker/random", {})]
+
+
+@pytest.mark.parametrize("rules, players", [
+    (Rules(max_draw=3), 5),                                    # CP-7.4
+    (Rules(max_draw="3_or_4_with_ace"), 4),                    # CP-7.4: four thrown, the ace shown
+    (Rules(max_draw="3_or_4_with_ace", deck="53"), 6),
+    (Rules(pot="low", low_ranking="ace_to_five", low_qualifier="8"), 4),   # CP-5.4
+    (Rules(pot="high_low", low_ranking="ace_either", deck="54"), 5),
+    (Rules(form="stud7", ante=0, min_bet=2, limit=5, max_raises=0), 4),    # CP-6.4 to CP-6.6
+    (Rules(form="stud5", max_raises=7, limit=2), 3),
+    (Rules(deck="36"), 6),                                     # CP-7.5: the stock runs out
+])
+def test_options_no_preset_has_play_as_the_engine(rules: Rules, players: int) -> None:
+    check_parity(ENTRY, FAST, rules, RANDOM * players, deals=150, seed=5)
+
+
+def _loop_rows(rules: Rules, players: int, deal: int, streams: Streams) -> list[Any]:
+    """Every rotation of one deal through the readable loop and the row functions (tables.py)."""
+    st0 = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
+    out = []
+    for r in range(players):
+        st, rng, bots = st0.copy(), streams.at(deal, r + 1), [RandomBot()] * players
+        while not st.is_over():
+            seat = st.to_act()
+            st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
+        out.append((ENTRY.tables.deal_rows(st), ENTRY.tables.seat_rows(st)))
+    return out
+
+
+@pytest.mark.parametrize("preset", ["draw", "draw-joker", "lowball", "stud5", "stud7", "stud7-hilo", "lowball-a5",
+                                    "short36-draw"])
+def test_play_rows_equal_the_row_functions_of_the_readable_loop(preset: str) -> None:
+    rules = PRESETS[preset]
+    players = 6 if preset != "stud7" else 8
+    streams = Streams(np.random.SeedSequence(99))
+    for deal in range(40):
+        fresh = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
+        rows = FAST.play_rows(fresh, ENTRY.tables, [[RandomBot()] * players] * players, streams.rotations(deal))
+        assert rows == _loop_rows(rules, players, deal, streams), f"{preset}, deal {deal}"
+
+
+def test_the_new_stock_and_the_common_card_are_reached() -> None:
+    """CP-7.5 and CP-8.6 are played by the kernel, not only allowed for: some deals need them."""
+    rng = np.random.default_rng(3)
+    bots = [RandomBot()] * 6
+    restocked = 0
+    for d in range(200):
+        st = ENTRY.deal(PRESETS["short36-draw"], 6, d % 6, rng)
+        assert isinstance(st, State)
+        FAST.play_out(st, bots, rng)
+        restocked += st.stock is not None
+    assert restocked > 0
+    # CP-8.6 with a deck order of 13 cards (a stub State): two players reaching the seventh card
+    # find one card left for two, and it is dealt as the common card
+    common = 0
+    for d in range(200):
+        order = [int(c) for c in rng.permutation(52)[:13]]
+        fast, loop = State(PRESETS["stud7"], 2, d % 2, order), State(PRESETS["stud7"], 2, d % 2, order)
+        fast_rng, loop_rng = np.random.default_rng(d), np.random.default_rng(d)
+        FAST.play_out(fast, [RandomBot()] * 2, fast_rng)
+        while not loop.is_over():
+            loop.apply(RandomBot().act(loop.view(loop.to_act()), loop.legal_actions(), loop_rng))
+        assert fast.record() == loop.record()
+        assert fast_rng.bit_generator.state == loop_rng.bit_generator.state
+        common += fast.common is not None
+    assert common > 0
+
+
+class _Subclass(RandomBot):
+    pass
+
+
+def test_supports_refuses_what_the_kernel_does_not_play() -> None:
+    random = [RandomBot()] * 3
+    assert FAST.supports(PRESETS["draw"], random)
+    assert not FAST.supports(PRESETS["jackpots"], random)  # openers, CP-7.3
+    assert not FAST.supports(Rules(form="stud7", wild_ranks=("2",)), random)  # wild showing hands, CP-3.8
+    assert not FAST.supports(Rules(form="stud7", pot="low"), random)  # low showing hands, CP-5.5
+    assert not FAST.supports(Rules(dealers_choice=("draw", "stud7")), random)  # CP-9.2
+    assert not FAST.supports(Rules(max_raises=61), random)
+    assert not FAST.supports(PRESETS["draw"], [RandomBot(), _Subclass(), RandomBot()])
+    assert not FAST.supports(PRESETS["draw"], [RandomBot(), registry.make("classic-poker/rules", {}), RandomBot()])
+    assert ENTRY.fast_path(PRESETS["jackpots"], random) is None
+    assert ENTRY.fast_path(dataclasses.replace(PRESETS["stud7"], ante=2), random) is FAST
+
+
+@pytest.mark.parametrize("preset", ["draw", "stud7"])
+def test_a_job_gives_the_same_rows_by_play_rows_and_by_played_states(preset: str) -> None:
+    """``variance_reduction: none`` lets the runner take ``play_rows`` (rows without states); ``auto`` plays
+    each rotation's ``State`` through ``play_out`` for the luck estimator (sims/run.py): every column but
+    ``adjusted_score`` is the same."""
+    spec = {"kind": "tournament", "game": "classic-poker", "rules": {"preset": preset}, "players": 4,
+            "bots": ["classic-poker/random"] * 4, "deals": 30, "shard_deals": 30, "seating": "duplicate", "seed": 11}
+    fast = run_shard(parse_spec({**spec, "variance_reduction": "none"}), 0)
+    played = run_shard(parse_spec(spec), 0)
+    assert fast["deals"].equals(played["deals"])
+    keep = [c for c in played["seats"].column_names if c != "adjusted_score"]
+    assert fast["seats"].select(keep).equals(played["seats"].select(keep))
