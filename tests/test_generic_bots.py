@@ -20,6 +20,7 @@ import pytest
 
 from games.core import registry
 from rasklad.interop.adapters import ADAPTERS
+from rasklad.interop.bots import SPEED_PER_SIMULATION, UNMEASURED_SPEED_PER_SIMULATION
 from sims.catalog import bots as catalog_bots
 from sims.spec import BotSpec, SpecError, TournamentSpec, bot_labels, bot_speed, parse_spec
 
@@ -109,8 +110,11 @@ def test_every_adapted_game_takes_the_bot_under_one_name(game: str) -> None:
     assert (info.name, info.game, info.plays) == (NAME, game, game)
     assert NAME in registry.bots(game) and registry.bots(game)[NAME].game == game
     rules = registry.game(game).rules(spec.rules)
-    # BotInfo.cost: 300 units/s over the simulations (docs/interop.md), so 50 simulations size at 6/s
-    assert bot_speed(spec, spec.bots[0], rules) == pytest.approx(6.0)
+    # BotInfo.cost: the game's measured speed at one simulation over the simulations (docs/interop.md)
+    at_50 = bot_speed(spec, spec.bots[0], rules)
+    assert at_50 == pytest.approx(2 * info.speed({"simulations": 100}, rules, spec.players))
+    # the default rules at the fewest seats: the measured figure itself
+    assert at_50 == pytest.approx(SPEED_PER_SIMULATION.get(game, UNMEASURED_SPEED_PER_SIMULATION) / 50)
     assert game in next(b for b in catalog_bots() if b["name"] == NAME)["games"]
     assert NAME in {b["name"] for b in catalog_bots(game)}
     errors = _errors(_tournament(game, [{"name": NAME, "params": {"simulations": 0}}]))

@@ -19,7 +19,8 @@ import numpy as np
 
 from games.core import registry
 
-__all__ = ["ISMCTS", "NAME", "SCHEMA", "register", "supports"]
+__all__ = ["ISMCTS", "NAME", "SCHEMA", "SPEED_PER_SIMULATION", "UNMEASURED_SPEED_PER_SIMULATION", "register",
+           "supports"]
 
 #: The bot's name in specs, seats tables and reports (issue 32 pins it).
 NAME = "openspiel/ismcts"
@@ -104,10 +105,29 @@ def supports(game: str) -> str | None:
     return _open_spiel_missing()
 
 
+#: Units a second of a table of ``openspiel/ismcts`` bots at one simulation a decision (a table at ``s``
+#: simulations: this over ``s``), under the game's default rules at its fewest seats. Measured in CPU
+#: time with one ISMCTS seat against random bots (20 simulations; Raspisnoy 4; Preferans: no pulka of
+#: its default rules ended within 150 s at 4 simulations), divided by the seats: a decision's search is
+#: ``simulations`` random roll-outs to the end of the unit, so a long unit (a match) costs much more.
+SPEED_PER_SIMULATION: dict[str, float] = {
+    "liars-poker": 300.0, "order-poker": 21.0, "blackjack": 800.0, "dice-poker": 25.0, "quintet": 25.0,
+    "classic-poker": 300.0, "raspisnoy": 0.1, "preferans": 0.005,
+}
+#: An adapted game not measured yet is sized as a slow one (small shards, never an overlong one).
+UNMEASURED_SPEED_PER_SIMULATION = 1.0
+
+
 def _cost(game: str, params: Mapping[str, Any], rules: Any, players: int) -> float:
-    # About 3 liar's poker rounds a second at 100 simulations (measured on 2-digit notes); other
-    # adapted games are sized alike until measured: ISMCTS's cost is its simulations, each a roll-out.
-    return 300.0 / int(params.get("simulations", 100))
+    """``BotInfo.cost`` for ``game``: the measured speed over the simulations, scaled as the game's random
+    bot's speed under ``rules`` and ``players`` compares with its default one (a longer match is slower
+    for both) and by the seats (each one searches)."""
+    base = SPEED_PER_SIMULATION.get(game, UNMEASURED_SPEED_PER_SIMULATION) / int(params.get("simulations", 100))
+    rnd = registry.get(f"{game}/random")
+    entry = registry.game(game)
+    fewest = entry.seats(entry.rules_class())[0]
+    scale = rnd.speed({}, rules, players) / rnd.speed({})
+    return base * scale * fewest / max(players, 1)
 
 
 def register() -> None:
