@@ -142,6 +142,11 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
     luck = entry.luck if spec.variance_reduction == "auto" and entry.luck is not None and entry.luck.supports(rules) \
         else None
     deals = shard_range(spec, k)
+    if fixed is not None and fixed_common is not None and fixed_common[1] is not None and decisions is None \
+            and dealers.next_dealer is None and spec.match_length is None \
+            and _play_shard(fixed_common[1], rules, n, deals, streams, fixed, labels, fixed_common[0], luck is not None,
+                            rows, should_stop, on_unit, k):
+        return rows.tables()
     dealer = dealers.dealer(deals.start)
     for deal in deals:
         if should_stop is not None and should_stop():
@@ -182,6 +187,29 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
     if decisions is not None:
         tables["decisions"] = decisions.table()
     return tables
+
+
+#: Deals per ``FastPath.play_shard`` call: cancellation and progress are looked at between calls.
+SHARD_BATCH = 4096
+
+
+def _play_shard(fp: FastPath, rules: Any, players: int, deals: range, streams: Streams, plays: Sequence[Sequence[int]],
+                labels: Sequence[str], rotation_bots: Sequence[Sequence[Any]], luck: bool, rows: TournamentRows,
+                should_stop: Callable[[], bool] | None, on_unit: Callable[[int], None] | None, k: int) -> bool:
+    """The whole shard by the fast path's ``play_shard`` (the deals dealt and played in batches of
+    ``SHARD_BATCH``, the columns into ``rows``); False, having added nothing, when the path declines."""
+    for lo in range(deals.start, deals.stop, SHARD_BATCH):
+        if should_stop is not None and should_stop():
+            raise ShardCancelled(f"shard {k} stopped at deal {lo}: the job was cancelled")
+        batch = range(lo, min(lo + SHARD_BATCH, deals.stop))
+        cols = fp.play_shard(rules, players, batch, streams, rotation_bots, luck)
+        if cols is None:
+            assert lo == deals.start, "a fast path declined a shard it had begun"
+            return False
+        rows.add_columns(batch, plays, labels, cols)
+        if on_unit is not None:
+            on_unit(batch.stop - deals.start)
+    return True
 
 
 def play_one(spec: TournamentSpec, deal: int, rotation: int = 0) -> Any:

@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
-from games.core.entry import Column, GameEntry, RotationRows
+from games.core.entry import Coded, Column, GameEntry, Listed, RotationRows, ShardColumn, ShardColumns
 
 __all__ = ["ADJUSTED", "DEAL_STREAMS", "GAME_KEY", "RECORDS", "REMOTE_FAULTS", "STREAMS_KEY", "TOURNAMENT_TABLES",
            "VERSION_KEY", "DecisionRows", "TournamentRows", "arrow_type", "counts_schema", "counts_table",
@@ -179,6 +180,20 @@ def counts_table(keys: Sequence[tuple[str, pa.DataType]], rows: Sequence[Sequenc
                                 schema=schema)
 
 
+def _arrow(col: ShardColumn | pa.Array, typ: pa.DataType) -> pa.Array:
+    """One column of a ``ShardColumns`` (or a key built here) as an Arrow array of type ``typ``: numpy
+    arrays as they are, ``Coded`` strings by taking from the names, ``Listed`` lists from their offsets."""
+    if isinstance(col, pa.Array):
+        return col
+    if isinstance(col, Coded):
+        return pa.array(col.names, type=pa.string()).take(pa.array(np.asarray(col.codes, dtype=np.int32)))
+    if isinstance(col, Listed):
+        assert isinstance(typ, pa.ListType)
+        return pa.ListArray.from_arrays(pa.array(np.asarray(col.offsets, dtype=np.int32)),
+                                        _arrow(col.values, typ.value_type))
+    return pa.array(np.asarray(col), type=typ)
+
+
 class TournamentRows:
     """Column buffers of one shard's tournament tables (appending to lists is the cheap way).
 
@@ -206,6 +221,9 @@ class TournamentRows:
         self._deal_rows = entry.tables.deal_rows
         self._seat_rows = entry.tables.seat_rows
         self._at = _score_at(entry) + 1
+        # Column batches of a fast path's ``play_shard`` (``add_columns``), with the rows added before
+        # each batch: the tables are their concatenation, in the order the units were added.
+        self._chunks: list[tuple[pa.Table, pa.Table]] = []
 
     def _adjusted(self, values: Sequence[Any], correction: float) -> tuple[Any, ...]:
         """A seat row's game values with ``adjusted_score = score - correction`` put after ``score``."""
@@ -258,6 +276,51 @@ class TournamentRows:
         if len(seat_rows) >= self.PENDING:
             self._flush()
 
+    def add_columns(self, deals: range, plays: Sequence[Sequence[int]], labels: Sequence[str],
+                    columns: ShardColumns) -> None:
+        """Add every rotation of ``deals`` as a fast path's ``play_shard`` gives them (the game's columns
+        per unit and per seat, ``correction`` among the seats' when corrected); summary jobs only. The
+        keys are built here from the fixed seating ``plays``, the columns moved into Arrow as arrays."""
+        deal_cols, seat_cols = columns
+        rotations, players = len(plays), len(plays[0])
+        units, seats = len(deals) * rotations, len(deals) * rotations * players
+        seating = np.asarray(plays, dtype=np.int16)
+        deal_key = np.repeat(np.arange(deals.start, deals.stop, dtype=np.int64), rotations)
+        rotation = np.tile(np.arange(rotations, dtype=np.int16), len(deals))
+        seating_arr = pa.ListArray.from_arrays(pa.array(np.arange(0, units * players + 1, players, dtype=np.int32)),
+                                               pa.array(np.tile(seating.ravel(), len(deals))))
+        if self.match:
+            raise ValueError("add_columns takes deal units (a match's deals have their own keys)")
+        dkeys = {"deal": deal_key, "rotation": rotation, "dealer": deal_cols["dealer"], "seating": seating_arr}
+        deals_t = pa.Table.from_arrays([_arrow(dkeys[f.name] if f.name in dkeys else deal_cols[f.name], f.type)
+                                        for f in self.deals_schema], schema=self.deals_schema)
+        bot_index = np.tile(seating.ravel(), len(deals))
+        score = np.asarray(seat_cols["score"])
+        correction = seat_cols.get("correction")
+        skeys: dict[str, Any] = {
+            "deal": np.repeat(deal_key, players), "rotation": np.repeat(rotation, players),
+            "seat": np.tile(np.arange(players, dtype=np.int8), units), "bot_index": bot_index,
+            "bot": Coded(bot_index, tuple(labels)),
+            # adjusted_score: score - correction, as _adjusted computes it (the score where none)
+            ADJUSTED: score.astype(np.float64) - (0.0 if correction is None else np.asarray(correction)),
+            REMOTE_FAULTS: np.zeros(seats, dtype=np.int32)}
+        seats_t = pa.Table.from_arrays([_arrow(skeys[f.name] if f.name in skeys else seat_cols[f.name], f.type)
+                                        for f in self.seats_schema], schema=self.seats_schema)
+        self._chunks += [self._rows_tables(), (deals_t, seats_t)]
+
+    def _rows_tables(self) -> tuple[pa.Table, pa.Table]:
+        """The rows added so far (not yet in a chunk) as tables; the row buffers start empty again."""
+        self._flush()
+        out = (pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(self._deal_cols, self.deals_schema,
+                                                                               strict=True)],
+                                    schema=self.deals_schema),
+               pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(self._seat_cols, self.seats_schema,
+                                                                               strict=True)],
+                                    schema=self.seats_schema))
+        self._deal_cols = [[] for _ in self.deals_schema]
+        self._seat_cols = [[] for _ in self.seats_schema]
+        return out
+
     def _flush(self) -> None:
         """Move the pending fast-path rows into the columns (a row's width is checked here)."""
         for cols, pending in ((self._deal_cols, self._deal_pending), (self._seat_cols, self._seat_pending)):
@@ -268,15 +331,12 @@ class TournamentRows:
 
     def tables(self) -> dict[str, pa.Table]:
         """The shard's tables with their explicit schemas."""
-        self._flush()
-        out = {"deals": pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(self._deal_cols,
-                                                                                         self.deals_schema,
-                                                                                         strict=True)],
-                                             schema=self.deals_schema),
-               "seats": pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(self._seat_cols,
-                                                                                         self.seats_schema,
-                                                                                         strict=True)],
-                                             schema=self.seats_schema)}
+        deals, seats = self._rows_tables()
+        if self._chunks:  # rows before each batch, the batch; then the rows after the last one
+            parts = [*self._chunks, (deals, seats)]
+            deals = pa.concat_tables([d for d, _ in parts])
+            seats = pa.concat_tables([s for _, s in parts])
+        out = {"deals": deals, "seats": seats}
         if self.full:
             out["records"] = pa.Table.from_pydict(self.records, schema=RECORDS)
         return out

@@ -1,17 +1,28 @@
 """The compiled casino play-out (games/blackjack/fast/_play.pyx) against the readable engine: the same
-generator gives the same scores in every round and ends in the same state (BJ-7, BJ-8.1)."""
+generator gives the same scores in every round and ends in the same state (BJ-7, BJ-8.1); a whole shard
+played by the kernel (``play_shard``) gives the readable engine's rows and AIVAT corrections (luck.py)."""
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from games.blackjack.dealing import deal
 from games.blackjack.fast._play import play_random
+from games.blackjack.luck import unit_corrections
 from games.blackjack.rules import Rules
 from games.blackjack.simple_bots import RandomBot
+from games.core import registry
+from games.core.streams import Streams
+from sims.plan import deal_seed
+from sims.run import run_shard
+from sims.shards import ShardCancelled, seatings, shard_range
+from sims.spec import TournamentSpec, bot_labels, parse_spec
+from sims.tables import TournamentRows
 
 
 @pytest.mark.parametrize(("decks", "players", "options"), [
@@ -64,3 +75,77 @@ def test_play_rows_equal_the_row_functions(decks: int, players: int) -> None:
             while not st.is_over():
                 st.apply(bots[0].act(st.view(st.to_act()), st.legal_actions(), rng))
             assert rows[r] == (TABLES.deal_rows(st), TABLES.seat_rows(st)), f"deal {d}, rotation {r}"
+
+
+def _readable_tables(spec: TournamentSpec, k: int) -> dict[str, pa.Table]:
+    """Shard ``k`` of ``spec`` built deal by deal from the readable engine: each deal dealt from the stream
+    (d, 0), each rotation played by the bots' own ``act`` from (d, r + 1), the AIVAT corrections of
+    ``games.blackjack.luck`` under ``variance_reduction: auto``, the rows by tables.py (``TournamentRows.add``)."""
+    entry = registry.game("blackjack")
+    rules = entry.rules(spec.rules)
+    bots = [registry.make(b.name, b.params, "blackjack") for b in spec.bots]
+    labels = bot_labels(spec.bots, "blackjack")
+    streams = Streams(deal_seed(spec.seed))
+    plays = seatings(spec, streams.rng)
+    rows = TournamentRows(entry, False)
+    for d in shard_range(spec, k):
+        fresh = entry.deal(rules, spec.players, 0, streams.at(d, 0))  # casino: the dealer is no seat
+        finished: list[Any] = []
+        for r, seating in enumerate(plays):
+            st, rng = fresh.copy(), streams.at(d, r + 1)
+            while not st.is_over():
+                seat = st.to_act()
+                st.apply(bots[seating[seat]].act(st.view(seat), st.legal_actions(), rng))
+            finished.append(st)
+        corr = unit_corrections(finished) if spec.variance_reduction == "auto" else [None] * len(plays)
+        for r, (seating, st) in enumerate(zip(plays, finished, strict=True)):
+            rows.add(d, r, seating, labels, st, None, corr[r])
+    return rows.tables()
+
+
+@pytest.mark.parametrize(("decks", "bots", "variance", "options"), [
+    (6, ["random"], "auto", {}),
+    (6, ["random", "random", "random"], "none", {"dealer_soft17": "hit"}),
+    (1, ["dealer-rule", "random"], "auto", {}),  # one deck: the reshuffle (BJ-3.4), terms left out after it
+    (1, ["random"] * 7, "auto", {"das": "off"}),
+    (2, ["dealer-rule", "random", "dealer-rule"], "auto", {"blackjack_pays": "6:5"}),
+    (8, ["random", "random"], "none", {}),
+])
+def test_shard_kernel_rows_equal_the_readable_engines(decks: int, bots: list[str], variance: str,
+                                                      options: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play_shard`` (stub drawn in C, every rotation, the columns, the AIVAT correction) gives shard 1's
+    tables exactly as the readable engine, tables.py and luck.py make them, adjusted_score to the bit;
+    batches of 7 deals, so the shard is cut across batches."""
+    import sims.run
+
+    spec = parse_spec({"kind": "tournament", "name": "t", "game": "blackjack",
+                       "rules": {"preset": "casino", "decks": decks, **options}, "players": len(bots),
+                       "bots": [{"name": f"blackjack/{b}"} for b in bots], "deals": 90, "shard_deals": 40,
+                       "seating": "duplicate", "seed": 11, "record": "summary", "variance_reduction": variance})
+    assert isinstance(spec, TournamentSpec)
+    monkeypatch.setattr(sims.run, "SHARD_BATCH", 7)
+    done: list[int] = []
+    got = run_shard(spec, 1, on_unit=done.append)
+    assert done == [7, 14, 21, 28, 35, 40]
+    want = _readable_tables(spec, 1)
+    for t in ("deals", "seats"):
+        assert got[t].schema == want[t].schema
+        for c in got[t].column_names:
+            assert got[t][c].to_pylist() == want[t][c].to_pylist(), (t, c)
+    if variance == "auto":
+        seats = got["seats"]
+        assert not seats["adjusted_score"].equals(seats["score"].cast(pa.float64()))
+
+
+def test_shard_kernel_declines_home_and_stops_when_cancelled() -> None:
+    """Home tables are dealt and played deal by deal (``play_shard`` gives None); a cancelled casino shard
+    stops between batches."""
+    from games.blackjack.fast.playout import FAST
+
+    streams = Streams(deal_seed(3))
+    assert FAST.play_shard(Rules(preset="home"), 2, range(0, 5), streams, [[RandomBot(), RandomBot()]], False) is None
+    spec = parse_spec({"kind": "tournament", "name": "t", "game": "blackjack", "rules": {"preset": "casino"},
+                       "players": 1, "bots": [{"name": "blackjack/random"}], "deals": 10_000, "seed": 1,
+                       "record": "summary"})
+    with pytest.raises(ShardCancelled):
+        run_shard(spec, 0, should_stop=lambda: True)

@@ -33,15 +33,19 @@ from games.core.protocol import Bot, State
 __all__ = [
     "COLUMN_TYPES",
     "ActionIndex",
+    "Coded",
     "Column",
     "FastPath",
     "GameEntry",
+    "Listed",
     "LuckEstimator",
     "Playthrough",
     "Question",
     "QuestionParams",
     "QuestionRows",
     "RotationRows",
+    "ShardColumn",
+    "ShardColumns",
     "SolveOption",
     "SolveProgress",
     "Solver",
@@ -53,6 +57,29 @@ Unit = Literal["deal", "match"]
 ActionIndex = Literal["deal", "match"]
 """How a match record's actions are numbered in errors (``GameEntry.action_index``)."""
 RotationRows = tuple[Sequence[tuple[int, Sequence[Any]]], Sequence[Sequence[Any]]]
+
+
+@dataclass(frozen=True)
+class Coded:
+    """A string column of a ``ShardColumns`` as codes into ``names`` (``names[codes[i]]`` is row i)."""
+
+    codes: np.ndarray
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A list column of a ``ShardColumns``: row i is ``values[offsets[i]:offsets[i + 1]]`` (int32 offsets,
+    one more than the rows)."""
+
+    offsets: np.ndarray
+    values: np.ndarray | Coded
+
+
+ShardColumn = np.ndarray | Coded | Listed
+ShardColumns = tuple[Mapping[str, ShardColumn], Mapping[str, ShardColumn]]
+"""A fast path's ``play_shard``: the ``deals`` columns and the ``seats`` columns of many units, by name
+(numpy arrays of the column's type, ``Coded`` strings, ``Listed`` lists), no Python object per row."""
 """One rotation's rows: what ``TableSpec.deal_rows`` and ``TableSpec.seat_rows`` give for the finished unit."""
 """What one row of ``deals`` keyed by (deal, rotation) is: one deal, or a match (a schedule of deals)."""
 
@@ -169,6 +196,21 @@ class FastPath(Protocol):
 
     def legal_trace(self, state: Any, bots: Sequence[Bot], rng: np.random.Generator) -> Sequence[Sequence[Any]] | None:
         """``play_out``, returning the kernel's legal actions of every step (tests); None: not listed."""
+        return None
+
+    def play_shard(self, rules: Any, players: int, deals: range, streams: Any, rotations: Sequence[Sequence[Bot]],
+                   luck: bool) -> ShardColumns | None:
+        """Deal and play every rotation of ``deals`` of a summary job in one call, or None (the default:
+        the runner deals each unit and calls ``play_rows``).
+
+        Only asked when the job's dealing is the plain one (``GameEntry.deal``, no dealer chain, no
+        match length) and the seating the same for every deal (``rotations[r]``: rotation r's bots, seat
+        order). ``streams`` is the job's ``games.core.streams.Streams``: deal d must be dealt from
+        ``streams.at(d, 0)`` exactly as ``GameEntry.deal`` deals it and rotation r played from
+        ``streams.at(d, r + 1)``, so the rows are the per-unit path's. ``luck``: also give each seat's
+        correction, exactly the game's ``GameEntry.luck`` of the finished state. Returns the game's own
+        ``deals`` columns (and ``dealer``, the key) per unit, deal-major then rotation, and its ``seats``
+        columns (and ``correction`` when ``luck``) per seat of each unit (``ShardColumns``)."""
         return None
 
 

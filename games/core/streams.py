@@ -42,6 +42,17 @@ class Streams:
         }
         self._direct = _Direct.of(self._bits)
 
+    @property
+    def bits(self) -> np.random.Philox:
+        """The Philox bit generator behind ``rng`` (its key the seed sequence's): a compiled kernel that
+        re-points it at streams itself (``direct``) draws from it without a call per stream."""
+        return self._bits
+
+    @property
+    def direct(self) -> bool:
+        """True when the generator's C state has the layout ``_Direct`` writes in place (checked on this
+        numpy): only then may a kernel write ``(0, 0, item, stream)`` into the counter as ``at`` does."""
+        return self._direct is not None
 
     def at(self, item: int, stream: int) -> np.random.Generator:
         """The generator, positioned at the start of stream ``stream`` of local item ``item``."""

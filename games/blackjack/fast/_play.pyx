@@ -24,6 +24,8 @@ cdef extern from "numpy/random/bitgen.h":
 DEF MAXN = 416  # 8 decks
 DEF MAXH = 16   # 7 players x 2 hands + spare
 DEF MAXC = 24   # cards in one hand
+DEF RANDOM = 0       # blackjack/random
+DEF DEALER_RULE = 1  # blackjack/dealer-rule
 
 
 cdef inline uint64_t interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
@@ -163,14 +165,15 @@ cdef void round_(bitgen_t *bg, int players, int decks, int bet, int num, int den
     if decks == 1:
         permute(bg, shoe.reshuffle, 52)
     shoe.pos, shoe.nd = 0, 0
-    play(bg, &shoe, players, bet, num, den, das, h17, scores, &out)
+    cdef Hand hands[MAXH]
+    cdef int nh[7]
+    play(bg, &shoe, players, bet, num, den, das, h17, NULL, hands, nh, scores, &out)
 
 
 cdef void play(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, bint das, bint h17,
-               int *scores, Out *out) noexcept nogil:
-    """``CasinoState`` played by random players from the dealt stub ``sh``; the result into ``out``."""
-    cdef Hand hands[MAXH]
-    cdef int nh[7]
+               const int *bots, Hand *hands, int *nh, int *scores, Out *out) noexcept nogil:
+    """``CasinoState`` played from the dealt stub ``sh`` by the players ``bots`` (per seat ``RANDOM`` or
+    ``DEALER_RULE``; NULL: all random); the result into ``out``, the hands into ``hands`` and ``nh``."""
     cdef int dealer[MAXC]
     cdef int dn = 0, s, k, i, t, n_legal, choice, up, a, b
     cdef bint can_double, can_split, standing
@@ -203,12 +206,12 @@ cdef void play(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, b
             h.has_result = True
             h.result = 0 if best(h.cards, 2) == 21 else -bet
     else:
-        play_hands(bg, sh, players, bet, num, den, das, hands, nh, dealer, &dn, h17, out)
+        play_hands(bg, sh, players, bet, num, den, das, bots, hands, nh, dealer, &dn, h17, out)
     finish(players, hands, nh, dealer, dn, scores, out)
 
 
-cdef void play_hands(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, bint das, Hand *hands,
-                     int *nh, int *dealer, int *dn_out, bint h17, Out *out) noexcept nogil:
+cdef void play_hands(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, bint das, const int *bots,
+                     Hand *hands, int *nh, int *dealer, int *dn_out, bint h17, Out *out) noexcept nogil:
     """BJ-7.3 .. BJ-7.6: players' naturals paid, the players' choices, the dealer's draws."""
     cdef int dn = dn_out[0], s, k, i, t, n_legal, choice, a, b
     cdef bint can_double, can_split, standing
@@ -235,7 +238,10 @@ cdef void play_hands(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int 
                 can_double = h.n == 2 and (not h.split or das)
                 can_split = h.n == 2 and nh[s] == 1 and (h.cards[0] >> 2) == (h.cards[1] >> 2)
                 n_legal = 2 + can_double + can_split
-                choice = <int> (bg.next_double(bg.state) * n_legal)
+                if bots == NULL or bots[s] == RANDOM:  # RandomBot: one random() per decision
+                    choice = <int> (bg.next_double(bg.state) * n_legal)
+                else:  # DealerRuleBot: hit below 17 (BJ-7.6's rule), never double or split; draws nothing
+                    choice = 0 if best(h.cards, h.n) < 17 else 1
                 if out.nchoices < 64:  # the choice, and which of double and split were legal (bits 4, 5)
                     out.choices[out.nchoices] = choice | (can_double << 4) | (can_split << 5)
                 out.nchoices += 1
@@ -336,8 +342,9 @@ def play_random(rng, int players, int decks, int bet, int num, int den, bint das
     return totals, (per if keep else None)
 
 
-def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bint das, bint h17):
-    """Play the dealt round of ``order`` (and ``reshuffle``, or None) with random players drawing from ``rng``.
+def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bint das, bint h17, bots=None):
+    """Play the dealt round of ``order`` (and ``reshuffle``, or None) with the players ``bots`` (per seat 0:
+    random, 1: dealer-rule; None: all random) drawing from ``rng``.
 
     Returns (at every decision the index chosen among the legal actions, plus 16 when ``double`` and 32
     when ``split`` was legal; the dealer's cards, the
@@ -346,9 +353,14 @@ def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bin
     cdef Shoe shoe
     cdef Out out
     cdef int sc[7]
+    cdef int codes[7]
     cdef int i, s, k
+    cdef Hand hands[MAXH]
+    cdef int nh[7]
     if not 1 <= players <= 7 or not 52 <= len(order) <= MAXN:
         raise ValueError("1..7 players and a shoe of 1..8 decks")
+    for s in range(players):
+        codes[s] = RANDOM if bots is None else bots[s]
     shoe.n = len(order)
     for i in range(shoe.n):
         shoe.stock[i] = order[i]
@@ -359,7 +371,7 @@ def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bin
     shoe.pos, shoe.nd = 0, 0
     with rng.bit_generator.lock:
         with nogil:
-            play(bg, &shoe, players, bet, num, den, das, h17, sc, &out)
+            play(bg, &shoe, players, bet, num, den, das, h17, codes, hands, nh, sc, &out)
     if out.nchoices > 64:
         raise RuntimeError("more than 64 decisions in one round")
     seats = [(sc[s], [(out.totals[2 * s + k], out.bets[2 * s + k], out.results[2 * s + k],
@@ -367,3 +379,266 @@ def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bin
              for s in range(players)]
     return ([out.choices[i] for i in range(out.nchoices)], [out.dealer[i] for i in range(out.dn)],
             bool(out.dealer_natural), seats)
+
+
+# ---------------------------------------------------------------------------------------------- whole shards
+# numpy's Philox state (``philox_state`` in numpy/random/src/philox/philox.h), written in place to point the
+# generator at the stream of (deal, rotation) as ``games.core.streams.Streams.at`` does; ``Streams.direct``
+# is True only when that layout was checked against the documented state setter on this numpy.
+ctypedef struct philox_state:
+    uint64_t *ctr
+    uint64_t *key
+    int buffer_pos
+    uint64_t buffer[4]
+    int has_uint32
+    uint32_t uinteger
+
+
+cdef inline void at(philox_state *ph, uint64_t item, uint64_t stream) noexcept nogil:
+    """``Streams.at(item, stream)``: counter (0, 0, item, stream), an empty buffer, no spare 32 bits."""
+    ph.ctr[0] = 0
+    ph.ctr[1] = 0
+    ph.ctr[2] = item
+    ph.ctr[3] = stream
+    ph.buffer_pos = 4
+    ph.has_uint32 = 0
+    ph.uinteger = 0
+
+
+ctypedef struct Luck:
+    # V after a card of each value 1..10 (games.blackjack.luck.SeatValues.vec), C-contiguous tables:
+    const double *c1     # [10]
+    const double *up     # [c1 - 1][10]
+    const double *c2     # [c1 - 1][up - 1][10]
+    const double *hole   # [c1 - 1][c2 - 1][up - 1][10]
+    const double *split  # [up - 1][hole - 1][pair - 1][10]
+    const double *hit    # [up - 1][hole - 1][hard 0..20][ace][10]
+    const double *dbl    # [up - 1][hole - 1][hard 0..20][ace][10]
+    const double *stand  # [total 0..21][dealer hard 0..31][ace][10]: stand value after the dealer's draw
+    int counts[10]
+    int left
+    int pos
+    int n
+
+
+cdef inline int cval(int card) noexcept nogil:
+    """BJ-3.2: the value 1..10 of a card (an ace 1), ``luck.card_value``."""
+    cdef int r = card >> 2
+    return 1 if r == 12 else (10 if r >= 8 else r + 2)
+
+
+cdef inline void term(Luck *L, int card, const double *vals, double *acc) noexcept nogil:
+    """``luck._Shoe.draw`` for one seat: ``acc += vals[v] - E[vals[next]]`` over the values left; the
+    same operations in the same order as the Python sum, so the same doubles."""
+    cdef int i
+    cdef double e = 0.0
+    for i in range(10):
+        e = e + L.counts[i] * vals[i]
+    acc[0] += vals[cval(card) - 1] - e / L.left
+
+
+cdef inline void consume(Luck *L, int card) noexcept nogil:
+    L.counts[cval(card) - 1] -= 1
+    L.left -= 1
+
+
+cdef void walk(Luck *L, int decks, int players, int base, Hand *hands, int *nh, Out *out,
+               double *terms) noexcept nogil:
+    """``luck._walk`` of one finished round: each seat's summed terms (per unit of the bet) into ``terms``.
+    A card past the first stock (a one-deck shoe's reshuffle, BJ-3.4) has no term."""
+    cdef int s, k, i, j, c, v, up, hole, hard, t, dh
+    cdef bint ace, split, dace, any_standing
+    cdef double vals[10]
+    cdef double units[2]
+    cdef int stot[2]
+    cdef int nstand
+    cdef Hand *h
+    for i in range(9):
+        L.counts[i] = 4 * decks
+    L.counts[9] = 16 * decks
+    L.left, L.pos, L.n = 52 * decks, 0, 52 * decks
+    for s in range(players):
+        terms[s] = 0.0
+    # the deal (BJ-7.1): first cards, the up card, second cards, the hole card
+    for s in range(players):
+        c = hands[2 * s].cards[0]
+        term(L, c, L.c1, &terms[s])
+        consume(L, c)
+    up, hole = cval(out.dealer[0]), cval(out.dealer[1])
+    for s in range(players):
+        term(L, out.dealer[0], L.up + 10 * (cval(hands[2 * s].cards[0]) - 1), &terms[s])
+    consume(L, out.dealer[0])
+    for s in range(players):
+        c = hands[2 * s].cards[1] if nh[s] == 1 else hands[2 * s + 1].cards[0]
+        term(L, c, L.c2 + 100 * (cval(hands[2 * s].cards[0]) - 1) + 10 * (up - 1), &terms[s])
+        consume(L, c)
+    for s in range(players):
+        c = hands[2 * s].cards[1] if nh[s] == 1 else hands[2 * s + 1].cards[0]
+        term(L, out.dealer[1], L.hole + 1000 * (cval(hands[2 * s].cards[0]) - 1) + 100 * (cval(c) - 1)
+             + 10 * (up - 1), &terms[s])
+    consume(L, out.dealer[1])
+    L.pos = 2 * players + 2
+    if out.dealer_natural:
+        return
+    # each seat's own draws in the order they came (BJ-7.4; luck._hand_draws)
+    for s in range(players):
+        split = nh[s] == 2
+        for k in range(nh[s]):
+            h = &hands[2 * s + k]
+            if split:
+                if L.pos < L.n:
+                    term(L, h.cards[1], L.split + 1000 * (up - 1) + 100 * (hole - 1) + 10 * (cval(h.cards[0]) - 1),
+                         &terms[s])
+                    consume(L, h.cards[1])
+                L.pos += 1
+            hard = cval(h.cards[0]) + cval(h.cards[1])
+            ace = cval(h.cards[0]) == 1 or cval(h.cards[1]) == 1
+            for i in range(2, h.n):
+                if L.pos < L.n:
+                    j = 4200 * (up - 1) + 420 * (hole - 1) + 20 * hard + 10 * ace
+                    term(L, h.cards[i], (L.dbl if h.bet != base else L.hit) + j, &terms[s])
+                    consume(L, h.cards[i])
+                L.pos += 1
+                v = cval(h.cards[i])
+                hard += v
+                ace = ace or v == 1
+    # the dealer's draws (BJ-7.6): each standing hand's stand value against the dealer's hand after the card
+    hard = up + hole
+    dace = up == 1 or hole == 1
+    for i in range(2, out.dn):
+        c = out.dealer[i]
+        if L.pos < L.n:
+            for s in range(players):
+                nstand = 0
+                for k in range(nh[s]):
+                    h = &hands[2 * s + k]
+                    t = best(h.cards, h.n)
+                    if t <= 21 and not (h.n == 2 and not h.split and t == 21):
+                        stot[nstand] = t
+                        units[nstand] = (<double> h.bet) / base
+                        nstand += 1
+                if nstand == 0:
+                    continue
+                for v in range(10):  # sum(units * stand(t, d) for t, units in standing), from 0
+                    vals[v] = 0.0
+                    for k in range(nstand):
+                        vals[v] = vals[v] + units[k] * L.stand[640 * stot[k] + 20 * hard + 10 * dace + v]
+                term(L, c, vals, &terms[s])
+            consume(L, c)
+        L.pos += 1
+        v = cval(c)
+        hard += v
+        dace = dace or v == 1
+
+
+def play_shard(bits, long start, long stop, int players, int decks, int bet, int num, int den, bint das,
+               bint h17, const int[:, ::1] bots, luck=None):
+    """Every rotation of casino deals ``start .. stop - 1`` of a job, as the shard runner plays them.
+
+    ``bits`` is the job's ``Streams`` Philox bit generator (its key the job's): deal d's stub is drawn from
+    the stream (d, 0) exactly as ``state.draw_stub`` draws it (the shoe's permutation, and the reshuffle
+    order of one deck), and rotation r plays a copy of it from the stream (d, r + 1) with the seats' bots
+    ``bots[r]`` (0 random, 1 dealer-rule). ``luck``: None, or the ``SeatValues`` tables (``playout``) to
+    compute each seat's correction (``luck.state_corrections``) in chips.
+
+    Returns the columns of units (deal-major, then rotation) and of seats (unit-major, then seat):
+    ``dealer`` (card ids, flat) with ``dealer_n``, ``dealer_total``, ``dealer_natural``, ``hands``;
+    ``score``, ``bet``, ``nh``, ``totals`` (flat, ``nh`` per seat), ``result`` (0 natural, 1 bust, 2 win,
+    3 loss, 4 push), ``correction``."""
+    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")
+    cdef philox_state *ph = <philox_state *> bg.state
+    cdef int R = bots.shape[0]
+    cdef long deals = stop - start
+    cdef long units = deals * R, u = 0, q = 0, dc = 0, tc = 0, d
+    cdef int r, s, k, i, net, dt
+    cdef bint nat, all_bust, has_luck = luck is not None
+    cdef Shoe dealt, shoe
+    cdef Out out
+    cdef Hand hands[MAXH]
+    cdef int nh[7]
+    cdef int sc[7]
+    cdef int perm[MAXN]
+    cdef double terms[7]
+    cdef Luck L
+    cdef const double[::1] t_c1, t_up, t_c2, t_hole, t_split, t_hit, t_dbl, t_stand
+    if not 1 <= players <= 7 or decks not in (1, 2, 4, 6, 8) or bots.shape[1] != players or deals < 0:
+        raise ValueError("1..7 players, 1, 2, 4, 6 or 8 decks, one bot per seat")
+    if type(bits) is not np.random.Philox:
+        raise ValueError("play_shard draws from the job's Philox streams")
+    if has_luck:
+        t_c1, t_up, t_c2, t_hole, t_split, t_hit, t_dbl, t_stand = luck
+        L.c1, L.up, L.c2, L.hole = &t_c1[0], &t_up[0], &t_c2[0], &t_hole[0]
+        L.split, L.hit, L.dbl, L.stand = &t_split[0], &t_hit[0], &t_dbl[0], &t_stand[0]
+    a_dealer = np.empty(units * 12, dtype=np.uint8)
+    a_dealer_n = np.empty(units, dtype=np.int32)
+    a_dtotal = np.empty(units, dtype=np.int16)
+    a_dnat = np.empty(units, dtype=np.bool_)
+    a_hands = np.empty(units, dtype=np.int8)
+    a_score = np.empty(units * players, dtype=np.int32)
+    a_bet = np.empty(units * players, dtype=np.int32)
+    a_nh = np.empty(units * players, dtype=np.int8)
+    a_totals = np.empty(units * players * 2, dtype=np.int16)
+    a_result = np.empty(units * players, dtype=np.int8)
+    a_corr = np.zeros(units * players, dtype=np.float64)
+    cdef unsigned char[::1] o_dealer = a_dealer
+    cdef int[::1] o_dealer_n = a_dealer_n
+    cdef short[::1] o_dtotal = a_dtotal
+    cdef signed char[::1] o_hands = a_hands
+    cdef int[::1] o_score = a_score, o_bet = a_bet
+    cdef signed char[::1] o_nh = a_nh, o_result = a_result
+    cdef unsigned char[::1] o_dnat = a_dnat.view(np.uint8)
+    cdef short[::1] o_totals = a_totals
+    cdef double[::1] o_corr = a_corr
+    with bits.lock:
+        with nogil:
+            for d in range(start, stop):
+                at(ph, d, 0)  # the deal's stub (BJ-8.1)
+                dealt.n = 52 * decks
+                permute(bg, perm, dealt.n)
+                for i in range(dealt.n):
+                    dealt.stock[i] = perm[i] % 52
+                dealt.has_reshuffle = decks == 1
+                if decks == 1:
+                    permute(bg, dealt.reshuffle, 52)
+                dealt.pos, dealt.nd = 0, 0
+                for r in range(R):
+                    at(ph, d, r + 1)
+                    shoe = dealt
+                    play(bg, &shoe, players, bet, num, den, das, h17, &bots[r, 0], hands, nh, sc, &out)
+                    if out.dn > 12:  # cannot happen: 12 cards of a dealer's hand pass 17
+                        with gil:
+                            raise RuntimeError("a dealer's hand of more than 12 cards")
+                    for i in range(out.dn):
+                        o_dealer[dc] = out.dealer[i]
+                        dc += 1
+                    o_dealer_n[u] = out.dn
+                    dt = best(out.dealer, out.dn)
+                    o_dtotal[u] = dt
+                    o_dnat[u] = out.dealer_natural
+                    k = 0
+                    for s in range(players):
+                        k += out.nh[s]
+                    o_hands[u] = k
+                    if has_luck:
+                        walk(&L, decks, players, bet, hands, nh, &out, terms)
+                    for s in range(players):
+                        o_score[q] = sc[s]
+                        o_nh[q] = out.nh[s]
+                        o_bet[q] = 0
+                        nat, all_bust, net = False, True, 0
+                        for k in range(out.nh[s]):
+                            i = 2 * s + k
+                            o_bet[q] += out.bets[i]
+                            o_totals[tc] = out.totals[i]
+                            tc += 1
+                            nat = nat or (out.naturals[i] and out.results[i] > 0)
+                            all_bust = all_bust and out.busts[i]
+                            net += out.results[i]
+                        o_result[q] = 0 if nat else 1 if all_bust else 2 if net > 0 else 3 if net < 0 else 4
+                        if has_luck:
+                            o_corr[q] = terms[s] * bet
+                        q += 1
+                    u += 1
+    return {"dealer": a_dealer[:dc], "dealer_n": a_dealer_n, "dealer_total": a_dtotal, "dealer_natural": a_dnat,
+            "hands": a_hands, "score": a_score, "bet": a_bet, "nh": a_nh, "totals": a_totals[:tc],
+            "result": a_result, "correction": a_corr}

@@ -13,26 +13,72 @@ legal actions against the readable engine; ``tests/test_blackjack_fast.py`` the 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from games.blackjack.fast._play import play_stub
-from games.blackjack.rules import total
-from games.blackjack.simple_bots import RandomBot
+from games.blackjack.fast._play import play_shard, play_stub
+from games.blackjack.rules import Rules, total
+from games.blackjack.simple_bots import DealerRuleBot, RandomBot
 from games.blackjack.state import Table
 from games.blackjack.tables import TABLES
-from games.core.cards import card_str
-from games.core.entry import FastPath, RotationRows, TableSpec
+from games.core.cards import RANKS, card_str
+from games.core.entry import Coded, FastPath, Listed, RotationRows, ShardColumn, ShardColumns, TableSpec
 
-__all__ = ["FAST", "RandomPlayout"]
+__all__ = ["FAST", "RandomPlayout", "luck_tables"]
+
+#: The kernel's code of each bot it plays (``_play.pyx``: RANDOM, DEALER_RULE); exact types, as ``supports``.
+CODES: dict[type, int] = {RandomBot: 0, DealerRuleBot: 1}
+#: The kernel's result codes (``tables._result``'s words).
+RESULTS = ("natural", "bust", "win", "loss", "push")
+#: Card names by id, and ranks by rank index (``card_str``).
+CARDS = tuple(card_str(c) for c in range(52))
 
 
-def _kernel(state: Table, rng: np.random.Generator) -> tuple[list[int], list[int], bool, list[Any]]:
+def _codes(bots: Sequence[Any]) -> list[int]:
+    return [CODES[type(b)] for b in bots]
+
+
+def _kernel(state: Table, rng: np.random.Generator, bots: Sequence[Any] | None = None
+            ) -> tuple[list[int], list[int], bool, list[Any]]:
     r = state.rules
     num, den = r.natural_pays
     return play_stub(rng, list(state.order), None if state.reshuffle is None else list(state.reshuffle),
-                     state.players, r.bet, num, den, r.das == "on", r.dealer_soft17 == "hit")
+                     state.players, r.bet, num, den, r.das == "on", r.dealer_soft17 == "hit",
+                     None if bots is None else _codes(bots))
+
+
+@lru_cache(maxsize=16)
+def luck_tables(rules: Rules) -> tuple[np.ndarray, ...]:
+    """``games.blackjack.luck.SeatValues``'s vectors of a rule set as the kernel's C tables (``_play.Luck``):
+    the very floats ``SeatValues.vec`` gives, so the kernel's corrections are the Python walk's."""
+    from games.blackjack.luck import seat_values
+
+    sv = seat_values(rules)
+    r10 = range(1, 11)
+    c1 = np.array(sv.vec("c1"))
+    up = np.array([sv.vec("up", a) for a in r10])
+    c2 = np.array([[sv.vec("c2", a, u) for u in r10] for a in r10])
+    hole = np.array([[[sv.vec("hole", a, b, u) for u in r10] for b in r10] for a in r10])
+    split = np.array([[[sv.vec("split", u, h, p) for p in r10] for h in r10] for u in r10])
+    hit = np.full((10, 10, 21, 2, 10), np.nan)
+    dbl = np.full((10, 10, 21, 2, 10), np.nan)
+    for u in r10:
+        for h in r10:
+            for hard in range(2, 21):
+                for ace in (False, True):
+                    hit[u - 1, h - 1, hard, int(ace)] = sv.vec("hit", u, h, hard, ace)
+                    dbl[u - 1, h - 1, hard, int(ace)] = sv.vec("double", u, h, hard, ace)
+    # the stand value of a total against the dealer's hand (hard, ace) after his draw of each value: the
+    # dealer draws below 17 and on a soft 17 (BJ-7.6), so from a hand of at most 16 hard points
+    stand = np.full((22, 32, 2, 10), np.nan)
+    for t in range(22):
+        for hard in range(2, 17):
+            for ace in (False, True):
+                stand[t, hard, int(ace)] = [sv.dealer_draw(((t, 1.0),), hard, ace, v) for v in r10]
+    return tuple(np.ascontiguousarray(a, dtype=np.float64).ravel() for a in (c1, up, c2, hole, split, hit, dbl,
+                                                                             stand))
 
 
 def _result(hands: Sequence[tuple[int, int, int, bool, bool]]) -> str:
@@ -46,13 +92,17 @@ def _result(hands: Sequence[tuple[int, int, int, bool, bool]]) -> str:
 
 
 class RandomPlayout(FastPath):
-    """Tables where every seat is the plain ``blackjack/random`` bot."""
+    """Tables where every seat is the plain ``blackjack/random`` bot, or casino tables of ``random`` and
+    ``dealer-rule`` players."""
 
     name = "blackjack/c-random"
 
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
-        """Every seat is ``RandomBot`` itself (a subclass may choose differently)."""
-        return all(type(b) is RandomBot for b in bots)
+        """Every seat is ``RandomBot`` itself (a subclass may choose differently); at a casino table also
+        ``DealerRuleBot`` itself (its rule in C: hit below 17, nothing else)."""
+        if all(type(b) is RandomBot for b in bots):
+            return True
+        return rules.preset == "casino" and all(type(b) in CODES for b in bots)
 
     def play_out(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> None:
         """Play the fresh round: casino in C (its choices applied to ``state``), else the readable loop."""
@@ -63,12 +113,12 @@ class RandomPlayout(FastPath):
             return
         if any("act" in e for e in state.log):
             raise ValueError("play_out needs a fresh round")
-        self._play(state, rng)
+        self._play(state, rng, bots)
 
     @staticmethod
-    def _play(state: Any, rng: np.random.Generator) -> list[list[Any]]:
+    def _play(state: Any, rng: np.random.Generator, bots: Sequence[Any]) -> list[list[Any]]:
         """The kernel's round applied to ``state``; the kernel's legal list of every decision."""
-        codes, *_ = _kernel(state, rng)
+        codes, *_ = _kernel(state, rng, bots)
         lists = []
         for code in codes:
             legal = ["hit", "stand"] + (["double"] if code & 16 else []) + (["split"] if code & 32 else [])
@@ -86,7 +136,7 @@ class RandomPlayout(FastPath):
                 lists.append(list(legal))
                 state.apply(legal[int(rng.random() * len(legal))])
         else:
-            lists = self._play(state, rng)
+            lists = self._play(state, rng, bots)
         it = iter(lists)
         return [[] if "event" in e else next(it) for e in state.log]
 
@@ -97,7 +147,7 @@ class RandomPlayout(FastPath):
             return super().play_rows(state, tables, rotations, rng_at)
         out: list[RotationRows] = []
         for r in range(len(rotations)):
-            _, dealer, natural, seats = _kernel(state, rng_at(r))
+            _, dealer, natural, seats = _kernel(state, rng_at(r), rotations[r])
             dt = total([c >> 2 for c in dealer])[0]
             deal_row = ([card_str(c) for c in dealer], dt, card_str(dealer[0])[0], dt > 21, natural, False, 0,
                         sum(len(h) for _, h in seats))
@@ -106,9 +156,57 @@ class RandomPlayout(FastPath):
             out.append(([(0, deal_row)], seat_rows))
         return out
 
+    def play_shard(self, rules: Any, players: int, deals: range, streams: Any, rotations: Sequence[Sequence[Any]],
+                   luck: bool) -> ShardColumns | None:
+        """Casino deals dealt and played in C (``_play.play_shard``): the stub drawn in the kernel from the
+        stream (d, 0) as ``draw_stub`` draws it, every rotation from (d, r + 1), the rows' columns written
+        into numpy arrays, and with ``luck`` each seat's AIVAT correction (``games.blackjack.luck``) from the
+        same tables. None for home and ochko, or a generator the kernel cannot re-point."""
+        if rules.preset != "casino" or not streams.direct or deals.step != 1:
+            return None
+        num, den = rules.natural_pays
+        bots = np.array([_codes(b) for b in rotations], dtype=np.int32).reshape(len(rotations), players)
+        out = play_shard(streams.bits, deals.start, deals.stop, players, rules.decks, rules.bet, num, den,
+                         rules.das == "on", rules.dealer_soft17 == "hit", bots,
+                         luck_tables(rules) if luck else None)
+        units = len(out["dealer_n"])
+
+        def offsets(counts: np.ndarray) -> np.ndarray:
+            o = np.zeros(len(counts) + 1, dtype=np.int32)
+            np.cumsum(counts, out=o[1:])
+            return o
+
+        dealer = out["dealer"]
+        first = dealer[offsets(out["dealer_n"])[:-1]]
+        total_ = out["dealer_total"]
+        deals_cols: dict[str, ShardColumn] = {
+            "dealer": np.zeros(units, dtype=np.int8),  # the casino dealer is no seat: key 0 (tables.py)
+            "dealer_cards": Listed(offsets(out["dealer_n"]), Coded(dealer, CARDS)),
+            "dealer_total": total_,
+            "dealer_up": Coded(first >> 2, tuple(RANKS)),
+            "dealer_bust": total_ > 21,
+            "dealer_natural": out["dealer_natural"],
+            "doubled": np.zeros(units, dtype=np.bool_),
+            "redoubles": np.zeros(units, dtype=np.int8),
+            "hands": out["hands"],
+        }
+        seats = len(out["score"])
+        seat_cols: dict[str, ShardColumn] = {
+            "score": out["score"],
+            "is_dealer": np.zeros(seats, dtype=np.bool_),
+            "bet": out["bet"],
+            "hands": out["nh"],
+            "totals": Listed(offsets(out["nh"]), out["totals"]),
+            "result": Coded(out["result"], RESULTS),
+        }
+        if luck:
+            seat_cols["correction"] = out["correction"]
+        return deals_cols, seat_cols
+
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
-        """One table: random players at every seat."""
-        return [[("blackjack/random", {})] * players]
+        """Random players at every seat; random and dealer-rule players alternating."""
+        return [[("blackjack/random", {})] * players,
+                [("blackjack/random" if s % 2 else "blackjack/dealer-rule", {}) for s in range(players)]]
 
 
 FAST = RandomPlayout()
