@@ -514,21 +514,55 @@ def _write_table(table: Any, fmt: str, output: Path | None) -> None:
                    "for all of them", err=True)
 
 
+EXPORT_FORMATS = ("parquet", "phh")
+
+
 def export(
     job: Annotated[str, typer.Argument(help="job id (or a unique prefix)")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="the Parquet file to write")],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="the file to write (parquet: required)")]
+    = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="parquet (every table in one file) or phh (Poker "
+                                                          "Hand History, classic poker: see docs/classic-poker.md)")]
+    = "parquet",
     data: DataOpt = None,
 ) -> None:
-    """Export a job as one Parquet file."""
+    """Export a job as one Parquet file, or (``--format phh``) its classic poker deals as PHH hand histories.
+
+    PHH names each hand's game by a fixed variant code; a job is written as PHH only when a code
+    expresses its rules exactly, otherwise the command exits 2 naming the rule PHH cannot express
+    (today every classic poker rule set has one: docs/classic-poker.md, "Hand histories (PHH)").
+    """
     from storage.parquet import export_job
 
+    if fmt not in EXPORT_FORMATS:
+        _bad(f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {fmt!r}")
     settings = _settings(data)
     jd = _resolve(job, settings)
+    if fmt == "phh":
+        _export_phh(jd)
+    if output is None:
+        _bad("--output (-o) is required for --format parquet: the Parquet file to write")
     if output.exists() and output.is_dir():
         _bad(f"{output} is a directory: give a file name")
     _note_partial(settings, jd)
     export_job(jd, output)
     typer.echo(str(output))
+
+
+def _export_phh(jd: Location) -> NoReturn:
+    """``--format phh``: the rule of the job that no PHH variant expresses, as exit 2 (no rule set of
+    classic poker is expressible today, ``games.classic_poker.phh``; a writer comes with the first one)."""
+    from games.classic_poker.phh import phh_obstacle
+    from games.core import registry
+    from sims.spec import TournamentSpec, parse_spec
+
+    spec = parse_spec(_read_spec(jd))
+    if not isinstance(spec, TournamentSpec):
+        _bad(f"job {jd.name} is a {spec.kind} job: PHH holds the deals of a classic-poker tournament")
+    if spec.game != "classic-poker":
+        _bad(f"job {jd.name} plays {spec.game}: PHH holds classic-poker deals only")
+    obstacle = phh_obstacle(registry.game(spec.game).rules(spec.rules))
+    _bad(f"job {jd.name} cannot be written as PHH: {obstacle}")
 
 
 def _stored_record(jd: Location, deal: int, rotation: int) -> str | None:
