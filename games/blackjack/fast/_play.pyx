@@ -394,15 +394,91 @@ ctypedef struct philox_state:
     uint32_t uinteger
 
 
-cdef inline void at(philox_state *ph, uint64_t item, uint64_t stream) noexcept nogil:
+# numpy's Philox4x64-10 (numpy/random/src/philox/philox.h: the counter bumped before each block of four
+# 64-bit words, a 32-bit draw the low then the high half of one word, a double the top 53 bits), inlined:
+# the stub's permutation makes about 440 bounded 32-bit draws a deal, and a call through the bit
+# generator's function pointers for each, with numpy's own block, cost a third of the kernel. The parity
+# tests compare the rows with the readable engine's, which draws from numpy's Philox itself.
+cdef extern from *:
+    """
+    typedef struct { uint64_t ctr[4]; uint64_t key[2]; uint64_t buf[4]; int pos; int has32; uint32_t u32; } bj_philox;
+
+    static inline void bj_philox_block(bj_philox *s) {
+        uint64_t c0, c1, c2, c3, k0 = s->key[0], k1 = s->key[1];
+        int r;
+        if (++s->ctr[0] == 0 && ++s->ctr[1] == 0 && ++s->ctr[2] == 0) ++s->ctr[3];
+        c0 = s->ctr[0]; c1 = s->ctr[1]; c2 = s->ctr[2]; c3 = s->ctr[3];
+        for (r = 0; r < 10; r++) {
+            __uint128_t p0, p1;
+            if (r) { k0 += 0x9E3779B97F4A7C15ULL; k1 += 0xBB67AE8584CAA73BULL; }
+            p0 = (__uint128_t)0xD2E7470EE14C6C93ULL * c0;
+            p1 = (__uint128_t)0xCA5A826395121157ULL * c2;
+            c0 = (uint64_t)(p1 >> 64) ^ c1 ^ k0;
+            c1 = (uint64_t)p1;
+            c2 = (uint64_t)(p0 >> 64) ^ c3 ^ k1;
+            c3 = (uint64_t)p0;
+        }
+        s->buf[0] = c0; s->buf[1] = c1; s->buf[2] = c2; s->buf[3] = c3;
+        s->pos = 0;
+    }
+    static inline uint64_t bj_next64(bj_philox *s) {
+        if (s->pos >= 4) bj_philox_block(s);
+        return s->buf[s->pos++];
+    }
+    static inline uint32_t bj_next32(bj_philox *s) {
+        uint64_t n;
+        if (s->has32) { s->has32 = 0; return s->u32; }
+        n = bj_next64(s);
+        s->has32 = 1;
+        s->u32 = (uint32_t)(n >> 32);
+        return (uint32_t)(n & 0xffffffffULL);
+    }
+    static uint64_t bj_next64_v(void *s) { return bj_next64((bj_philox *)s); }
+    static uint32_t bj_next32_v(void *s) { return bj_next32((bj_philox *)s); }
+    static double bj_double_v(void *s) { return (bj_next64((bj_philox *)s) >> 11) * (1.0 / 9007199254740992.0); }
+    """
+    ctypedef struct bj_philox:
+        uint64_t ctr[4]
+        uint64_t key[2]
+        int pos
+        int has32
+    uint32_t bj_next32(bj_philox *s) noexcept nogil
+    uint64_t bj_next64_v(void *s) noexcept nogil
+    uint32_t bj_next32_v(void *s) noexcept nogil
+    double bj_double_v(void *s) noexcept nogil
+
+
+cdef inline void at(bj_philox *ph, uint64_t item, uint64_t stream) noexcept nogil:
     """``Streams.at(item, stream)``: counter (0, 0, item, stream), an empty buffer, no spare 32 bits."""
     ph.ctr[0] = 0
     ph.ctr[1] = 0
     ph.ctr[2] = item
     ph.ctr[3] = stream
-    ph.buffer_pos = 4
-    ph.has_uint32 = 0
-    ph.uinteger = 0
+    ph.pos = 4
+    ph.has32 = 0
+
+
+cdef inline void permute_ph(bj_philox *ph, int *out, int n) noexcept nogil:
+    """``permute`` (``Generator.permutation(n)``) drawing from the inlined Philox: ``interval``'s masked
+    32-bit draws, rejected above the bound."""
+    cdef int i, j, t
+    cdef uint32_t mask, value
+    for i in range(n):
+        out[i] = i
+    for i in range(n - 1, 0, -1):
+        mask = i
+        mask |= mask >> 1
+        mask |= mask >> 2
+        mask |= mask >> 4
+        mask |= mask >> 8
+        mask |= mask >> 16
+        value = bj_next32(ph) & mask
+        while value > <uint32_t> i:
+            value = bj_next32(ph) & mask
+        j = <int> value
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
 
 
 ctypedef struct Luck:
@@ -545,8 +621,12 @@ def play_shard(bits, long start, long stop, int players, int decks, int bet, int
     ``dealer`` (card ids, flat) with ``dealer_n``, ``dealer_total``, ``dealer_natural``, ``hands``;
     ``score``, ``bet``, ``nh``, ``totals`` (flat, ``nh`` per seat), ``result`` (0 natural, 1 bust, 2 win,
     3 loss, 4 push), ``correction``."""
-    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")
-    cdef philox_state *ph = <philox_state *> bg.state
+    cdef bitgen_t *np_bg = <bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")
+    cdef philox_state *np_ph = <philox_state *> np_bg.state
+    cdef bj_philox state
+    cdef bj_philox *ph = &state
+    cdef bitgen_t own  # the players' draws (``play``) from the same inlined generator
+    cdef bitgen_t *bg = &own
     cdef int R = bots.shape[0]
     cdef long deals = stop - start
     cdef long units = deals * R, u = 0, q = 0, dc = 0, tc = 0, d
@@ -589,17 +669,22 @@ def play_shard(bits, long start, long stop, int players, int decks, int bet, int
     cdef unsigned char[::1] o_dnat = a_dnat.view(np.uint8)
     cdef short[::1] o_totals = a_totals
     cdef double[::1] o_corr = a_corr
+    own.state = ph
+    own.next_uint64 = bj_next64_v
+    own.next_uint32 = bj_next32_v
+    own.next_double = bj_double_v
     with bits.lock:
+        state.key[0], state.key[1] = np_ph.key[0], np_ph.key[1]  # the job's key; numpy's state is not moved
         with nogil:
             for d in range(start, stop):
                 at(ph, d, 0)  # the deal's stub (BJ-8.1)
                 dealt.n = 52 * decks
-                permute(bg, perm, dealt.n)
+                permute_ph(ph, perm, dealt.n)
                 for i in range(dealt.n):
                     dealt.stock[i] = perm[i] % 52
                 dealt.has_reshuffle = decks == 1
                 if decks == 1:
-                    permute(bg, dealt.reshuffle, 52)
+                    permute_ph(ph, dealt.reshuffle, 52)
                 dealt.pos, dealt.nd = 0, 0
                 for r in range(R):
                     at(ph, d, r + 1)
