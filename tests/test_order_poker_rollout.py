@@ -15,12 +15,18 @@ import pytest
 
 from games.order_poker import Rules, State
 from games.order_poker.bots import RandomBot
+from games.order_poker.fast._rollout import Rollouts
 from games.order_poker.heuristic import HeuristicBot
 from games.order_poker.montecarlo import MonteCarloBot, encode
 
 
-def _compare(players: int, rules: Rules, deals: int, seed: int, samples: int, candidates: int) -> int:
+def _compare(players: int, rules: Rules, deals: int, seed: int, samples: int, candidates: int,
+             seed_in_c: bool = True) -> int:
     fast = MonteCarloBot(samples=samples, candidates=candidates)
+    if not seed_in_c:  # numpy's own play-out generators, sampled in Python: the fallback path
+        p = fast._playout_bots[0]
+        fast._rollouts = Rollouts(p.loss, p.cont, p.p_ord, p.spite, p.threshold, p.samples, seed_in_c=False)
+    assert fast._rollouts.direct_seeding == seed_in_c
     ref = MonteCarloBot(samples=samples, candidates=candidates, readable=True)
     others: list[HeuristicBot | RandomBot] = [HeuristicBot(), RandomBot()]
     rng = np.random.default_rng(seed)
@@ -56,6 +62,12 @@ def test_same_decisions_as_the_readable_playouts(players: int, rules: Rules, see
     assert _compare(players, rules, deals=6, seed=seed, samples=3, candidates=5) >= 20
 
 
+def test_same_decisions_without_seeding_in_c() -> None:
+    """Where numpy's PCG64 layout is not the one ``_rollout`` knows, generators come from numpy: same
+    decisions too (forced here)."""
+    assert _compare(4, Rules(), deals=4, seed=5, samples=3, candidates=4, seed_in_c=False) >= 10
+
+
 def test_same_decisions_default_parameters() -> None:
     """The registry's defaults (12 samples, 4 candidates), many decisions of one table."""
     assert _compare(4, Rules(), deals=4, seed=11, samples=12, candidates=4) >= 10
@@ -76,12 +88,13 @@ def test_encode_codes() -> None:
 def test_rollouts_refuse_actions_of_another_deal() -> None:
     """A public action that cannot apply to the sampled cards is an error, not a silent play-out."""
     from games.order_poker.actions import SIMPLE
-    from games.order_poker.fast._rollout import Rollouts
 
     r = Rollouts(1.0, 0.6, 0.7, 0.25, 0.1, 32)
     hands = [[16 + 5 * i + k for k in range(5)] for i in range(4)]
     robot = [36, 37, 38, 39, 40]
     wrong_seat = encode([SIMPLE[13 * 3]])  # seat 3 passes, but seat 1 bids first (dealer 0, OP-3.1)
-    with pytest.raises(ValueError, match="public action 0"):
-        r.add_totals(np.random.default_rng(1), hands, robot, 0, 12, 1, wrong_seat, encode([SIMPLE[13]]), 1,
-                     np.zeros(1))
+    with pytest.raises(ValueError, match="public actions do not apply"):
+        r.add_totals(1, hands, robot, 0, 12, 1, wrong_seat, encode([SIMPLE[13]]), 1, np.zeros(1))
+    with pytest.raises(ValueError, match="public actions do not apply"):
+        r.sample_totals(np.random.default_rng(1), 2, hands, [], [41, 42], robot, 0, 12, 1, wrong_seat,
+                        encode([SIMPLE[13]]), 1, np.zeros(1))

@@ -174,11 +174,16 @@ class MonteCarloBot:
             robot, dealer, rules = view["robot"], view["dealer"], view["rules"]
             rounds, half_min = rules.max_exchange_rounds, rules.half_min_rank
             layout = hidden_layout(view)
-            for _ in range(self.samples):
-                hands = draw_hands(layout, rng)
-                seed = int(rng.integers(1 << 62))
-                self._rollouts.add_totals(np.random.default_rng(seed), hands, robot, dealer, rounds, half_min,
-                                          actions, tried, me, totals)
+            if self._rollouts.direct_seeding:  # the whole sampling loop in C, the same draws
+                known, hidden, pool = layout
+                self._rollouts.sample_totals(rng, self.samples, known, hidden, pool, robot, dealer, rounds, half_min,
+                                             actions, tried, me, totals)
+            else:
+                for _ in range(self.samples):
+                    hands = draw_hands(layout, rng)
+                    seed = int(rng.integers(1 << 62))
+                    self._rollouts.add_totals(seed, hands, robot, dealer, rounds, half_min, actions, tried, me,
+                                              totals)
         return cands[int(np.argmax(totals))]
 
     def _readable_totals(self, view: Mapping[str, Any], cands: Sequence[Action], rng: np.random.Generator,

@@ -18,7 +18,7 @@ The plan searches (``split_costs``, ``opponent_target``, ``cheapest_plan``, ``on
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.math cimport pow
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from games.order_poker.fast.kernel cimport (
@@ -30,7 +30,87 @@ cdef extern from "numpy/random/bitgen.h":
     ctypedef struct bitgen_t:
         void *state
         uint64_t (*next_uint64)(void *st) nogil
+        uint32_t (*next_uint32)(void *st) nogil
         double (*next_double)(void *st) nogil
+
+cdef extern from *:
+    """
+    /* numpy's SeedSequence(seed).generate_state(4, uint64) for one non-negative seed below 2**64, and
+       PCG64's seeding from those words (numpy/random/bit_generator.pyx, src/pcg64/pcg64.h): a play-out
+       generator is np.random.default_rng(seed), built here without three Python objects. The layout
+       of numpy's PCG64 state is checked once against the Python API (Rollouts._check_direct). */
+    #include <stdint.h>
+    typedef unsigned __int128 rl_u128;
+    typedef struct { rl_u128 state; rl_u128 inc; } rl_pcg128;
+    typedef struct { rl_pcg128 *pcg_state; int has_uint32; uint32_t uinteger; } rl_pcg64_state;
+    typedef struct { rl_pcg128 pcg; int has_uint32; uint32_t uinteger; } rl_saved;
+
+    static uint32_t rl_hashmix(uint32_t value, uint32_t *hash_const) {
+        value ^= *hash_const;
+        *hash_const *= 0x931e8875u;
+        value *= *hash_const;
+        value ^= value >> 16;
+        return value;
+    }
+    static uint32_t rl_mix(uint32_t x, uint32_t y) {
+        uint32_t r = 0xca01f9ddu * x - 0x4973f715u * y;
+        r ^= r >> 16;
+        return r;
+    }
+    static void rl_seed_words(uint64_t seed, uint64_t out[4]) {
+        uint32_t ent[2], pool[4], st[8], hc = 0x43b0d7e5u, v;
+        int n = 0, i, j;
+        if (seed == 0) ent[n++] = 0;
+        while (seed > 0) { ent[n++] = (uint32_t)(seed & 0xffffffffu); seed >>= 32; }
+        for (i = 0; i < 4; i++) pool[i] = rl_hashmix(i < n ? ent[i] : 0, &hc);
+        for (i = 0; i < 4; i++)
+            for (j = 0; j < 4; j++)
+                if (i != j) pool[j] = rl_mix(pool[j], rl_hashmix(pool[i], &hc));
+        hc = 0x8b51f9ddu;
+        for (i = 0; i < 8; i++) {
+            v = pool[i % 4];
+            v ^= hc;
+            hc *= 0x58f38dedu;
+            v *= hc;
+            v ^= v >> 16;
+            st[i] = v;
+        }
+        for (i = 0; i < 4; i++) out[i] = (uint64_t)st[2 * i] | ((uint64_t)st[2 * i + 1] << 32);
+    }
+    static void rl_pcg_seed(void *bitgen_state, uint64_t seed) {
+        uint64_t w[4];
+        const rl_u128 mult = ((rl_u128)2549297995355413924ULL << 64) | 4865540595714422341ULL;
+        rl_pcg64_state *s = (rl_pcg64_state *)bitgen_state;
+        rl_pcg128 *r = s->pcg_state;
+        rl_seed_words(seed, w);
+        r->state = 0;
+        r->inc = ((((rl_u128)w[2] << 64) | w[3]) << 1u) | 1u;
+        r->state = r->state * mult + r->inc;
+        r->state += ((rl_u128)w[0] << 64) | w[1];
+        r->state = r->state * mult + r->inc;
+        s->has_uint32 = 0;
+        s->uinteger = 0;
+    }
+    static void rl_pcg_save(void *bitgen_state, rl_saved *out) {
+        rl_pcg64_state *s = (rl_pcg64_state *)bitgen_state;
+        out->pcg = *s->pcg_state;
+        out->has_uint32 = s->has_uint32;
+        out->uinteger = s->uinteger;
+    }
+    static void rl_pcg_restore(void *bitgen_state, const rl_saved *in) {
+        rl_pcg64_state *s = (rl_pcg64_state *)bitgen_state;
+        *s->pcg_state = in->pcg;
+        s->has_uint32 = in->has_uint32;
+        s->uinteger = in->uinteger;
+    }
+    """
+    ctypedef struct rl_saved:
+        pass
+    void rl_pcg_seed(void *bitgen_state, uint64_t seed) nogil
+    void rl_pcg_save(void *bitgen_state, rl_saved *out) nogil
+    void rl_pcg_restore(void *bitgen_state, const rl_saved *inp) nogil
+
+import numpy as np
 
 cdef int FAR = 99
 
@@ -130,6 +210,21 @@ cdef inline int _rest(const int *r, const int *su, int a, int b, int c, int d, i
     return 6 if flush else 0
 
 
+cdef inline bint _may_straight_or_flush(const int *pool, int n) noexcept nogil:
+    """Can five of ``pool[:n]`` make a straight or a flush (five of a suit, or five consecutive ranks)?
+    When not, every five distinct ranks of it are ``none``, and ``_rest`` need not look."""
+    cdef int suits[4]
+    cdef unsigned int ranks = 0
+    cdef int i
+    suits[0] = suits[1] = suits[2] = suits[3] = 0
+    for i in range(n):
+        suits[pool[i] & 3] += 1
+        ranks |= 1u << (pool[i] >> 2)
+    if suits[0] >= 5 or suits[1] >= 5 or suits[2] >= 5 or suits[3] >= 5:
+        return True
+    return (ranks & (ranks >> 1) & (ranks >> 2) & (ranks >> 3) & (ranks >> 4)) != 0
+
+
 cdef void subset_cats(const int *pool, int n, int *out) noexcept nogil:
     """``out[m]`` = ``category`` of the m-th 5-subset of ``pool[:n]`` in ``itertools.combinations``
     order: the equal-rank pairs counted incrementally down the nested loops (the same counts as
@@ -137,6 +232,7 @@ cdef void subset_cats(const int *pool, int n, int *out) noexcept nogil:
     cdef int r[15]
     cdef int su[15]
     cdef int a, b, c, d, e, m = 0, pab, pabc, pabcd, p
+    cdef bint rest = _may_straight_or_flush(pool, n)
     for a in range(n):
         r[a] = pool[a] >> 2
         su[a] = pool[a] & 3
@@ -149,7 +245,7 @@ cdef void subset_cats(const int *pool, int n, int *out) noexcept nogil:
                     pabcd = pabc + (r[d] == r[a]) + (r[d] == r[b]) + (r[d] == r[c])
                     for e in range(d + 1, n):
                         p = pabcd + (r[e] == r[a]) + (r[e] == r[b]) + (r[e] == r[c]) + (r[e] == r[d])
-                        out[m] = p + (p >= 4) if p else _rest(r, su, a, b, c, d, e)
+                        out[m] = p + (p >= 4) if p else (_rest(r, su, a, b, c, d, e) if rest else 0)
                         m += 1
 
 
@@ -237,6 +333,7 @@ cdef int cheapest_plan(const int *hand, const int *other, int n_other, int order
         pool[i] = hand[i]
     for i in range(n_other):
         pool[5 + i] = other[i]
+    cdef bint rest = _may_straight_or_flush(pool, n)
     for i in range(n):
         r[i] = pool[i] >> 2
         su[i] = pool[i] & 3
@@ -265,7 +362,7 @@ cdef int cheapest_plan(const int *hand, const int *other, int n_other, int order
                         if found and total >= best:
                             break
                         p = pabcd + (r[e] == r[a]) + (r[e] == r[b]) + (r[e] == r[c]) + (r[e] == r[d])
-                        cat = p + (p >= 4) if p else _rest(r, su, a, b, c, d, e)
+                        cat = p + (p >= 4) if p else (_rest(r, su, a, b, c, d, e) if rest else 0)
                         if cat != order:
                             continue
                         found = True
@@ -359,6 +456,31 @@ cdef int apply_encoded(Deal *d, const int *a) noexcept nogil:
     return 0
 
 
+cdef int rebuild(Deal *d, int n, int dealer, int max_rounds, const int *actions, int na) noexcept nogil:
+    """``d`` holds the cards now: undo the public swaps (last first), start the deal as dealt and replay
+    every public action (``montecarlo.sample_state``'s way); -1 if they do not fit the cards."""
+    cdef int k, i, j
+    cdef int *hand
+    cdef int *src
+    cdef const int *a
+    for k in range(na - 1, -1, -1):
+        a = &actions[5 * k]
+        if a[0] >= K_SWAP:
+            hand = &d.hands[a[4]][0]
+            src = &d.robot[0] if a[3] < 0 else &d.hands[a[3]][0]
+            i = index_of(hand, a[2])
+            j = index_of(src, a[1])
+            if i < 0 or j < 0:
+                return -1
+            hand[i] = a[1]
+            src[j] = a[2]
+    start(d, n, dealer, max_rounds)
+    for k in range(na):
+        if apply_encoded(d, &actions[5 * k]) < 0:
+            return -1
+    return 0
+
+
 cdef void score(const Deal *d, int dealer, int half_min, int *out) noexcept nogil:
     """``scoring.score_deal`` (OP-4, OP-7) of a finished deal."""
     cdef int cats[6]
@@ -420,8 +542,11 @@ cdef class Rollouts:
     cdef int dealer
     cdef OppMemo *opp_memo
     cdef PlanMemo *plan_memo
+    cdef object gen  # the play-out generator, re-seeded in place (see _check_direct)
+    cdef bint direct
 
-    def __cinit__(self, double loss, double cont, double p_ord, double spite, double threshold, int samples):
+    def __cinit__(self, double loss, double cont, double p_ord, double spite, double threshold, int samples,
+                  bint seed_in_c=True):
         if samples < 1:
             raise ValueError("samples must be at least 1")
         self.loss = loss
@@ -437,6 +562,39 @@ cdef class Rollouts:
         self.plan_memo = <PlanMemo *> calloc(MEMO, sizeof(PlanMemo))
         if self.keys == NULL or self.opp_memo == NULL or self.plan_memo == NULL:
             raise MemoryError()
+        self.gen = np.random.Generator(np.random.PCG64(0))
+        self.direct = seed_in_c and self._check_direct()  # False: numpy's own generators (tests compare)
+
+    def _check_direct(self):
+        """Does seeding ``gen`` in C give ``default_rng(seed)``'s state, and do save and restore keep it?
+
+        numpy documents the algorithms, not the C layout of PCG64's state: if a numpy changes it, the
+        play-outs take ``default_rng(seed)`` and the Python state API instead (slower, the same draws).
+        """
+        cdef bitgen_t *bg
+        cdef rl_saved saved
+        if type(self.gen.bit_generator) is not np.random.PCG64:
+            return False
+        bg = <bitgen_t *> PyCapsule_GetPointer(self.gen.bit_generator.capsule, "BitGenerator")
+        for seed in (0, 1, 12345, (1 << 32) - 1, 1 << 32, (1 << 62) - 1, 3141592653589793238):
+            ref = np.random.default_rng(seed)
+            rl_pcg_seed(bg.state, seed)
+            if self.gen.bit_generator.state != ref.bit_generator.state:
+                return False
+            rl_pcg_save(bg.state, &saved)
+            self.gen.random(3)
+            ref.random(3)
+            if self.gen.bit_generator.state != ref.bit_generator.state:
+                return False
+            rl_pcg_restore(bg.state, &saved)
+            if self.gen.bit_generator.state != np.random.default_rng(seed).bit_generator.state:
+                return False
+        return True
+
+    @property
+    def direct_seeding(self):
+        """True when play-out generators are seeded and restored in C (``_check_direct``)."""
+        return bool(self.direct)
 
     def __dealloc__(self):
         free(self.keys)
@@ -680,21 +838,125 @@ cdef class Rollouts:
             return self.orderer(d)
         return self.opponent(d, aux, n)
 
-    def add_totals(self, gen, hands, robot, int dealer, int max_rounds, int half_min, const int[::1] actions,
+    cdef void play_sample(self, Deal *base, uint64_t seed, bitgen_t *bg, const int *candidates, int nc, int me,
+                          int dealer, int half_min, double *totals) noexcept nogil:
+        """Every candidate played out from ``base`` with ``default_rng(seed)`` (seeded in C), ``me``'s
+        score added to ``totals``; a candidate that does not apply (cannot happen) scores nothing."""
+        cdef Deal d
+        cdef int k
+        cdef int sc[6]
+        cdef rl_saved fresh
+        rl_pcg_seed(bg.state, seed)
+        rl_pcg_save(bg.state, &fresh)
+        for k in range(nc):
+            if k:
+                rl_pcg_restore(bg.state, &fresh)  # the same play-out randomness for every candidate
+            d = base[0]
+            if apply_encoded(&d, &candidates[5 * k]) < 0:
+                continue
+            while d.phase != OVER:
+                apply(&d, self.choose(&d, bg))
+            score(&d, dealer, half_min, sc)
+            totals[k] += sc[me]
+
+    def sample_totals(self, rng, int samples, known, hidden, pool, robot, int dealer, int max_rounds,
+                      int half_min, const int[::1] actions, const int[::1] candidates, int me, double[::1] totals):
+        """``MonteCarloBot``'s sampling loop in C: ``samples`` deals drawn with ``rng``, each played out.
+
+        Per sample, the draws of the readable loop (``montecarlo.draw_hands`` and the play-out seed):
+        ``rng.permutation(len(pool))`` (numpy's shuffle: ``random_interval`` from the last position
+        down), then ``rng.integers(1 << 62)`` (Lemire's bounded draw, which for a power of two is the
+        top 62 bits of one ``next_uint64``). ``known``: each seat's hand in view or None; ``hidden``:
+        (seat, known cards, how many to draw) of the others, in seat order (``montecarlo.Layout``).
+        Needs the in-place seeding (``direct_seeding``); ``tests/test_order_poker_rollout.py`` checks
+        the decisions and ``rng``'s state afterwards against the readable loop.
+        """
+        cdef Deal base
+        cdef int n = len(known), npool = len(pool), s, i, j, k, t, need, smp, nh = len(hidden)
+        cdef int nc = candidates.shape[0] // 5
+        cdef int pool_c[36]
+        cdef int perm[36]
+        cdef int robot_c[5]
+        cdef int hid_seat[6]
+        cdef int hid_need[6]
+        cdef int hid_known[6][5]
+        cdef int fixed[6][5]
+        cdef int is_fixed[6]
+        cdef uint64_t mask, value, seed
+        cdef bitgen_t *rg
+        cdef bitgen_t *bg
+        if not self.direct:
+            raise RuntimeError("sample_totals needs the in-place seeding of numpy's PCG64 (direct_seeding)")
+        if n < 3 or n > 6 or npool > 36 or totals.shape[0] < nc or not 0 <= me < n:
+            raise ValueError("3 to 6 seats, at most 36 unseen cards, one total per candidate")
+        for i in range(npool):
+            pool_c[i] = pool[i]
+        for i in range(5):
+            robot_c[i] = robot[i]
+        for s in range(n):
+            is_fixed[s] = known[s] is not None
+            if is_fixed[s]:
+                for i in range(5):
+                    fixed[s][i] = known[s][i]
+        for t in range(nh):
+            seat, mine, need = hidden[t]
+            hid_seat[t] = seat
+            hid_need[t] = need
+            for i in range(5 - need):
+                hid_known[t][i] = mine[i]
+        self.half_min = half_min
+        self.dealer = dealer
+        rg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+        bg = <bitgen_t *> PyCapsule_GetPointer(self.gen.bit_generator.capsule, "BitGenerator")
+        with rng.bit_generator.lock:
+            for smp in range(samples):
+                for i in range(npool):
+                    perm[i] = i
+                for i in range(npool - 1, 0, -1):  # numpy's _shuffle_raw with random_interval(i)
+                    mask = <uint64_t> i
+                    mask |= mask >> 1
+                    mask |= mask >> 2
+                    mask |= mask >> 4
+                    mask |= mask >> 8
+                    mask |= mask >> 16
+                    mask |= mask >> 32
+                    value = rg.next_uint32(rg.state) & mask
+                    while value > <uint64_t> i:
+                        value = rg.next_uint32(rg.state) & mask
+                    j = <int> value
+                    perm[i], perm[j] = perm[j], perm[i]
+                for s in range(n):
+                    if is_fixed[s]:
+                        for i in range(5):
+                            base.hands[s][i] = fixed[s][i]
+                k = 0
+                for t in range(nh):
+                    for i in range(5 - hid_need[t]):
+                        base.hands[hid_seat[t]][i] = hid_known[t][i]
+                    for i in range(hid_need[t]):
+                        base.hands[hid_seat[t]][5 - hid_need[t] + i] = pool_c[perm[k]]
+                        k += 1
+                seed = rg.next_uint64(rg.state) >> 2  # integers(1 << 62)
+                for i in range(5):
+                    base.robot[i] = robot_c[i]
+                if rebuild(&base, n, dealer, max_rounds, &actions[0], actions.shape[0] // 5) < 0:
+                    raise ValueError("the public actions do not apply to a sampled deal")
+                with nogil:
+                    self.play_sample(&base, seed, bg, &candidates[0], nc, me, dealer, half_min, &totals[0])
+
+    def add_totals(self, seed, hands, robot, int dealer, int max_rounds, int half_min, const int[::1] actions,
                    const int[::1] candidates, int me, double[::1] totals):
         """Add ``me``'s play-out score of each candidate to ``totals`` (one sampled deal).
 
         ``hands``/``robot``: the sampled cards now (after the public swaps); ``actions``: every public
         action so far, ``candidates``: the actions to try, each as five ints (``montecarlo.encode``).
         The deal as dealt is the cards with the swaps undone (last first); every candidate is played
-        from the same generator state ``gen`` has now (the readable bot's ``default_rng(seed)``).
+        out with a fresh ``default_rng(seed)`` (``seed``: 0 to 2**64 - 1), as the readable bot does.
+        Without ``direct_seeding`` the generator is numpy's own, its state restored through Python.
         """
         cdef Deal base, d
-        cdef int n = len(hands), s, i, j, k, na = actions.shape[0] // 5, nc = candidates.shape[0] // 5
+        cdef int n = len(hands), s, i, k, nc = candidates.shape[0] // 5
         cdef int sc[6]
-        cdef int *hand
-        cdef int *src
-        cdef const int *a
         cdef bitgen_t *bg
         if n < 3 or n > 6 or totals.shape[0] < nc or not 0 <= me < n:
             raise ValueError("3 to 6 hands, a seat of them, and one total per candidate")
@@ -704,31 +966,28 @@ cdef class Rollouts:
                 base.hands[s][i] = h[i]
         for i in range(5):
             base.robot[i] = robot[i]
-        for k in range(na - 1, -1, -1):  # undo the swaps, last first: the cards as dealt
-            a = &actions[5 * k]
-            if a[0] >= K_SWAP:
-                hand = &base.hands[a[4]][0]
-                src = &base.robot[0] if a[3] < 0 else &base.hands[a[3]][0]
-                i = index_of(hand, a[2])
-                j = index_of(src, a[1])
-                if i < 0 or j < 0:
-                    raise ValueError("the swaps do not match the cards")
-                hand[i] = a[1]
-                src[j] = a[2]
-        start(&base, n, dealer, max_rounds)
-        for k in range(na):
-            if apply_encoded(&base, &actions[5 * k]) < 0:
-                raise ValueError(f"public action {k} does not apply to the sampled deal")
+        if rebuild(&base, n, dealer, max_rounds, &actions[0], actions.shape[0] // 5) < 0:
+            raise ValueError("the public actions do not apply to the sampled deal")
+        for k in range(nc):
+            d = base
+            if apply_encoded(&d, &candidates[5 * k]) < 0:
+                raise ValueError(f"candidate {k} does not apply to the sampled deal")
         self.half_min = half_min
         self.dealer = dealer
+        cdef uint64_t seed_c = seed
+        if self.direct:
+            bg = <bitgen_t *> PyCapsule_GetPointer(self.gen.bit_generator.capsule, "BitGenerator")
+            with nogil:
+                self.play_sample(&base, seed_c, bg, &candidates[0], nc, me, dealer, half_min, &totals[0])
+            return
+        gen = np.random.default_rng(seed)
         bg = <bitgen_t *> PyCapsule_GetPointer(gen.bit_generator.capsule, "BitGenerator")
         saved = gen.bit_generator.state
         for k in range(nc):
             if k:
                 gen.bit_generator.state = saved  # the same play-out randomness for every candidate
             d = base
-            if apply_encoded(&d, &candidates[5 * k]) < 0:
-                raise ValueError(f"candidate {k} does not apply to the sampled deal")
+            apply_encoded(&d, &candidates[5 * k])
             with gen.bit_generator.lock:
                 with nogil:
                     while d.phase != OVER:
