@@ -1,4 +1,12 @@
-"""Luck-adjusted comparisons (docs/statistics.md, "Luck-adjusted scores"), per game with an estimator:
+"""Luck-adjusted comparisons (docs/statistics.md, "Luck-adjusted scores"):
+
+* every game (issue 31 item 3): identical bots (the game's random bot, ``sims.luck_check.identical_case``)
+  under two labels, random seating, ``--jobs`` jobs of ``--per-job`` units: coverage of 0 by the 95%
+  interval of A - B, adjusted and raw, against the exact binomial band of "95 +- 2%" at a 1e-4 false-alarm
+  rate (``coverage_bounds``), and the whole run's |raw mean - adjusted mean| over the combined SE (< 4)
+  and over the paired SE of the correction; games without an estimator have adjusted = raw;
+
+per game with an estimator, with its own bots:
 
 * coverage: identical bots under two labels, ``--jobs`` small jobs of ``--per-job`` units each; the share
   of jobs whose 95% interval of A - B covers 0, adjusted and raw (target 95 +- 2%), and the whole run's
@@ -27,6 +35,7 @@ if str(ROOT) not in sys.path:
 from games.core import registry  # noqa: E402
 from games.core.streams import Streams  # noqa: E402
 from sims import stats  # noqa: E402
+from sims.luck_check import coverage_bounds, identical_case, run_identical  # noqa: E402
 from sims.plan import deal_seed  # noqa: E402
 from sims.run import play_deal, run_shard, seatings  # noqa: E402
 from sims.spec import TournamentSpec, parse_spec  # noqa: E402
@@ -130,6 +139,27 @@ def cost(case: dict[str, Any], deals: int) -> dict[str, float]:
     return {"play_ms": 1000 * t_play / deals, "correction_ms": 1000 * t_corr / deals, "cost": t_corr / t_play}
 
 
+def every_game(jobs: int, per_job: int, only: list[str] | None) -> None:
+    """The identical-bots check of every registered game (its random bot), one row per game."""
+    lo, hi = coverage_bounds(jobs)
+    print(f"identical bots, every game: {jobs} jobs of {per_job} units, random seating; coverage accepted "
+          f"{lo}..{hi} of {jobs} ({lo / jobs:.1%}..{hi / jobs:.1%}: 95 +- 2% at a 1e-4 false-alarm rate)")
+    print(f"{'game':<14} {'rules':<18} {'bot':<22} {'cov adj':>8} {'cov raw':>8} {'gap/SE':>7} {'corr/SE':>8} "
+          f"{'corrected':>9} {'s':>6}")
+    for game in registry.games():
+        if only and game not in only:
+            continue
+        case = identical_case(game)
+        t0 = time.perf_counter()
+        c = run_identical(case, jobs, per_job, 404)
+        dt = time.perf_counter() - t0
+        ok = "" if lo <= c.covered_adjusted <= hi and lo <= c.covered_raw <= hi and c.gap_in_se < 4 else "  OUTSIDE"
+        rules = ",".join(f"{k}={v}" for k, v in case.rules.items()) or "default"
+        print(f"{game:<14} {rules:<18} {case.bot:<22} {c.covered_adjusted / jobs:>8.1%} {c.covered_raw / jobs:>8.1%} "
+              f"{c.gap_in_se:>7.2f} {c.correction_in_se:>8.2f} {'yes' if c.corrected else 'no':>9} {dt:>6.1f}{ok}",
+              flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=400)
@@ -138,9 +168,16 @@ def main() -> None:
     ap.add_argument("--cost-deals", type=int, default=60)
     ap.add_argument("--quick", action="store_true", help="40 jobs, 60 deals: a smoke run")
     ap.add_argument("--case", action="append", help="only these cases (default: all)")
+    ap.add_argument("--game", action="append", help="only these games in the every-game check (default: all)")
+    ap.add_argument("--every-game-only", action="store_true", help="only the every-game identical-bots check")
+    ap.add_argument("--no-every-game", action="store_true", help="skip the every-game identical-bots check")
     args = ap.parse_args()
     if args.quick:
         args.jobs, args.deals, args.cost_deals = 40, 60, 10
+    if not args.no_every_game:
+        every_game(args.jobs, args.per_job, args.game)
+    if args.every_game_only:
+        return
     print(f"luck-adjusted comparisons: coverage over {args.jobs} jobs of {args.per_job} units (identical bots), "
           f"variance ratio over {args.deals} units (strong vs rule-based), cost over {args.cost_deals} units")
     print(f"{'case':<24} {'cov adj':>8} {'cov raw':>8} {'gap/SE':>7} {'var ratio':>10} {'raw SE':>8} {'adj SE':>8} "
