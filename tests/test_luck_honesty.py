@@ -33,7 +33,9 @@ def test_identical_bots_cover_zero_and_adjusted_mean_matches_raw(game: str) -> N
       coverage lies anywhere in 93..97% the count falls outside with probability at most 1e-4 (5e-5 each
       side; ``coverage_bounds``) -- per interval kind and game, so below 1.6e-3 for the whole test. The
       runs are seeded, so the same code always gives the same counts: the rate is that of a new seed or a
-      changed engine tripping the check while the intervals are honest;
+      changed engine tripping the check while the intervals are honest. (Liar's poker's true coverage is
+      97.85%, over the band: A - B is +-2 a match and the t interval over ten signs misses 0 only for 9 or
+      10 alike; a coverage over 97% only makes the lower side safer, and the upper side is 150 here.);
     * over all 1,500 units, |mean raw - mean adjusted| of A - B < 4 combined SE (sqrt(SE_raw^2 +
       SE_adj^2), the issue's check) and < 4 SE of the paired correction (raw - adjusted: the sharper test
       of E[correction] = 0); the correction of A - B is symmetric about 0 by the labels' symmetry, so by
