@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from s3_harness import Fault, FaultProxy, MotoServer, have_moto, moto_server, s3_env
-from service_harness import Service, redis_db, wait_for
+from service_harness import Service, pg_database, redis_db, wait_for
 
 from sims.embedded import open_store, run_job
 from sims.settings import Settings
@@ -134,11 +134,13 @@ def moto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MotoServer]:
         yield server
 
 
-def test_a_worker_killed_mid_commit_has_its_shard_running_again_within_15_s(moto: MotoServer,
-                                                                          tmp_path: Path) -> None:
+@pytest.mark.parametrize("db", ["sqlite", "postgresql"])
+def test_a_worker_killed_mid_commit_has_its_shard_running_again_within_15_s(moto: MotoServer, tmp_path: Path,
+                                                                          db: str) -> None:
     """The kill lands while the worker writes shard 1's files to the object store (the fault proxy
     holds its PUT half sent), so its lease is ``committing``: such a lease is renewed by the
-    heartbeat like any other and taken as soon as the heartbeat stops (it used to get 3 leases)."""
+    heartbeat like any other and taken as soon as the heartbeat stops (it used to get 3 leases).
+    On the S3 root with the job store on SQLite and on PostgreSQL (the issue's setup)."""
     bucket = moto.bucket()
     release = threading.Event()
 
@@ -151,7 +153,13 @@ def test_a_worker_killed_mid_commit_has_its_shard_running_again_within_15_s(moto
     with contextlib.ExitStack() as stack:
         stack.callback(proxy.close)
         stack.callback(release.set)
-        svc = default_lease_service(tmp_path, stack.enter_context(redis_db()), s3_env(proxy.endpoint, bucket))
+        env = s3_env(proxy.endpoint, bucket)
+        if db == "postgresql":
+            url = stack.enter_context(pg_database())
+            if url is None:
+                pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
+            env["RASKLAD_DB"] = url
+        svc = default_lease_service(tmp_path, stack.enter_context(redis_db()), env)
         stack.callback(svc.stop)
         svc.start_api()
         key = svc.create_key("alice")
