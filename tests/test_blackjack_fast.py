@@ -108,8 +108,9 @@ def _readable_tables(spec: TournamentSpec, k: int) -> dict[str, pa.Table]:
     (6, ["random", "random", "random"], "none", {"dealer_soft17": "hit"}),
     (1, ["dealer-rule", "random"], "auto", {}),  # one deck: the reshuffle (BJ-3.4), terms left out after it
     (1, ["random"] * 7, "auto", {"das": "off"}),
-    (2, ["dealer-rule", "random", "dealer-rule"], "auto", {"blackjack_pays": "6:5"}),
-    (8, ["random", "random"], "none", {}),
+    (2, ["dealer-rule", "basic", "random"], "auto", {"blackjack_pays": "6:5"}),
+    (8, ["basic", "random"], "none", {}),
+    (6, ["basic", "basic:infinite"], "auto", {"dealer_soft17": "hit"}),  # the chart of another deck
 ])
 def test_shard_kernel_rows_equal_the_readable_engines(decks: int, bots: list[str], variance: str,
                                                       options: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -120,7 +121,9 @@ def test_shard_kernel_rows_equal_the_readable_engines(decks: int, bots: list[str
 
     spec = parse_spec({"kind": "tournament", "name": "t", "game": "blackjack",
                        "rules": {"preset": "casino", "decks": decks, **options}, "players": len(bots),
-                       "bots": [{"name": f"blackjack/{b}"} for b in bots], "deals": 90, "shard_deals": 40,
+                       "bots": [{"name": f"blackjack/{b}"} if ":" not in b else
+                                {"name": f"blackjack/{b.split(':')[0]}", "params": {"decks": b.split(":")[1]}}
+                                for b in bots], "deals": 90, "shard_deals": 40,
                        "seating": "duplicate", "seed": 11, "record": "summary", "variance_reduction": variance})
     assert isinstance(spec, TournamentSpec)
     monkeypatch.setattr(sims.run, "SHARD_BATCH", 7)

@@ -26,6 +26,14 @@ DEF MAXH = 16   # 7 players x 2 hands + spare
 DEF MAXC = 24   # cards in one hand
 DEF RANDOM = 0       # blackjack/random
 DEF DEALER_RULE = 1  # blackjack/dealer-rule
+DEF BASIC = 2        # blackjack/basic: code BASIC + k plays chart k (``charts[k]``)
+DEF CHART = 660      # one chart: 3 planes (pairs by value, soft by total, hard by total) x 22 x 10 up cards
+# a chart's letters (strategy.chart): S, H, Dh, Ds, P; NONE where the chart has no row
+DEF L_S = 0
+DEF L_H = 1
+DEF L_DH = 2
+DEF L_DS = 3
+DEF L_P = 4
 
 
 cdef inline uint64_t interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
@@ -167,13 +175,15 @@ cdef void round_(bitgen_t *bg, int players, int decks, int bet, int num, int den
     shoe.pos, shoe.nd = 0, 0
     cdef Hand hands[MAXH]
     cdef int nh[7]
-    play(bg, &shoe, players, bet, num, den, das, h17, NULL, hands, nh, scores, &out)
+    play(bg, &shoe, players, bet, num, den, das, h17, NULL, NULL, hands, nh, scores, &out)
 
 
 cdef void play(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, bint das, bint h17,
-               const int *bots, Hand *hands, int *nh, int *scores, Out *out) noexcept nogil:
+               const int *bots, const signed char *charts, Hand *hands, int *nh, int *scores,
+               Out *out) noexcept nogil:
     """``CasinoState`` played from the dealt stub ``sh`` by the players ``bots`` (per seat ``RANDOM`` or
-    ``DEALER_RULE``; NULL: all random); the result into ``out``, the hands into ``hands`` and ``nh``."""
+    ``DEALER_RULE`` or ``BASIC`` + k, chart k of ``charts``; NULL: all random); the result into ``out``, the
+    hands into ``hands`` and ``nh``."""
     cdef int dealer[MAXC]
     cdef int dn = 0, s, k, i, t, n_legal, choice, up, a, b
     cdef bint can_double, can_split, standing
@@ -206,12 +216,47 @@ cdef void play(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, b
             h.has_result = True
             h.result = 0 if best(h.cards, 2) == 21 else -bet
     else:
-        play_hands(bg, sh, players, bet, num, den, das, bots, hands, nh, dealer, &dn, h17, out)
+        play_hands(bg, sh, players, bet, num, den, das, bots, charts, hands, nh, dealer, &dn, h17, out)
     finish(players, hands, nh, dealer, dn, scores, out)
 
 
+cdef inline int by_letter(int letter, bint can_double, bint can_split) noexcept nogil:
+    """``strategy._fallback``: the letter's action as an index of ``hit, stand[, double][, split]``."""
+    if letter == L_P and can_split:
+        return 2 + can_double
+    if letter == L_DH or letter == L_DS:
+        return 2 if can_double else (0 if letter == L_DH else 1)
+    return 0 if letter == L_H else 1
+
+
+cdef inline int basic(const signed char *ch, Hand *h, int up, bint can_double, bint can_split) noexcept nogil:
+    """``BasicBot.act`` on a casino hand: a pair's row where the pair may be split, else the soft or hard
+    total's row (hard below 4 read as 4); 21 or more, or a total without a row, stands."""
+    cdef int i, hard = 0, t, letter
+    cdef bint ace = False
+    if h.n == 2 and cval(h.cards[0]) == cval(h.cards[1]) and can_split:
+        return by_letter(ch[10 * cval(h.cards[0]) + up - 1], can_double, can_split)
+    for i in range(h.n):
+        hard += cval(h.cards[i])
+        ace = ace or cval(h.cards[i]) == 1
+    if ace and hard + 10 <= 21:
+        t = hard + 10
+        if t >= 21:
+            return 1
+        letter = ch[220 + 10 * t + up - 1]
+    else:
+        t = hard
+        if t >= 21:
+            return 1
+        letter = ch[440 + 10 * (4 if t < 4 else t) + up - 1]
+    if letter < 0:
+        return 1
+    return by_letter(letter, can_double, can_split)
+
+
 cdef void play_hands(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int den, bint das, const int *bots,
-                     Hand *hands, int *nh, int *dealer, int *dn_out, bint h17, Out *out) noexcept nogil:
+                     const signed char *charts, Hand *hands, int *nh, int *dealer, int *dn_out, bint h17,
+                     Out *out) noexcept nogil:
     """BJ-7.3 .. BJ-7.6: players' naturals paid, the players' choices, the dealer's draws."""
     cdef int dn = dn_out[0], s, k, i, t, n_legal, choice, a, b
     cdef bint can_double, can_split, standing
@@ -240,8 +285,10 @@ cdef void play_hands(bitgen_t *bg, Shoe *sh, int players, int bet, int num, int 
                 n_legal = 2 + can_double + can_split
                 if bots == NULL or bots[s] == RANDOM:  # RandomBot: one random() per decision
                     choice = <int> (bg.next_double(bg.state) * n_legal)
-                else:  # DealerRuleBot: hit below 17 (BJ-7.6's rule), never double or split; draws nothing
+                elif bots[s] == DEALER_RULE:  # DealerRuleBot: hit below 17 (BJ-7.6's rule); draws nothing
                     choice = 0 if best(h.cards, h.n) < 17 else 1
+                else:  # BasicBot: its chart; draws nothing
+                    choice = basic(charts + CHART * (bots[s] - BASIC), h, cval(dealer[0]), can_double, can_split)
                 if out.nchoices < 64:  # the choice, and which of double and split were legal (bits 4, 5)
                     out.choices[out.nchoices] = choice | (can_double << 4) | (can_split << 5)
                 out.nchoices += 1
@@ -342,9 +389,11 @@ def play_random(rng, int players, int decks, int bet, int num, int den, bint das
     return totals, (per if keep else None)
 
 
-def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bint das, bint h17, bots=None):
+def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bint das, bint h17, bots=None,
+              charts=None):
     """Play the dealt round of ``order`` (and ``reshuffle``, or None) with the players ``bots`` (per seat 0:
-    random, 1: dealer-rule; None: all random) drawing from ``rng``.
+    random, 1: dealer-rule, 2 + k: basic by chart k of ``charts``, int8 [k, 660]; None: all random) drawing
+    from ``rng``.
 
     Returns (at every decision the index chosen among the legal actions, plus 16 when ``double`` and 32
     when ``split`` was legal; the dealer's cards, the
@@ -357,6 +406,8 @@ def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bin
     cdef int i, s, k
     cdef Hand hands[MAXH]
     cdef int nh[7]
+    cdef const signed char[::1] ch = None if charts is None else np.ascontiguousarray(charts, dtype=np.int8).ravel()
+    cdef const signed char *chp = NULL if charts is None else &ch[0]
     if not 1 <= players <= 7 or not 52 <= len(order) <= MAXN:
         raise ValueError("1..7 players and a shoe of 1..8 decks")
     for s in range(players):
@@ -371,7 +422,7 @@ def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bin
     shoe.pos, shoe.nd = 0, 0
     with rng.bit_generator.lock:
         with nogil:
-            play(bg, &shoe, players, bet, num, den, das, h17, codes, hands, nh, sc, &out)
+            play(bg, &shoe, players, bet, num, den, das, h17, codes, chp, hands, nh, sc, &out)
     if out.nchoices > 64:
         raise RuntimeError("more than 64 decisions in one round")
     seats = [(sc[s], [(out.totals[2 * s + k], out.bets[2 * s + k], out.results[2 * s + k],
@@ -608,13 +659,13 @@ cdef void walk(Luck *L, int decks, int players, int base, Hand *hands, int *nh, 
 
 
 def play_shard(bits, long start, long stop, int players, int decks, int bet, int num, int den, bint das,
-               bint h17, const int[:, ::1] bots, luck=None):
+               bint h17, const int[:, ::1] bots, luck=None, charts=None):
     """Every rotation of casino deals ``start .. stop - 1`` of a job, as the shard runner plays them.
 
     ``bits`` is the job's ``Streams`` Philox bit generator (its key the job's): deal d's stub is drawn from
     the stream (d, 0) exactly as ``state.draw_stub`` draws it (the shoe's permutation, and the reshuffle
     order of one deck), and rotation r plays a copy of it from the stream (d, r + 1) with the seats' bots
-    ``bots[r]`` (0 random, 1 dealer-rule). ``luck``: None, or the ``SeatValues`` tables (``playout``) to
+    ``bots[r]`` (0 random, 1 dealer-rule, 2 + k basic by chart k of ``charts``). ``luck``: None, or the ``SeatValues`` tables (``playout``) to
     compute each seat's correction (``luck.state_corrections``) in chips.
 
     Returns the columns of units (deal-major, then rotation) and of seats (unit-major, then seat):
@@ -641,6 +692,8 @@ def play_shard(bits, long start, long stop, int players, int decks, int bet, int
     cdef double terms[7]
     cdef Luck L
     cdef const double[::1] t_c1, t_up, t_c2, t_hole, t_split, t_hit, t_dbl, t_stand
+    cdef const signed char[::1] ch = None if charts is None else np.ascontiguousarray(charts, dtype=np.int8).ravel()
+    cdef const signed char *chp = NULL if charts is None else &ch[0]
     if not 1 <= players <= 7 or decks not in (1, 2, 4, 6, 8) or bots.shape[1] != players or deals < 0:
         raise ValueError("1..7 players, 1, 2, 4, 6 or 8 decks, one bot per seat")
     if type(bits) is not np.random.Philox:
@@ -689,7 +742,7 @@ def play_shard(bits, long start, long stop, int players, int decks, int bet, int
                 for r in range(R):
                     at(ph, d, r + 1)
                     shoe = dealt
-                    play(bg, &shoe, players, bet, num, den, das, h17, &bots[r, 0], hands, nh, sc, &out)
+                    play(bg, &shoe, players, bet, num, den, das, h17, &bots[r, 0], chp, hands, nh, sc, &out)
                     if out.dn > 12:  # cannot happen: 12 cards of a dealer's hand pass 17
                         with gil:
                             raise RuntimeError("a dealer's hand of more than 12 cards")

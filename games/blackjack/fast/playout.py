@@ -22,31 +22,66 @@ from games.blackjack.fast._play import play_shard, play_stub
 from games.blackjack.rules import Rules, total
 from games.blackjack.simple_bots import DealerRuleBot, RandomBot
 from games.blackjack.state import Table
+from games.blackjack.strategy import BasicBot, casino_rules, chart, solver_for
 from games.blackjack.tables import TABLES
 from games.core.cards import RANKS, card_str
 from games.core.entry import Coded, FastPath, Listed, RotationRows, ShardColumn, ShardColumns, TableSpec
 
 __all__ = ["FAST", "RandomPlayout", "luck_tables"]
 
-#: The kernel's code of each bot it plays (``_play.pyx``: RANDOM, DEALER_RULE); exact types, as ``supports``.
-CODES: dict[type, int] = {RandomBot: 0, DealerRuleBot: 1}
+#: The kernel's code of each bot it plays (``_play.pyx``: RANDOM, DEALER_RULE, BASIC + the seat's chart);
+#: exact types, as ``supports``.
+CODES: dict[type, int] = {RandomBot: 0, DealerRuleBot: 1, BasicBot: 2}
+#: ``strategy.chart``'s letters as the kernel's codes (L_S .. L_P); -1 where the chart has no row.
+LETTERS = {"S": 0, "H": 1, "Dh": 2, "Ds": 3, "P": 4}
+UP_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")  # up card value 1..10
 #: The kernel's result codes (``tables._result``'s words).
 RESULTS = ("natural", "bust", "win", "loss", "push")
 #: Card names by id, and ranks by rank index (``card_str``).
 CARDS = tuple(card_str(c) for c in range(52))
 
 
-def _codes(bots: Sequence[Any]) -> list[int]:
-    return [CODES[type(b)] for b in bots]
+@lru_cache(maxsize=32)
+def kernel_chart(rules: Rules, decks: int | str | None) -> np.ndarray:
+    """``BasicBot(decks)``'s chart at a table of ``rules`` (``strategy.chart`` of the same solver) as the
+    kernel's int8 [3, 22, 10]: pairs by card value, soft totals, hard totals; columns up card A, 2 .. 10."""
+    ch = chart(solver_for(casino_rules(rules, decks)))
+    out = np.full((3, 22, 10), -1, dtype=np.int8)
+    for plane, kind in enumerate(("pairs", "soft", "hard")):
+        for row, cells in ch[kind].items():
+            key = (1 if row == "A-A" else int(row.split("-")[0])) if kind == "pairs" else int(row)
+            for u, name in enumerate(UP_NAMES):
+                out[plane, key, u] = LETTERS[cells[name]]
+    return out
+
+
+def _codes(rules: Rules, rotations: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray | None]:
+    """The kernel's bot codes per rotation and seat, and the charts the basic players read."""
+    charts: list[np.ndarray] = []
+    keys: list[Any] = []
+    codes = []
+    for bots in rotations:
+        row = []
+        for b in bots:
+            code = CODES[type(b)]
+            if code == 2:
+                if b.decks not in keys:
+                    keys.append(b.decks)
+                    charts.append(kernel_chart(rules, b.decks))
+                code += keys.index(b.decks)
+            row.append(code)
+        codes.append(row)
+    return np.array(codes, dtype=np.int32), (np.stack(charts) if charts else None)
 
 
 def _kernel(state: Table, rng: np.random.Generator, bots: Sequence[Any] | None = None
             ) -> tuple[list[int], list[int], bool, list[Any]]:
     r = state.rules
     num, den = r.natural_pays
+    codes, charts = (None, None) if bots is None else _codes(r, [bots])
     return play_stub(rng, list(state.order), None if state.reshuffle is None else list(state.reshuffle),
                      state.players, r.bet, num, den, r.das == "on", r.dealer_soft17 == "hit",
-                     None if bots is None else _codes(bots))
+                     None if codes is None else codes[0].tolist(), charts)
 
 
 @lru_cache(maxsize=16)
@@ -92,14 +127,14 @@ def _result(hands: Sequence[tuple[int, int, int, bool, bool]]) -> str:
 
 
 class RandomPlayout(FastPath):
-    """Tables where every seat is the plain ``blackjack/random`` bot, or casino tables of ``random`` and
-    ``dealer-rule`` players."""
+    """Tables where every seat is the plain ``blackjack/random`` bot, or casino tables of ``random``,
+    ``dealer-rule`` and ``basic`` players."""
 
     name = "blackjack/c-random"
 
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
         """Every seat is ``RandomBot`` itself (a subclass may choose differently); at a casino table also
-        ``DealerRuleBot`` itself (its rule in C: hit below 17, nothing else)."""
+        ``DealerRuleBot`` and ``BasicBot`` themselves (in C: hit below 17; the chart's letter)."""
         if all(type(b) is RandomBot for b in bots):
             return True
         return rules.preset == "casino" and all(type(b) in CODES for b in bots)
@@ -165,10 +200,10 @@ class RandomPlayout(FastPath):
         if rules.preset != "casino" or not streams.direct or deals.step != 1:
             return None
         num, den = rules.natural_pays
-        bots = np.array([_codes(b) for b in rotations], dtype=np.int32).reshape(len(rotations), players)
+        bots, charts = _codes(rules, rotations)
         out = play_shard(streams.bits, deals.start, deals.stop, players, rules.decks, rules.bet, num, den,
-                         rules.das == "on", rules.dealer_soft17 == "hit", bots,
-                         luck_tables(rules) if luck else None)
+                         rules.das == "on", rules.dealer_soft17 == "hit", bots.reshape(len(rotations), players),
+                         luck_tables(rules) if luck else None, charts)
         units = len(out["dealer_n"])
 
         def offsets(counts: np.ndarray) -> np.ndarray:
@@ -204,9 +239,11 @@ class RandomPlayout(FastPath):
         return deals_cols, seat_cols
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
-        """Random players at every seat; random and dealer-rule players alternating."""
-        return [[("blackjack/random", {})] * players,
-                [("blackjack/random" if s % 2 else "blackjack/dealer-rule", {}) for s in range(players)]]
+        """Random players at every seat; random, dealer-rule and basic players (one on the infinite deck's chart)."""
+        mixed = [("blackjack/random", {}), ("blackjack/dealer-rule", {}), ("blackjack/basic", {}),
+                 ("blackjack/basic", {"decks": "infinite"})]
+        return [[("blackjack/random", {})] * players, [mixed[s % 4] for s in range(players)],
+                [("blackjack/basic", {})] * players]
 
 
 FAST = RandomPlayout()
