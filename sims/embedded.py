@@ -219,9 +219,12 @@ def _game_modules(spec: JobSpec) -> list[str]:
     """Modules worth importing once in the fork server: the game's engine and its bots."""
     from games.core import registry
 
-    if spec.game is None or spec.game not in registry.games():
+    if spec.game is None:
         return []
-    entry = registry.game(spec.game)
+    try:
+        entry = registry.game(spec.game)  # this game alone, not every installed one
+    except KeyError:
+        return []
     return sorted({entry.deal.__module__, *(b.factory.__module__ for b in entry.bots()),
                    *(q.run.__module__ for q in entry.questions.values())})
 

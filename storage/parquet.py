@@ -52,12 +52,44 @@ __all__ = [
     "read_table",
     "remove_temp_files",
     "shard_files",
+    "skip_pandas_probe",
     "write_shard",
     "write_shards",
 ]
 
 COMPRESSION = "zstd"
 ROW_GROUP_ROWS = 1 << 20
+
+
+class _NoPandas:
+    """A meta-path finder that makes ``import pandas`` fail (``skip_pandas_probe``)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "pandas" or name.startswith("pandas."):
+            raise ImportError("pandas is not probed in this process (storage.parquet.skip_pandas_probe)")
+
+
+def skip_pandas_probe() -> None:
+    """Let this process's Arrow code run without importing pandas (issue 30 item 4: a job's fixed cost).
+
+    pyarrow 26 imports pandas, when it is installed, on the first ``pa.array`` of any kind (to ask
+    whether the values are a pandas Series) and on importing ``pyarrow.dataset`` (its C++ layer caches
+    pandas' null sentinels): about 0.4 s of CPU that a job building its tables from lists and numpy
+    arrays never uses. This makes both probes find no pandas: pyarrow then treats no value as a pandas
+    object in this process (none of rasklad's is), while ``Table.to_pandas()`` still imports pandas
+    when called. For a process that never hands pandas objects to pyarrow (``rasklad run``); nothing
+    to do when pandas is already imported."""
+    import sys
+
+    if "pandas" in sys.modules:
+        return
+    finder = _NoPandas()
+    sys.meta_path.insert(0, finder)
+    try:
+        pa.lib._pandas_api.have_pandas  # noqa: B018 -- the probe, answered "no pandas" and remembered
+        import pyarrow.dataset  # noqa: F401 -- its import-time probe, likewise
+    finally:
+        sys.meta_path.remove(finder)
 """Rows per row group: big enough that a scan reads few, large column chunks (a shard of a few
 seconds of play is usually a single row group), small enough to bound a reader's memory."""
 

@@ -14,6 +14,13 @@ resolved against a game: ``get(name, game)`` gives a ``BotInfo`` bound to that g
 cost see the game; ``BotInfo.game`` is that game), or a ``KeyError`` saying why the bot does not play
 it; ``bots(game)`` lists it among the game's bots.
 
+Loading is as lazy as the question: :func:`game` loads only the entry point named like the game (a
+job's one game, without importing the other games' packages), :func:`get` only that game's bots and the
+``rasklad.bots`` plug-ins (a plug-in's ``register`` is cheap: ``openspiel/ismcts`` imports pyspiel only
+when asked whether it plays a game), :func:`generic_bots` only the plug-ins; :func:`games` and
+:func:`bots` load everything, as the catalogue needs. With extra game modules configured, or an entry
+point whose name is not its game's, every lookup loads every game as before.
+
 The two module lists are settings (``sims.settings``); the service layers pass them down with
 :func:`configure`. A process that was not configured (a worker of a process pool, a script) reads
 the same two environment variables, so every process of one run sees the same games.
@@ -125,6 +132,9 @@ _GAMES: dict[str, GameEntry] | None = None
 _EXTRA_BOTS: dict[str, BotInfo] = {}
 _GENERIC_BOTS: dict[str, GenericBot] = {}
 _BOTS: dict[str, BotInfo] | None = None
+_ONE_GAME: dict[str, GameEntry] = {}
+"""Games loaded one by one (:func:`game` before :func:`games` ran), by name."""
+_plugins_loaded = False
 _config: dict[str, tuple[str, ...]] = {}
 
 
@@ -138,21 +148,25 @@ def _split(text: str | Sequence[str] | None) -> tuple[str, ...]:
 def configure(game_modules: str | Sequence[str] | None = None,
               bot_modules: str | Sequence[str] | None = None) -> None:
     """Set the extra game and bot modules (the settings' ``game_modules``/``bot_modules``); reloads."""
-    global _GAMES, _BOTS
+    global _GAMES, _BOTS, _plugins_loaded
     with _lock:
         _config["game_modules"] = _split(game_modules)
         _config["bot_modules"] = _split(bot_modules)
         _GAMES = None
         _BOTS = None
+        _ONE_GAME.clear()
+        _plugins_loaded = False
 
 
 def reset() -> None:
     """Forget what :func:`configure` set and every loaded game and bot: the environment decides again."""
-    global _GAMES, _BOTS
+    global _GAMES, _BOTS, _plugins_loaded
     with _lock:
         _config.clear()
         _GAMES = None
         _BOTS = None
+        _ONE_GAME.clear()
+        _plugins_loaded = False
 
 
 def _modules(key: str, env: str) -> tuple[str, ...]:
@@ -189,8 +203,31 @@ def games() -> dict[str, GameEntry]:
     return _GAMES
 
 
+def _one_game(name: str) -> GameEntry | None:
+    """The game ``name`` loaded alone from the entry point of that name, or None when it takes loading
+    every game to say (extra game modules may add or replace games; an entry point named otherwise)."""
+    if _GAMES is not None:
+        return _GAMES.get(name)
+    if name in _ONE_GAME:
+        return _ONE_GAME[name]
+    if _modules("game_modules", "RASKLAD_GAME_MODULES"):
+        return None
+    found = [ep for ep in entry_points(group="rasklad.games") if ep.name == name]
+    if len(found) != 1:
+        return None
+    entry = _check_entry(found[0].load(), f"entry point {found[0].name} ({found[0].value})")
+    if entry.name != name:
+        return None
+    with _lock:
+        _ONE_GAME[name] = entry
+    return entry
+
+
 def game(name: str) -> GameEntry:
     """The game ``name``; ``KeyError`` naming the known games otherwise."""
+    entry = _one_game(name)
+    if entry is not None:
+        return entry
     try:
         return games()[name]
     except KeyError:
@@ -220,11 +257,18 @@ def register_generic(name: str, factory: Callable[..., Bot], supports: Callable[
     _BOTS = None
 
 
-def _load_bots() -> dict[str, BotInfo]:
+def _load_plugins() -> None:
+    """Run the ``rasklad.bots`` entry points and import the extra bot modules (they register bots)."""
+    global _plugins_loaded
     for ep in entry_points(group="rasklad.bots"):
         ep.load()()
     for module in _modules("bot_modules", "RASKLAD_BOT_MODULES"):
         importlib.import_module(module)
+    _plugins_loaded = True
+
+
+def _load_bots() -> dict[str, BotInfo]:
+    _load_plugins()
     out: dict[str, BotInfo] = {}
     for entry in games().values():
         for b in entry.bots():
@@ -243,8 +287,9 @@ def _all_bots() -> dict[str, BotInfo]:
 
 
 def generic_bots() -> dict[str, GenericBot]:
-    """Every game-generic bot by name, sorted (loading the bots as :func:`bots` does)."""
-    _all_bots()
+    """Every game-generic bot by name, sorted (loading the bot plug-ins, not the games)."""
+    if not _plugins_loaded:
+        _load_plugins()
     return dict(sorted(_GENERIC_BOTS.items()))
 
 
@@ -264,6 +309,9 @@ def get(name: str, game: str | None = None) -> BotInfo:
     """The bot ``name``; a game-generic bot resolved for ``game`` (``KeyError`` without a game, or with
     one it does not play, saying why); ``KeyError`` naming the known bots otherwise. A game's own bot
     is returned whatever ``game`` says (whether it may play there is the caller's check)."""
+    found = _one_bot(name)
+    if found is not None:
+        return found
     all_bots = _all_bots()
     if name in all_bots:
         return all_bots[name]
@@ -276,6 +324,23 @@ def get(name: str, game: str | None = None) -> BotInfo:
     game_name = game or name.split("/", 1)[0]
     known = list(bots(game_name)) if game_name in games() else []
     raise KeyError(f"unknown bot {name!r}: known bots are {', '.join(known or all_bots) or 'none'}")
+
+
+def _one_bot(name: str) -> BotInfo | None:
+    """The own bot ``name`` found loading only its game (the part of the name before ``/``) and the bot
+    plug-ins, or None when it takes loading every bot to say (or it is no game's own bot)."""
+    if _BOTS is not None:
+        return _BOTS.get(name)
+    if not _plugins_loaded:
+        _load_plugins()
+    if name in _EXTRA_BOTS:  # a registered bot wins over a game's own of the same name, as in _load_bots
+        return _EXTRA_BOTS[name]
+    if name in _GENERIC_BOTS or "/" not in name:
+        return None
+    entry = _one_game(name.split("/", 1)[0])
+    if entry is None:
+        return None
+    return next((b for b in entry.bots() if b.name == name), None)
 
 
 def make(name: str, params: Mapping[str, Any] | None = None, game: str | None = None) -> Bot:
