@@ -200,6 +200,34 @@ cdef void _build_complements() noexcept:
 
 _build_complements()
 
+# PAIR_BIT[i][j]: the bit of the pair of pool positions i < j of a 10-card pool (45 pairs); PAIR_MASK[n]:
+# the ten pairs inside subset n. A subset's equal-rank pairs are then one AND and one popcount.
+cdef int PAIR_BIT[10][10]
+cdef unsigned long long PAIR_MASK[252]
+
+
+cdef void _build_pair_masks() noexcept:
+    cdef int i, j, n, b = 0
+    for i in range(10):
+        for j in range(i + 1, 10):
+            PAIR_BIT[i][j] = b
+            b += 1
+    for n in range(252):
+        PAIR_MASK[n] = 0
+        for i in range(5):
+            for j in range(i + 1, 5):
+                PAIR_MASK[n] |= 1ULL << PAIR_BIT[SPLIT_MINE[n][i]][SPLIT_MINE[n][j]]
+
+
+_build_pair_masks()
+
+
+cdef extern from *:
+    """
+    #define rl_popcount(x) __builtin_popcountll(x)
+    """
+    int rl_popcount(unsigned long long x) nogil
+
 
 cdef inline int _rest(const int *r, const int *su, int a, int b, int c, int d, int e) noexcept nogil:
     """``category`` of five distinct ranks (no equal pair): straight, flush, straight flush or none."""
@@ -256,13 +284,38 @@ cdef inline void _pool(const int *hand, const int *robot, int *pool) noexcept no
         pool[5 + i] = robot[i]
 
 
+cdef void split_cats(const int *pool, int *out) noexcept nogil:
+    """``subset_cats(pool, 10, out)``: the 252 subsets of a 10-card pool, pairs counted by popcount."""
+    cdef unsigned long long eq = 0
+    cdef int i, j, n, p
+    cdef int r[10]
+    cdef int su[10]
+    cdef bint rest = _may_straight_or_flush(pool, 10)
+    for i in range(10):
+        r[i] = pool[i] >> 2
+        su[i] = pool[i] & 3
+    for i in range(10):
+        for j in range(i + 1, 10):
+            if r[i] == r[j]:
+                eq |= 1ULL << PAIR_BIT[i][j]
+    for n in range(252):
+        p = rl_popcount(PAIR_MASK[n] & eq)
+        if p:
+            out[n] = p + (p >= 4)
+        elif rest:
+            out[n] = _rest(r, su, SPLIT_MINE[n][0], SPLIT_MINE[n][1], SPLIT_MINE[n][2], SPLIT_MINE[n][3],
+                           SPLIT_MINE[n][4])
+        else:
+            out[n] = 0  # no straight or flush in the pool: five distinct ranks are `none`
+
+
 cdef void split_costs(const int *hand, const int *robot, int rc, int *own, int *match) noexcept nogil:
     """``_plans.split_costs``: fewest robot swaps to each rank (and to matching the robot's)."""
     cdef int pool[10]
     cdef int cats[252]
     cdef int i, m, n, cost, rcat
     _pool(hand, robot, pool)
-    subset_cats(pool, 10, cats)
+    split_cats(pool, cats)
     for i in range(9):
         own[i] = FAR
         match[i] = FAR
@@ -288,7 +341,7 @@ cdef int opponent_target(const int *hand, const int *robot, int order, int rc, d
     cdef double discs[6]
     cdef bint first = True
     _pool(hand, robot, pool)
-    subset_cats(pool, 10, cats)
+    split_cats(pool, cats)
     for i in range(6):
         discs[i] = 1.0 if i == 0 else cont ** (i - 1)
     for n in range(252):
@@ -329,10 +382,21 @@ cdef int cheapest_plan(const int *hand, const int *other, int n_other, int order
     cdef int ba = 0, bb = 0, bc = 0, bd = 0, be = 0
     cdef double total, best = 0.0
     cdef bint found = False
+    cdef int cats[252]
     for i in range(5):
         pool[i] = hand[i]
     for i in range(n_other):
         pool[5 + i] = other[i]
+    if n_other == 5:  # the robot only: the 252 splits in the same order, a plan's price its cost
+        split_cats(pool, cats)
+        for a in range(252):
+            if cats[a] == order and (not found or _price(SPLIT_COST[a], 0) < best):
+                found = True
+                best = _price(SPLIT_COST[a], 0)
+                for i in range(5):
+                    best_cards[i] = pool[SPLIT_MINE[a][i]]
+        price[0] = best
+        return found
     cdef bint rest = _may_straight_or_flush(pool, n)
     for i in range(n):
         r[i] = pool[i] >> 2
