@@ -56,8 +56,11 @@ def env_for(hub: str, **extra: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def cluster(logs: Path, worker_hosts: tuple[str, ...] = ("w1", "w2")) -> Iterator[tuple[Hosts, dict[str, Any]]]:
-    """The hub and ``worker_hosts``, each with one worker started; everything removed on exit."""
+def cluster(logs: Path, worker_hosts: tuple[str, ...] = ("w1", "w2"),
+            extra_env: dict[str, str] | None = None) -> Iterator[tuple[Hosts, dict[str, Any]]]:
+    """The hub and ``worker_hosts``, each with one worker started; everything removed on exit.
+    ``extra_env``: settings over ``env_for``'s for the API and the workers."""
+    extra = dict(extra_env or {})
     hosts = Hosts("hub", list(worker_hosts))
     pgdata = Path(tempfile.mkdtemp(prefix="rasklad-multihost-pg-"))
     try:
@@ -69,7 +72,7 @@ def cluster(logs: Path, worker_hosts: tuple[str, ...] = ("w1", "w2")) -> Iterato
                         "-A", "trust", "-U", "postgres", "--no-sync"], check=True, capture_output=True)
         with open(pgdata / "db" / "pg_hba.conf", "a") as fh:  # the worker hosts' veth addresses
             fh.write("host all all 10.0.0.0/8 trust\n")
-        env = env_for("127.0.0.1")
+        env = env_for("127.0.0.1", **extra)
         hosts.spawn("hub", [f"{PG_BIN[-1]}/postgres", "-D", str(pgdata / "db"), "-p", str(PORTS["pg"]),
                             "-k", str(sock), "-c", "listen_addresses=*", "-c", "fsync=off"],
                     env, logs / "postgres.log", user="postgres")
@@ -90,7 +93,7 @@ def cluster(logs: Path, worker_hosts: tuple[str, ...] = ("w1", "w2")) -> Iterato
         hosts.spawn("hub", [sys.executable, "-m", "rasklad", "serve", "--host", "0.0.0.0", "--port",
                             str(PORTS["api"])], env, logs / "api.log", cwd=ROOT)
         wait_for(lambda: httpx.get(f"http://{hub}:{PORTS['api']}/healthz", timeout=3).status_code == 200, 90, "API")
-        workers = {name: start_worker(hosts, name, logs) for name in worker_hosts}
+        workers = {name: start_worker(hosts, name, logs, **extra) for name in worker_hosts}
         yield hosts, workers
     finally:
         hosts.close()
@@ -98,8 +101,8 @@ def cluster(logs: Path, worker_hosts: tuple[str, ...] = ("w1", "w2")) -> Iterato
         assert hosts.namespaces_left() == []
 
 
-def start_worker(hosts: Hosts, name: str, logs: Path) -> subprocess.Popen[bytes]:
-    env = env_for(hosts.hub_address(name))
+def start_worker(hosts: Hosts, name: str, logs: Path, **extra: str) -> subprocess.Popen[bytes]:
+    env = env_for(hosts.hub_address(name), **extra)
     return hosts.spawn(name, [sys.executable, "-m", "rasklad", "worker", "-c", "1", "-n", f"{name}@%h"],
                        env, logs / f"worker-{name}.log", cwd=ROOT)
 
