@@ -73,7 +73,8 @@ class State:
         self.rules = rules
         self.players = players
         self.dealer = dealer
-        self.decks: tuple[tuple[int, ...], ...] = tuple(tuple(int(c) for c in d) for d in decks)
+        # map(int): a third of the time of a generator expression over the 500 decks a match draws (PF-3.4)
+        self.decks: tuple[tuple[int, ...], ...] = tuple(tuple(map(int, d)) for d in decks)
         self.sheet = Sheet.fresh(players, rules.pulka)
         self.deals: list[Deal] = []
         self.entries: list[dict[str, Any]] = []

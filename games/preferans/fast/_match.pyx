@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Whole Preferans matches (pulkas, PF-11) in C with ``preferans/random`` at every seat.
+"""Whole Preferans matches (pulkas, PF-11) in C with ``preferans/random`` and ``preferans/heuristic`` at the seats.
 
 The readable engine is the spec: ``games/preferans/state.py`` (the match, PF-11), ``deal.py`` (one deal,
 PF-3 - PF-10, PF-11.2 - PF-11.3), ``auction.py`` (PF-4) and ``scoring.py`` (PF-8, PF-9, PF-11.6). This
@@ -13,6 +13,10 @@ plays the same match with the same choices and draws:
 * ``random`` is ``RandomBot``: ``Generator.integers(len(legal))``, which numpy draws for a range below
   2**32 by Lemire's method on the bit generator's ``next_uint32`` (``bounded``; nothing drawn when one
   action is legal), the same draw as games/dice_poker/fast/_play.pyx;
+* ``heuristic`` is ``HeuristicBot`` step for step (it draws nothing): its trick estimates kept in
+  quarters (every term is a multiple of 1/4, so the sums are exact), ``int(est + 0.75)`` as
+  ``(4 est + 3) // 4``, its sorts stable (ties in canonical order) and its ``min``/``max`` the first in
+  legal order; the seat asked is ``Deal.to_act`` (an open lone whister plays the passer's cards);
 * the sheet is kept exactly (PF-11.6 ruling): pulkas and mountains in points, whists in units of
   1/S whist with S = ``State.score_unit`` (n, or 10n with ``closing_whist_rate: 0.1``), so every
   balance and the settlement are integers and the seat scores are ``State.scores()``.
@@ -24,6 +28,9 @@ hands are 32-bit masks over them, so ascending bits are the canonical order. ``t
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t, uint32_t, uint64_t
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
 
 cdef extern from "numpy/random/bitgen.h":
     ctypedef struct bitgen_t:
@@ -111,6 +118,7 @@ cdef struct Opt:
     int wwp          # PF-6.5 whist_without_play
     int lone         # PF-6.5: 0 choice, 1 open_only, 2 closed_only
     int lead_decl    # PF-7.1 opening_lead: declarer
+    int open_late    # PF-6.5 open_at: declarer_first_card
     int misere_open  # PF-7.6
     int ten_concede  # PF-7.7: 0 play_open, 1 no_check
     int consol       # PF-8.5: 0 all, 1 dealer_only, 2 none
@@ -177,6 +185,10 @@ cdef struct G:
     int trick_no
     int tricks[4]
     int nobody
+    int declarer_played
+    int opened       # PF-6.5: the whister plays the passer's cards
+    int shown
+    int last_bid     # the last call bid in this deal (bots.standing_call), -1 none
     int writeoff_m   # -1 None
     int mountain_now
     # tables.seat_rows's counts
@@ -463,6 +475,14 @@ cdef void finish_play(G *g) noexcept nogil:
 cdef void play_card(Opt *o, G *g, int card) noexcept nogil:
     cdef int seat = next_card_seat(g), cards, i, led, best = -1, key, bkey = -1, su, winner
     g.hands[seat] &= ~(1u << card)
+    if seat == g.declarer:
+        g.declarer_played = 1
+    if g.mode == M_OPEN and not g.opened and not g.shown:  # Deal._open_if_due
+        if g.kind == K_CONTRACT and g.passer >= 0:
+            if g.declarer_played or not o.open_late:
+                g.opened = g.shown = 1
+        else:
+            g.shown = 1
     g.trick_seat[g.nplays] = seat
     g.trick_card[g.nplays] = card
     g.nplays += 1
@@ -508,6 +528,8 @@ cdef void play_card(Opt *o, G *g, int card) noexcept nogil:
 cdef void deal_apply(Opt *o, G *g, int code) noexcept nogil:
     cdef int a, b, seat, i
     if g.step == S_AUCTION:
+        if code >= A_BID:
+            g.last_bid = code - A_BID
         auction_apply(o, g, code)
         if g.step != -1:
             return
@@ -622,6 +644,8 @@ cdef void start_deal(Opt *o, G *g, object deck) except *:
     g.kind = K_NONE
     g.made = -1
     g.nplays = g.trick_no = g.nobody = 0
+    g.declarer_played = g.opened = g.shown = 0
+    g.last_bid = -1
     g.writeoff_m = -1
     g.mountain_now = 0
     if g.phase == P_MAIN:
@@ -808,6 +832,240 @@ cdef void settle(Opt *o, G *g, int64_t *scores) noexcept nogil:
             scores[i] += w[i][j] - w[j][i]
 
 
+# ---------------------------------------------------------------------- the heuristic bot (bots.HeuristicBot)
+RANDOM = 0
+HEURISTIC = 1
+
+
+cdef int to_act(G *g) noexcept nogil:
+    """Deal.to_act: the seat whose decision it is (the bot asked)."""
+    cdef int seat
+    if g.step == S_AUCTION:
+        return g.active[g.turn]
+    if g.step == S_DISCARD or g.step == S_DECLARE or g.step == S_CONSENT or g.step == S_WRITEOFF:
+        return g.declarer
+    if g.step == S_RESPOND:
+        return g.active[(g.dpos + 1 + g.nresp) % 3]
+    if g.step == S_LONE:
+        return g.whisters[0]
+    seat = next_card_seat(g)
+    if g.opened and seat == g.passer:
+        return g.whisters[0]
+    return seat
+
+
+cdef int suit_tricks4(uint32_t hand, int su, int trump) noexcept nogil:
+    """bots.suit_tricks x 4 (every term is a multiple of 1/4, so the sums are exact)."""
+    cdef uint32_t ranks = (hand >> (8 * su)) & 0xFF
+    cdef int n = __builtin_popcount(ranks), t = 0
+    cdef int a = ranks >> 7 & 1, k = ranks >> 6 & 1, q = ranks >> 5 & 1
+    if a:
+        t += 4
+    if k and n >= 2:
+        t += 4 if a else 2
+    if q and n >= 3:
+        t += 4 if (a and k) else 1
+    if trump and n >= 4:
+        t += 4 * (n - 3)
+    elif n >= 5:
+        t += 2 * (n - 4)
+    return t
+
+
+cdef int estimate4(uint32_t hand, int strain) noexcept nogil:
+    cdef int su, t = 0
+    for su in range(4):
+        t += suit_tricks4(hand, su, su == strain)
+    return t
+
+
+cdef int best_strain(uint32_t hand, int *est4) noexcept nogil:
+    """bots.best_strain: the first strain (s c d h nt) of the highest estimate."""
+    cdef int st, e, best = 0, be = -1
+    for st in range(5):
+        e = estimate4(hand, st)
+        if e > be:
+            be = e
+            best = st
+    est4[0] = be
+    return best
+
+
+cdef int misere_clean(uint32_t hand) noexcept nogil:
+    cdef int su, r, k
+    for su in range(4):
+        k = 0
+        for r in range(8):
+            if hand >> (8 * su + r) & 1:
+                if r > 2 * k:  # core rank r + 5 > 5 + 2k
+                    return 0
+                k += 1
+    return 1
+
+
+cdef inline int affordable(int call, int level, int strain) noexcept nogil:
+    if call == MIS or call == WT9 or call == WT10:
+        return 0
+    return call_level(call) < level or (call_level(call) == level and call % 5 == strain)
+
+
+cdef inline int beat_key(int card, int led, int trump) noexcept nogil:
+    """bots._beats's key: 2 trump, 1 the led suit, 0 other; then the rank."""
+    cdef int su = card >> 3
+    if trump >= 0 and su == trump:
+        return 16 + (card & 7)
+    if su == led:
+        return 8 + (card & 7)
+    return card & 7
+
+
+cdef inline int beats(int card, int cur, int led, int trump) noexcept nogil:
+    cdef int kc
+    if cur < 0:
+        return 1
+    kc = beat_key(card, led, trump)
+    return kc > beat_key(cur, led, trump) and kc >= 8
+
+
+cdef inline int lowest(const int *legal, int m) noexcept nogil:
+    cdef int i, best = 0
+    for i in range(1, m):
+        if ((legal[i] - A_PLAY) & 7) < ((legal[best] - A_PLAY) & 7):
+            best = i
+    return best
+
+
+cdef int heuristic(Opt *o, G *g, const int *legal, int m, int me) noexcept nogil:
+    """The index in ``legal`` that HeuristicBot.act returns (it draws nothing)."""
+    cdef uint32_t hand = g.hands[me]
+    cdef int i, e4, strain, level, c, su, r, best, bk, key, n1, n2, k1, k2, trump, led, win_seat, win_card
+    cdef int avoid, partner, l1, l2
+    cdef int cnt[4]
+    if g.step == S_AUCTION:
+        for i in range(m):
+            if legal[i] == A_BID + MIS and misere_clean(hand):
+                return i
+        strain = best_strain(hand, &e4)
+        level = (e4 + 3) // 4  # int(est + 0.75)
+        if g.last_bid >= 0 and affordable(g.last_bid, level, strain):
+            for i in range(m):
+                if legal[i] == A_HOLD:
+                    return i
+        for i in range(m):
+            if legal[i] >= A_BID and legal[i] < A_DISCARD and affordable(legal[i] - A_BID, level, strain):
+                return i
+        return 0  # pass
+    if g.step == S_DISCARD:
+        n1 = n2 = -1
+        if g.bought == MIS or g.round_level == 11:  # the two highest by (rank, canonical order)
+            k1 = k2 = -1
+            for c in range(32):
+                if hand >> c & 1:
+                    key = (c & 7) * 4 + (c >> 3)
+                    if key > k1:
+                        k2, n2 = k1, n1
+                        k1, n1 = key, c
+                    elif key > k2:
+                        k2, n2 = key, c
+        else:
+            strain = best_strain(hand, &e4)
+            trump = strain if strain < 4 else -1
+            for su in range(4):
+                cnt[su] = __builtin_popcount((hand >> (8 * su)) & 0xFF)
+            # candidates: not trump, not an ace, by (suit length, rank), ties in canonical order
+            k1 = k2 = 1 << 20
+            for c in range(32):
+                if hand >> c & 1 and (c >> 3) != trump and (c & 7) != 7:
+                    key = (cnt[c >> 3] * 8 + (c & 7)) * 32 + c
+                    if key < k1:
+                        k2, n2 = k1, n1
+                        k1, n1 = key, c
+                    elif key < k2:
+                        k2, n2 = key, c
+            if n2 < 0:  # fewer than two: then the lowest cards by rank (a stable sort: canonical order)
+                l1 = l2 = -1
+                k1 = k2 = 1 << 20
+                for c in range(32):
+                    if hand >> c & 1:
+                        key = (c & 7) * 32 + c
+                        if key < k1:
+                            k2, l2 = k1, l1
+                            k1, l1 = key, c
+                        elif key < k2:
+                            k2, l2 = key, c
+                if n1 < 0 or n1 == l1:
+                    n1, n2 = l1, l2
+                else:
+                    n2 = l1
+        if n1 > n2:
+            n1, n2 = n2, n1
+        key = A_DISCARD + 32 * n1 + n2
+        for i in range(m):
+            if legal[i] == key:
+                return i
+        return 0
+    if g.step == S_DECLARE:
+        strain = best_strain(hand, &e4)
+        for i in range(m):
+            c = legal[i] - (A_DECLARE_WT if legal[i] >= A_DECLARE_WT else A_DECLARE)
+            if c % 5 == strain:
+                return i
+        return 0
+    if g.step == S_RESPOND:
+        e4 = 0
+        for su in range(4):
+            e4 += suit_tricks4(hand, su, su == g.trump)
+        return 0 if e4 >= (4 * VAL_O[g.level] // 2 if g.level <= 7 else 4) else 1
+    if g.step == S_LONE:
+        for i in range(m):
+            if legal[i] == A_OPEN:
+                return i
+        return m - 1
+    if g.step == S_CONSENT:
+        return 0
+    if g.step == S_WRITEOFF:
+        return m - 1
+    # play (HeuristicBot._play)
+    trump = g.trump
+    avoid = g.kind == K_RASPASY or (g.kind == K_MISERE and me == g.declarer)
+    led = g.trick_card[0] >> 3 if g.nplays else -1
+    win_seat = win_card = -1
+    bk = 0
+    for i in range(g.nplays):  # bots._winning
+        if g.trick_seat[i] < 0:
+            continue
+        key = beat_key(g.trick_card[i], led, trump)
+        if key >= 8 and (win_card < 0 or key > bk):
+            bk, win_seat, win_card = key, g.trick_seat[i], g.trick_card[i]
+    if avoid:
+        if not g.nplays:
+            return lowest(legal, m)
+        best = -1
+        for i in range(m):  # the highest card that loses, else the lowest
+            c = legal[i] - A_PLAY
+            if not beats(c, win_card, led, trump) and (best < 0 or (c & 7) > ((legal[best] - A_PLAY) & 7)):
+                best = i
+        return best if best >= 0 else lowest(legal, m)
+    if g.kind == K_MISERE:
+        return lowest(legal, m)
+    partner = win_card >= 0 and g.declarer >= 0 and win_seat != g.declarer and me != g.declarer
+    if not g.nplays:
+        best = 0
+        for i in range(1, m):
+            if ((legal[i] - A_PLAY) & 7) > ((legal[best] - A_PLAY) & 7):
+                best = i
+        return best
+    if partner:
+        return lowest(legal, m)
+    best = -1
+    for i in range(m):  # the cheapest card that wins, else the lowest
+        c = legal[i] - A_PLAY
+        if beats(c, win_card, led, trump) and (best < 0 or (c & 7) < ((legal[best] - A_PLAY) & 7)):
+            best = i
+    return best if best >= 0 else lowest(legal, m)
+
+
+
 cdef class Match:
     """A fresh match of ``games.preferans.state.State``: its options, seats, first dealer and decks."""
 
@@ -828,6 +1086,7 @@ cdef class Match:
         self.o.wwp = opts["wwp"]
         self.o.lone = opts["lone"]
         self.o.lead_decl = opts["lead_decl"]
+        self.o.open_late = opts["open_late"]
         self.o.misere_open = opts["misere_open"]
         self.o.ten_concede = opts["ten_concede"]
         self.o.consol = opts["consol"]
@@ -850,7 +1109,7 @@ cdef class Match:
         self.decks = decks
         self.names = names
 
-    cdef int _play(self, G *g, bitgen_t *bg, list codes, list legal, list rows) except -1:
+    cdef int _play(self, G *g, const int *kinds, bitgen_t *bg, list codes, list legal, list rows) except -1:
         """The whole match: every decision drawn by the random bot, the deals scored on the sheet."""
         cdef Opt *o = &self.o
         cdef int buf[MAXL]
@@ -873,7 +1132,8 @@ cdef class Match:
             ll = [] if legal is not None else None
             while True:
                 m = deal_legal(o, g, buf)
-                code = buf[bounded(bg, m)]
+                s = to_act(g)
+                code = buf[heuristic(o, g, buf, m, s) if kinds[s] == HEURISTIC else bounded(bg, m)]
                 if dl is not None:
                     dl.append(code)
                 if ll is not None:
@@ -946,26 +1206,35 @@ cdef class Match:
                 g.tricks[decl] if played else None,
                 bool(g.made) if played else True, <int> points, tricks)
 
-    def actions(self, rng, bint trace=False):
-        """Play the match drawing from ``rng``: the action codes per deal (and each decision's legal codes)."""
+    def actions(self, bots, rng, bint trace=False):
+        """Play the match with ``bots`` (RANDOM or HEURISTIC per seat) drawing from ``rng``: the action codes
+        per deal (and each decision's legal codes)."""
         cdef G g
+        cdef int kinds[4]
+        cdef int s
+        for s in range(self.o.n):
+            kinds[s] = bots[s]
         cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
         codes = []
         legal = [] if trace else None
         with rng.bit_generator.lock:
-            self._play(&g, bg, codes, legal, None)
+            self._play(&g, kinds, bg, codes, legal, None)
         return (codes, legal) if trace else codes
 
-    def rows(self, rng):
-        """Play the match; the values of ``tables.deal_rows`` and ``tables.seat_rows`` directly."""
+    def rows(self, bots, rng):
+        """Play the match with ``bots``; the values of ``tables.deal_rows`` and ``tables.seat_rows`` directly."""
         cdef G g
         cdef int64_t scores[4]
         cdef int n = self.o.n, s
+        cdef int kinds[4]
+        for s in range(n):
+            kinds[s] = bots[s]
         cdef double unit = <double> self.o.S
         cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
         deal_rows = []
         with rng.bit_generator.lock:
-            self._play(&g, bg, None, None, deal_rows)
+            self._play(&g, kinds, bg, None, None, deal_rows)
         settle(&self.o, &g, scores)
         return deal_rows, [(scores[s], scores[s] / unit, g.st_played[s], g.st_made[s], g.st_misere[s],
                             g.st_whists[s], g.st_rasp[s], g.k + 1) for s in range(n)]
+
