@@ -18,7 +18,9 @@ interleaved with this checkout's run of the same case. Bytecode is written under
 
 Cases: dice poker ``mixed`` and ``full`` with one random player (pyhtzee's solitaire game is the peer),
 ``full`` with two greedy players, ``simple`` with four random players; Quintet random against random
-(target: 20,000 deals/s; no peer) and greedy against blotto. Seating is duplicate (one rotation per
+(target: 20,000 deals/s; no peer) and greedy against blotto; Order Poker's ``montecarlo`` against
+``heuristic`` and two ``random`` (issue 30 item 3: strong bots; ``--scale 0.5`` keeps the old code's run near
+a minute of CPU). Seating is duplicate (one rotation per
 seat); ``variance_reduction: none`` where the spec knows the field (the corrected score needs the
 finished states, so that mode plays by the engine's loop, not ``FastPath.play_rows``).
 """
@@ -60,6 +62,9 @@ CASES: list[tuple[str, str, dict[str, Any], list[str], int, str]] = [
      40_000, "games"),
     ("quintet, random vs random (2 rotations)", "quintet", {}, ["quintet/random"] * 2, 300_000, "deals"),
     ("quintet, greedy vs blotto (2 rotations)", "quintet", {}, ["quintet/greedy", "quintet/blotto"], 6_000, "deals"),
+    # Strong bots (issue 30 item 3) against rule-based ones; every rotation seats the strong bot once.
+    ("order poker, montecarlo vs heuristic + 2 random (4 rotations)", "order-poker", {},
+     ["order-poker/montecarlo", "order-poker/heuristic", "order-poker/random", "order-poker/random"], 600, "deals"),
 ]
 
 
@@ -147,7 +152,7 @@ def main() -> None:
     for name, _, n, unit, _ in specs:
         m = statistics.median(rates[name])
         ratio = f"{m / p:.1f}×" if p and name.startswith("dice poker") else ""
-        print(f"| {name} | {m:,.0f} {unit}/s | {f'{p:,.0f}' if p and ratio else ''} | {ratio} |")
+        print(f"| {name} | {m:,.{1 if m < 100 else 0}f} {unit}/s | {f'{p:,.0f}' if p and ratio else ''} | {ratio} |")
         out["cases"][name] = {"rate": m, "unit": unit, "units": n, "rates": rates[name]}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
