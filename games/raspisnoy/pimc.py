@@ -175,7 +175,7 @@ class PimcBot(EstimatingBot):
     @property
     def solver(self) -> Solver:
         if self._solver is None:
-            self._solver = Solver(18)
+            self._solver = Solver(20)  # 64 MB: a full 9-card solve thrashes a smaller table
         return self._solver
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[str], rng: np.random.Generator) -> str:

@@ -13,11 +13,16 @@ Cards are 0..35 here (core id - 16): suit = c & 3 (c d h s), rank = c >> 2 (6 ..
 ``card | mode << 6 | call << 8`` with mode 0 real, 1 high, 2 low, 3 plain and call 0..3, or 7 for none.
 Two real cards of one suit in one hand with no other card of the suit between them, in any hand or on
 the table, are equivalent, and only the lower one is searched (the usual sequence reduction). The
-table stores bounds at trick boundaries, keyed by every hand, the leader and the root's tricks; a
-value is found by null-window searches bisecting the payoff's range (MTD-style), the table kept.
+table stores bounds at trick boundaries, keyed by every hand, the leader and the root's tricks, in
+buckets of two (one kept for the position with more cards left, one always replaced), with the best
+lead found there, searched first when the position comes back; a value is found by null-window searches
+bisecting the payoff's range (MTD-style), the table kept. The table outlives a solve while the game's
+options, trump, root and payoff stay the same (the samples and candidate moves of one pimc decision,
+the later decisions of the deal): its entries are proven bounds of exact positions, so the values are
+the same as with a fresh table, only found sooner.
 """
 
-from libc.stdint cimport uint64_t, int32_t
+from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
 from libc.stdlib cimport calloc, free
 
 from games.raspisnoy.fast.tricks cimport led_of, plain_allowed, real_base, trick_trump_of, winner_index
@@ -33,11 +38,12 @@ DEF INF = 1000000000
 
 cdef struct Entry:
     uint64_t h[MAXP]
-    int32_t leader
-    int32_t taken
     int32_t lo
     int32_t hi
-    int32_t used  # the generation (solve) that wrote the entry; 0: never
+    int32_t used  # the generation that wrote the entry; 0: never
+    int8_t leader
+    int8_t taken
+    int16_t move  # the best (or cutting) lead found there: searched first when the position comes back
 
 
 cdef struct Ctx:
@@ -50,6 +56,7 @@ cdef struct Ctx:
     int leads_any
     uint64_t jokers
     int root
+    int duck  # the root wants no more tricks than it has (its payoff is highest now): low plays first
     int npay
     int payoff[64]
     uint64_t hands[MAXP]
@@ -159,13 +166,16 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
 
 
 cdef inline int move_key(Ctx* c, int mv) noexcept nogil:
-    """Search order: strong plays first (a high joker, then trumps, then high ranks); a low joker last."""
-    cdef int card = mv & 63, mode = (mv >> 6) & 3
+    """Search order: strong plays first (a high joker, then trumps, then high ranks), a low joker last;
+    the reverse when the root wants no more tricks (``duck``: misère, the fewest tricks, a bid made)."""
+    cdef int card = mv & 63, mode = (mv >> 6) & 3, k
     if mode == 1:
-        return 100
-    if mode == 2:
-        return -1
-    return c_rank(card) + (20 if c.trump >= 0 and c_suit(card) == c.trump else 0)
+        k = 100
+    elif mode == 2:
+        k = -1
+    else:
+        k = c_rank(card) + (20 if c.trump >= 0 and c_suit(card) == c.trump else 0)
+    return -k if c.duck else k
 
 
 cdef void order_moves(Ctx* c, int* moves, int m) noexcept nogil:
@@ -194,6 +204,51 @@ cdef inline uint64_t mix(uint64_t h) noexcept nogil:
     return h
 
 
+cdef inline int same_hands(Ctx* c, Entry* e) noexcept nogil:
+    cdef int i
+    for i in range(c.n):
+        if e.h[i] != c.hands[i]:
+            return 0
+    return 1
+
+
+cdef inline int cards_left(Ctx* c) noexcept nogil:
+    cdef int i, k = 0
+    for i in range(c.n):
+        k += __builtin_popcountll(c.hands[i])
+    return k
+
+
+cdef inline Entry* probe(Ctx* c, uint64_t key) noexcept nogil:
+    """The entry of the current trick-boundary position in its bucket of two, or NULL."""
+    cdef Entry* e = &c.tt[key & c.ttmask & ~(<uint64_t>1)]
+    cdef int k
+    for k in range(2):
+        if e[k].used == c.gen and e[k].leader == c.leader and e[k].taken == c.taken and same_hands(c, &e[k]):
+            return &e[k]
+    return NULL
+
+
+cdef inline Entry* slot_for(Ctx* c, uint64_t key) noexcept nogil:
+    """Where to store the position: its own entry if present, else the bucket's first slot when it is
+    stale or holds no more cards than this position (it keeps the bigger subtrees), else the second."""
+    cdef Entry* e = probe(c, key)
+    cdef Entry* b
+    cdef int i, k = 0, have = 0
+    if e != NULL:
+        return e
+    b = &c.tt[key & c.ttmask & ~(<uint64_t>1)]
+    if b[0].used != c.gen:
+        return &b[0]
+    k = cards_left(c)
+    for i in range(c.n):
+        have += __builtin_popcountll(b[0].h[i])
+    if have <= k:
+        b[1] = b[0]  # the displaced entry takes the always-replaced slot
+        return &b[0]
+    return &b[1]
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int seat, m, i, v, best, w, mv, card, mode, call, j
     cdef int moves[MAXMOVES]
@@ -205,7 +260,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int s_card[MAXP]
     cdef int s_mode[MAXP]
     cdef int s_call[MAXP]
-    cdef int s_leader, s_taken, maximize, lo_pay, hi_pay
+    cdef int s_leader, s_taken, maximize, lo_pay, hi_pay, ttmove = -1, bestmv = -1
     c.nodes += 1
     if boundary:
         if c.hands[c.leader] == 0:
@@ -213,14 +268,10 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         key = <uint64_t>(c.leader * 64 + c.taken)
         for i in range(c.n):
             key = mix(key ^ c.hands[i])
-        e = &c.tt[key & c.ttmask]
-        if e.used == c.gen and e.leader == c.leader and e.taken == c.taken:
-            j = 1
-            for i in range(c.n):
-                if e.h[i] != c.hands[i]:
-                    j = 0
-                    break
-            if j:
+        e = probe(c, key)
+        if e != NULL:
+            ttmove = e.move
+            if True:
                 if e.lo >= beta:
                     return e.lo
                 if e.hi <= alpha:
@@ -249,7 +300,16 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         return lo_pay
     seat = (c.leader + c.tcount) % c.n
     maximize = seat == c.root
+    c.duck = c.payoff[c.taken] >= hi_pay  # no more tricks wanted from here: low plays first
     m = gen_moves(c, seat, moves)
+    if ttmove >= 0:
+        # the table's best lead first, the others in their order
+        for i in range(m):
+            if moves[i] == ttmove:
+                for j in range(i, 0, -1):
+                    moves[j] = moves[j - 1]
+                moves[0] = ttmove
+                break
     best = -INF if maximize else INF
     for i in range(m):
         mv = moves[i]
@@ -290,22 +350,26 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         if maximize:
             if v > best:
                 best = v
+                bestmv = mv
             if best > alpha:
                 alpha = best
         else:
             if v < best:
                 best = v
+                bestmv = mv
             if best < beta:
                 beta = best
         if alpha >= beta:
             break
     if boundary:
-        e = &c.tt[key & c.ttmask]
-        e.used = c.gen
-        e.leader = c.leader
-        e.taken = c.taken
-        for i in range(c.n):
-            e.h[i] = c.hands[i]
+        e = slot_for(c, key)
+        if e.used != c.gen or e.leader != c.leader or e.taken != c.taken or not same_hands(c, e):
+            e.used = c.gen
+            e.leader = c.leader
+            e.taken = c.taken
+            for i in range(c.n):
+                e.h[i] = c.hands[i]
+        e.move = bestmv
         e.lo = -INF
         e.hi = INF
         if best <= a0:
@@ -342,6 +406,7 @@ cdef class Solver:
 
     cdef Ctx c
     cdef public long long nodes
+    cdef object context  # what the table's values depend on besides the position (_setup)
 
     def __cinit__(self, int table_bits=18):
         self.c.tt = <Entry*>calloc((<size_t>1) << table_bits, sizeof(Entry))
@@ -352,6 +417,10 @@ cdef class Solver:
     def __dealloc__(self):
         if self.c.tt != NULL:
             free(self.c.tt)
+
+    def reset(self):
+        """Forget every stored position (the next solve starts from an empty table)."""
+        self.context = None
 
     cdef void _clear(self):
         # A new generation empties the table at no cost; clearing every entry (tens of MB) cost more
@@ -384,6 +453,10 @@ cdef class Solver:
         for i in range(len(payoff)):
             self.c.payoff[i] = payoff[i]
         self.c.npay = len(payoff)
+        self.c.duck = 1
+        for i in range(taken + 1, len(payoff)):
+            if self.c.payoff[i] > self.c.payoff[taken]:
+                self.c.duck = 0
         for i in range(self.c.n):
             self.c.hands[i] = 0
             for card in hands[i]:
@@ -397,7 +470,10 @@ cdef class Solver:
         self.c.leader = leader
         self.c.taken = taken
         self.c.nodes = 0
-        self._clear()
+        context = (self.c.n, trump, options, root, tuple(payoff))
+        if context != self.context:
+            self.context = context
+            self._clear()
 
     def solve(self, hands, trick, int leader, int trump, tuple options, int root, payoff, int taken=0):
         """The value of the position for ``root``: max over his moves, min over the others' of
