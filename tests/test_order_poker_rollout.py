@@ -98,3 +98,29 @@ def test_rollouts_refuse_actions_of_another_deal() -> None:
     with pytest.raises(ValueError, match="public actions do not apply"):
         r.sample_totals(np.random.default_rng(1), 2, hands, [], [41, 42], robot, 0, 12, 1, wrong_seat,
                         encode([SIMPLE[13]]), 1, np.zeros(1))
+
+
+def test_a_pickled_bot_decides_as_the_original() -> None:
+    """A copy (pickle, deepcopy) carries each seat's bidding cache: the copy and the original go on
+    making the same decisions with the same draws."""
+    import copy
+    import pickle
+
+    bot = MonteCarloBot(samples=3, candidates=4)
+    rng = np.random.default_rng(8)
+    st = State.deal(Rules(), 4, 0, rng)
+    others = HeuristicBot()
+    copies: list[MonteCarloBot] = []
+    while not st.is_over():
+        s = st.to_act()
+        legal = st.legal_actions()
+        if s == 1:
+            if not copies and len(st.actions) >= 4:  # after a few decisions: the caches hold something
+                copies = [pickle.loads(pickle.dumps(bot)), copy.deepcopy(bot)]
+            seeds = np.random.default_rng(len(st.actions)).integers(1 << 30, size=3).tolist()
+            a = bot.act(st.view(s), legal, np.random.default_rng(seeds[0]))
+            for c in copies:
+                assert c.act(st.view(s), legal, np.random.default_rng(seeds[0])) == a
+        else:
+            a = others.act(st.view(s), legal, rng)
+        st.apply(a)

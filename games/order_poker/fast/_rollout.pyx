@@ -660,6 +660,24 @@ cdef class Rollouts:
         """True when play-out generators are seeded and restored in C (``_check_direct``)."""
         return bool(self.direct)
 
+    def __reduce__(self):
+        """Pickled with its parameters and each seat's bidding cache (what later draws depend on); the
+        memo tables are caches of pure functions and start empty."""
+        caches = [(bool(self.has_key[s]), [self.key[s][i] for i in range(10)], [self.dist[s][i] for i in range(9)],
+                   [self.opp[s][i] for i in range(9)]) for s in range(6)]
+        return (Rollouts, (self.loss, self.cont, self.p_ord, self.spite, self.threshold, self.samples,
+                           bool(self.direct)), caches)
+
+    def __setstate__(self, caches):
+        for s in range(6):
+            has, key, dist, opp = caches[s]
+            self.has_key[s] = has
+            for i in range(10):
+                self.key[s][i] = key[i]
+            for i in range(9):
+                self.dist[s][i] = dist[i]
+                self.opp[s][i] = opp[i]
+
     def __dealloc__(self):
         free(self.keys)
         free(self.opp_memo)
