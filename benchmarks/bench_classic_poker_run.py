@@ -11,7 +11,7 @@ subset of the hand. Figures are the medians over the rounds, in hands per CPU se
 
     .venv/bin/pip install pokerkit     # the peer: for this benchmark only (the tests' cross-check uses it too)
     .venv/bin/python benchmarks/bench_classic_poker_run.py [--rounds 3] [--scale 1.0] [--case draw]
-        [--before /tmp/before] [--json out.json]
+        [--before /tmp/before [--before-scale 0.05]] [--json out.json]
 
 A hand is one play of a deal: ``seating: duplicate`` plays every deal once per rotation of the bots (six
 hands per deal at six seats; the cards are dealt once), ``seating: fixed`` once. ``variance_reduction``:
@@ -19,7 +19,9 @@ hands per deal at six seats; the cards are dealt once), ``seating: fixed`` once.
 default) computes ``adjusted_score`` from every finished state, so each rotation is played into a
 ``State`` (``FastPath.play_out``, the engine's ``apply`` of each action) and the luck estimator runs.
 ``--before DIR`` (a copy of the code before a change) runs every case with that code too, interleaved
-(``python -m rasklad`` with DIR first on ``PYTHONPATH``).
+(``python -m rasklad`` with DIR first on ``PYTHONPATH``), its ``variance_reduction: none`` jobs cut to
+``--before-scale`` of the size (the readable engine plays a few hundred hands a second: 5,000 deals are
+minutes of it, so its fixed cost is still a small part).
 """
 
 from __future__ import annotations
@@ -78,12 +80,12 @@ for _ in range(n):
 
 #: (case, rules, players, seating, variance_reduction, deals at scale 1, the PokerKit form)
 CASES: list[tuple[str, dict[str, Any], int, str, str, int, str]] = [
-    ("draw 6p, duplicate", {"preset": "draw"}, 6, "duplicate", "none", 20_000, "draw"),
-    ("draw 6p, fixed seats", {"preset": "draw"}, 6, "fixed", "none", 60_000, "draw"),
-    ("draw 6p, duplicate, adjusted_score", {"preset": "draw"}, 6, "duplicate", "auto", 1_000, "draw"),
-    ("stud7 6p, duplicate", {"preset": "stud7"}, 6, "duplicate", "none", 20_000, "stud7"),
-    ("stud7 6p, fixed seats", {"preset": "stud7"}, 6, "fixed", "none", 60_000, "stud7"),
-    ("stud7 6p, duplicate, adjusted_score", {"preset": "stud7"}, 6, "duplicate", "auto", 1_000, "stud7"),
+    ("draw 6p, duplicate", {"preset": "draw"}, 6, "duplicate", "none", 100_000, "draw"),
+    ("draw 6p, fixed seats", {"preset": "draw"}, 6, "fixed", "none", 200_000, "draw"),
+    ("draw 6p, duplicate, adjusted_score", {"preset": "draw"}, 6, "duplicate", "auto", 400, "draw"),
+    ("stud7 6p, duplicate", {"preset": "stud7"}, 6, "duplicate", "none", 100_000, "stud7"),
+    ("stud7 6p, fixed seats", {"preset": "stud7"}, 6, "fixed", "none", 200_000, "stud7"),
+    ("stud7 6p, duplicate, adjusted_score", {"preset": "stud7"}, 6, "duplicate", "auto", 400, "stud7"),
 ]
 
 
@@ -103,18 +105,23 @@ def main() -> None:
     ap.add_argument("--json")
     ap.add_argument("--case", help="only the cases whose name contains this text")
     ap.add_argument("--before", type=Path, help="a copy of the code before a change, run interleaved")
+    ap.add_argument("--before-scale", type=float, default=0.05,
+                    help="the size of the before's jobs (variance_reduction none) relative to the others'")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-cp-"))
     cases = []
     for i, (name, rules, players, seating, variance, deals, form) in enumerate(CASES):
         if args.case and args.case not in name:
             continue
-        n = max(60, int(deals * args.scale))
-        path = work / f"case{i}.json"
-        path.write_text(json.dumps(spec(rules, players, seating, variance, n)))
-        hands = n * (players if seating == "duplicate" else 1)
         trees = [("before", args.before.resolve()), ("after", None)] if args.before else [("", None)]
         for label, code in trees:
+            # the readable engine's job is cut (--before-scale) so that a round stays minutes long;
+            # each job is still large enough that its fixed cost is a small part of it
+            n = max(60, int(deals * args.scale * (args.before_scale if code is not None and variance == "none"
+                                                  else 1.0)))
+            path = work / f"case{i}-{label}.json"
+            path.write_text(json.dumps(spec(rules, players, seating, variance, n)))
+            hands = n * (players if seating == "duplicate" else 1)
             cases.append((f"{name}{f' [{label}]' if label else ''}", path, hands, form, code))
     forms = sorted({c[3] for c in cases})
     try:
