@@ -80,11 +80,11 @@ def serve(
     # httptools parses HTTP in C (h11 in Python made the status route's p99 twice as long); the
     # loop stays asyncio's: uvloop starved some connections for 200 ms under 200 clients in one
     # process (docs/tenants.md, "Status under load").
-    from sims.logs import uvicorn_log_config
-    from sims.settings import get_settings
-
     # RASKLAD_LOG_FORMAT=json: every line (uvicorn's and the API's own) one JSON object (sims/logs.py).
     from uvicorn.config import LOGGING_CONFIG
+
+    from sims.logs import uvicorn_log_config
+    from sims.settings import get_settings
 
     log_config = uvicorn_log_config(get_settings().log_format) or LOGGING_CONFIG
     uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
