@@ -17,6 +17,10 @@ each with ``variance_reduction: none`` and the default ``auto`` (the AIVAT corre
 docs/statistics.md), and one ``dealer-rule`` and one ``basic`` player. ``--before DIR`` (a copy of the
 code before a change, its extensions built in place) runs every case with that code too, interleaved
 with this checkout's run of the same case. ``--case TEXT`` keeps the cases whose name contains TEXT.
+
+``--kernel`` measures instead, in this process, what the AIVAT correction costs on the compiled path
+(issue 31: at most 20% of play time): ``FastPath.play_shard`` over the same deals with and without the
+correction, interleaved, CPU time, medians of the rounds (the correction's tables built before timing).
 """
 
 from __future__ import annotations
@@ -85,6 +89,42 @@ def cpu_of(cmd: list[str], code: Path | None = None, pycache: Path | None = None
     return usage.ru_utime + usage.ru_stime
 
 
+KERNEL_TABLES: list[tuple[str, list[str]]] = [
+    ("1 × random", ["blackjack/random"]),
+    ("basic v random (2 rotations)", ["blackjack/basic", "blackjack/random"]),
+    ("basic v dealer-rule (2 rotations)", ["blackjack/basic", "blackjack/dealer-rule"]),
+]
+
+
+def kernel_cost(rounds: int, deals: int) -> None:
+    """Rounds/s of ``play_shard`` without and with the correction (6 decks), and the correction's share."""
+    import time
+
+    from games.blackjack.fast.playout import FAST, luck_tables
+    from games.blackjack.rules import Rules
+    from games.core import registry
+    from games.core.streams import Streams
+    from sims.plan import deal_seed
+
+    rules = Rules(preset="casino", decks=6)
+    luck_tables(rules)
+    streams = Streams(deal_seed(1))
+    print(f"play_shard, casino 6 decks, {deals:,} deals, CPU time, medians of {rounds} (load {os.getloadavg()[0]:.1f})")
+    print("| table | deals/s, none | deals/s, auto | correction / play |")
+    print("|---|---:|---:|---:|")
+    for name, names in KERNEL_TABLES:
+        bots = [registry.make(b, {}, "blackjack") for b in names]
+        rotations = [[bots[(s + r) % len(bots)] for s in range(len(bots))] for r in range(len(bots))]
+        times: dict[bool, list[float]] = {False: [], True: []}
+        for _ in range(rounds):
+            for luck in (False, True):
+                t0 = time.process_time()
+                FAST.play_shard(rules, len(bots), range(deals), streams, rotations, luck)
+                times[luck].append(time.process_time() - t0)
+        plain, adjusted = statistics.median(times[False]), statistics.median(times[True])
+        print(f"| {name} | {deals / plain:,.0f} | {deals / adjusted:,.0f} | {(adjusted - plain) / plain:.1%} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3)
@@ -93,7 +133,11 @@ def main() -> None:
     ap.add_argument("--json")
     ap.add_argument("--case", help="only the cases whose name contains this text")
     ap.add_argument("--before", type=Path, help="a copy of the code before a change, run interleaved")
+    ap.add_argument("--kernel", action="store_true", help="the correction's cost inside play_shard (issue 31)")
     args = ap.parse_args()
+    if args.kernel:
+        kernel_cost(max(args.rounds, 3), int(400_000 * args.scale))
+        return
     work = Path(tempfile.mkdtemp(prefix="bench-bj-"))
     specs = []
     for i, (name, bots, variance, units) in enumerate(CASES):
@@ -123,7 +167,7 @@ def main() -> None:
     p = statistics.median(peer)
     print(f"\nmedians of {args.rounds} rounds, CPU time, load average {min(loads):.1f}-{max(loads):.1f} on "
           f"{os.cpu_count()} cores; OpenSpiel blackjack random {p:,.0f} games/s")
-    print("| case | rounds/s | ratio to OpenSpiel |")
+    print("| case | deals/s | ratio to OpenSpiel |")
     print("|---|---:|---:|")
     out: dict[str, Any] = {"load": [min(loads), max(loads)], "rounds": args.rounds, "openspiel": p, "cases": {}}
     for name, _, n, _ in runs:
