@@ -1,7 +1,9 @@
 """The C paths of Order Poker (games/order_poker/fast/) against the readable Python engine and numpy.
 
 * The kernel's OP-2 ranks equal the evaluator's on every hand; the fast path takes only tables of
-  the plain random bot (its parity with the readable engine: ``tests/test_fast_paths.py``).
+  the plain random and heuristic bots (its parity with the readable engine: ``tests/test_fast_paths.py``),
+  carrying each heuristic bot's bidding cache in and out, so its draws are the bot's whichever path
+  played its earlier deals (a bot dealt the same cards again draws nothing, as in duplicate seating).
 * The heuristic bot's C plan tables must equal the numpy formulas over ``plans.swap_plans`` /
   ``plans.pool_plans`` (the evaluator's ranks), the sampled reach the argsort formula.
 """
@@ -23,8 +25,10 @@ from games.order_poker.fast import _plans as k
 from games.order_poker.fast._rules import category_of
 from games.order_poker.fast.playout import FAST
 from games.order_poker.hands import combination
+from games.order_poker.heuristic import HeuristicBot
 from games.order_poker.plans import pool_plans, swap_plans
 from games.order_poker.rules import DECK, NONE, PAIR, TWO_PAIR
+from games.order_poker.tables import TABLES
 
 
 def test_op_2_c_ranks_equal_the_evaluator_on_every_hand() -> None:
@@ -38,7 +42,8 @@ def test_op_2_c_ranks_equal_the_evaluator_on_every_hand() -> None:
 
 
 def test_the_fast_path_declines_other_bots() -> None:
-    """Only tables of the plain random bot go to the C play-out; the others play the readable loop."""
+    """Only tables of plain random and heuristic bots go to the C play-out (heuristic seats: one parameter
+    set, one bot each); the others play the readable loop."""
 
     class Subclass(RandomBot):
         """Not the plain random bot (it always takes the last legal action): no C kernel for it."""
@@ -50,7 +55,17 @@ def test_the_fast_path_declines_other_bots() -> None:
     assert entry.fast_path(Rules(), [RandomBot()] * 3) is not None
     assert entry.fast_path(Rules(), [Subclass()] * 3) is None
     assert entry.fast_path(Rules(), [registry.make(f"order-poker/{n}") for n in ("heuristic", "random", "random")]) \
-        is None
+        is FAST
+
+    class Stubborn(HeuristicBot):
+        """Not the plain heuristic bot: no C kernel for it."""
+
+    h = HeuristicBot()
+    assert entry.fast_path(Rules(), [Stubborn(), RandomBot(), RandomBot()]) is None
+    assert entry.fast_path(Rules(), [h, h, RandomBot()]) is None  # one cache, two seats: not the kernel's
+    assert entry.fast_path(Rules(), [h, HeuristicBot(risk=0.2), RandomBot()]) is None  # two parameter sets
+    assert entry.fast_path(Rules(), [h, HeuristicBot(), HeuristicBot()]) is FAST
+    assert entry.fast_path(Rules(), [registry.make("order-poker/montecarlo"), h, RandomBot()]) is None
     st = State.deal(Rules(), 3, 0, np.random.default_rng(1))
     st.apply(st.legal_actions()[0])
     with pytest.raises(ValueError, match="fresh deal"):  # a kernel result only loads into a fresh deal
@@ -65,12 +80,67 @@ def test_c_random_deals_under_other_rules_reach_every_end() -> None:
                                                  {"keep_prob": 0.1}, {})]
     check_parity(entry, FAST, rules, table, deals=600)
     rng, bots = np.random.default_rng(3), [registry.make(n, dict(p)) for n, p in table]
-    ended = Counter()
+    ended: Counter[str] = Counter()
     for d in range(600):
         st = State.deal(rules, 4, d % 4, rng)
         FAST.play_out(st, bots, rng)
         ended[st.end_rule] += 1
     assert set(ended) == {"OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8"}
+
+
+def _loop(st: State, bots: list[Any], rng: np.random.Generator) -> None:
+    while not st.is_over():
+        seat = st.to_act()
+        st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
+
+
+def test_heuristic_caches_carry_over_deals_and_paths() -> None:
+    """OP-3 bidding prices are cached per bot: a bot dealt the same hand and robot again draws nothing.
+    Each deal is played twice with the same cards (as duplicate seating does), and the paths alternate
+    (readable, C, C, readable...): records, generator states and the bots' caches stay equal."""
+    rules = Rules()
+    for players in (3, 5):
+        fast_bots: list[Any] = [HeuristicBot(), RandomBot(), HeuristicBot(), RandomBot(), HeuristicBot()][:players]
+        loop_bots: list[Any] = [HeuristicBot(), RandomBot(), HeuristicBot(), RandomBot(), HeuristicBot()][:players]
+        deal_rng = np.random.default_rng(40 + players)
+        fast_rng, loop_rng = np.random.default_rng(7), np.random.default_rng(7)
+        for d in range(60):
+            dealt = State.deal(rules, players, d % players, deal_rng)
+            for again in range(2):
+                fast, loop = dealt.copy(), dealt.copy()
+                if (d + again) % 3:
+                    FAST.play_out(fast, fast_bots, fast_rng)
+                else:
+                    _loop(fast, fast_bots, fast_rng)
+                _loop(loop, loop_bots, loop_rng)
+                assert fast.record() == loop.record(), (players, d, again)
+                assert fast_rng.bit_generator.state == loop_rng.bit_generator.state, (players, d, again)
+                for f, g in zip(fast_bots, loop_bots, strict=True):
+                    if isinstance(f, HeuristicBot):
+                        assert f._bid_key == g._bid_key
+                        assert list(f._bid_info[0]) == list(g._bid_info[0])
+                        assert np.array_equal(f._bid_info[1], g._bid_info[1])
+
+
+def test_heuristic_rows_equal_the_readable_rows() -> None:
+    """``play_rows`` (the summary kernel) of duplicate rotations with heuristic seats: the rows of the
+    readable loop, rotation by rotation, and the same draws (each rotation's generator ends equal)."""
+    rules, players = Rules(), 4
+    fast_bots: list[Any] = [HeuristicBot(), RandomBot(), HeuristicBot(), RandomBot(keep_prob=0.3)]
+    loop_bots: list[Any] = [HeuristicBot(), RandomBot(), HeuristicBot(), RandomBot(keep_prob=0.3)]
+    # every seating twice in a row: the second time each heuristic bot holds the same cards again
+    seatings = [[(r + s) % players for s in range(players)] for r in range(players) for _ in range(2)]
+    deal_rng = np.random.default_rng(5)
+    for d in range(40):
+        dealt = State.deal(rules, players, d % players, deal_rng)
+        fast_gens = [np.random.default_rng(1000 * d + r) for r in range(len(seatings))]
+        loop_gens = [np.random.default_rng(1000 * d + r) for r in range(len(seatings))]
+        rows = FAST.play_rows(dealt, TABLES, [[fast_bots[b] for b in p] for p in seatings], fast_gens.__getitem__)
+        for r, p in enumerate(seatings):
+            st = dealt.copy()
+            _loop(st, [loop_bots[b] for b in p], loop_gens[r])
+            assert rows[r] == (TABLES.deal_rows(st), TABLES.seat_rows(st)), (d, r)
+            assert fast_gens[r].bit_generator.state == loop_gens[r].bit_generator.state, (d, r)
 
 
 # ---------------------------------------------------------------- the heuristic's plan tables

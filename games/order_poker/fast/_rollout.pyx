@@ -22,8 +22,8 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from games.order_poker.fast.kernel cimport (
-    BIDDING, EXCHANGE, K_AGAINST, K_FOR, K_KEEP, K_STOP, K_SWAP, MAX_LEGAL, OVER, ROLES, Deal, apply, category,
-    count_legal, legal_at, start,
+    BIDDING, EXCHANGE, K_AGAINST, K_FOR, K_KEEP, K_SIMPLE, K_SOURCES, K_STOP, K_SWAP, MAX_LEGAL, OVER, ROLES, Deal,
+    apply, category, count_legal, legal, legal_at, start,
 )
 
 cdef extern from "numpy/random/bitgen.h":
@@ -1076,3 +1076,140 @@ cdef class Rollouts:
                         apply(&d, self.choose(&d, bg))
             score(&d, dealer, half_min, sc)
             totals[k] += sc[me]
+
+
+# ---------------------------------------------------------------- whole deals of a job's table
+# The fast path ``order-poker/c-table`` (``playout.py``): heuristic seats decide by ``Rollouts.choose``
+# and random seats by ``RandomBot.act``'s draws, all from the job's one generator in play order, as
+# the runner's ``view -> act -> apply`` loop does. ``Rollouts.seat_cache``/``set_seat_cache`` carry a
+# ``HeuristicBot``'s bidding cache in and out, so its draws happen exactly when the bot's would.
+
+cdef inline int random_choice(const Deal *d, int n, double pp, double kp, bitgen_t *bg) noexcept nogil:
+    """``RandomBot.act`` (as ``_playout.choose``): the index of the chosen action among ``n``."""
+    cdef double u
+    if n == 1:
+        return 0
+    u = bg.next_double(bg.state)
+    if d.phase == BIDDING:  # the pass comes first
+        return 0 if u < pp else 1 + <int>(bg.next_double(bg.state) * (n - 1))
+    if d.phase == EXCHANGE and kp >= 0:  # the keep comes first
+        return 0 if u < kp else 1 + <int>(bg.next_double(bg.state) * (n - 1))
+    return <int>(u * n)
+
+
+cdef inline object table_action(const Deal *d, int code, list simple, list swaps):
+    """The engine's ``Action`` object of the seat to act's ``code`` (as ``_playout.action_of``)."""
+    cdef int s = d.turn, src, i, j, take
+    if code < K_SWAP:
+        return simple[K_SIMPLE * s + code]
+    code -= K_SWAP
+    src = code // 25 - 1
+    i = (code % 25) // 5
+    j = code % 5
+    take = d.robot[j] if src < 0 else d.hands[src][j]
+    return swaps[K_SOURCES * s + src + 1][36 * (d.hands[s][i] - 16) + take - 16]
+
+
+cdef inline int table_choose(Rollouts pol, Deal *d, const int *heur, const double *pp, const double *kp,
+                             bitgen_t *bg) noexcept nogil:
+    cdef int aux[MAX_LEGAL]
+    cdef int s = d.turn, m
+    if heur[s]:
+        return pol.choose(d, bg)
+    m = count_legal(d, aux)
+    return legal_at(d, aux, random_choice(d, m, pp[s], kp[s], bg))
+
+
+cdef bitgen_t *table_start(Rollouts pol, Deal *d, rng, hands, robot, int dealer, int max_rounds, int half_min,
+                           heuristic, pass_prob, keep_prob, int *heur, double *pp, double *kp) except NULL:
+    cdef int n = len(hands), i, s
+    if n < 3 or n > 6 or len(heuristic) != n:
+        raise ValueError("3 to 6 hands, and one heuristic flag per seat")
+    for s in range(n):
+        h = hands[s]
+        for i in range(5):
+            d.hands[s][i] = h[i]
+        heur[s] = 1 if heuristic[s] else 0
+        pp[s] = 0.0 if heur[s] else pass_prob[s]
+        kp[s] = -1.0 if heur[s] or keep_prob[s] is None else keep_prob[s]
+    for i in range(5):
+        d.robot[i] = robot[i]
+    start(d, n, dealer, max_rounds)
+    pol.half_min = half_min
+    pol.dealer = dealer
+    return <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+
+
+def seat_cache(Rollouts pol, int s):
+    """Seat ``s``'s bidding cache: ``(key, dist, opp)`` (``HeuristicBot._bid_key`` and ``_bid_info``'s
+    lists), or None when the seat has priced nothing."""
+    if not 0 <= s < 6:
+        raise ValueError("seat must be in 0..5")
+    if not pol.has_key[s]:
+        return None
+    return (tuple([pol.key[s][i] for i in range(10)]), [pol.dist[s][i] for i in range(9)],
+            [pol.opp[s][i] for i in range(9)])
+
+
+def set_seat_cache(Rollouts pol, int s, key, dist, opp):
+    """Give seat ``s`` a ``HeuristicBot``'s bidding cache (``key`` empty: none)."""
+    cdef int i
+    if not 0 <= s < 6:
+        raise ValueError("seat must be in 0..5")
+    if len(key) != 10:
+        pol.has_key[s] = 0
+        return
+    for i in range(10):
+        pol.key[s][i] = key[i]
+    for i in range(9):
+        pol.dist[s][i] = dist[i]
+        pol.opp[s][i] = opp[i]
+    pol.has_key[s] = 1
+
+
+def play_table(Rollouts pol, rng, hands, robot, int dealer, int max_rounds, int half_min, heuristic, pass_prob,
+               keep_prob, list simple, list swaps, list actions, list trace=None):
+    """``_playout.play_random`` with ``pol``'s heuristic at the seats where ``heuristic`` is true (the
+    random bot of ``pass_prob``/``keep_prob`` elsewhere); the same tuple, the fields of a ``Playout``."""
+    cdef Deal d
+    cdef int i, s, m, n, code
+    cdef int codes[MAX_LEGAL]
+    cdef int heur[6]
+    cdef double pp[6]
+    cdef double kp[6]
+    cdef bitgen_t *bg = table_start(pol, &d, rng, hands, robot, dealer, max_rounds, half_min, heuristic,
+                                    pass_prob, keep_prob, heur, pp, kp)
+    n = d.n
+    with rng.bit_generator.lock:
+        while d.phase != OVER:
+            if trace is not None:
+                m = legal(&d, codes)
+                trace.append([table_action(&d, codes[i], simple, swaps) for i in range(m)])
+            code = table_choose(pol, &d, heur, pp, kp, bg)
+            actions.append(table_action(&d, code, simple, swaps))
+            apply(&d, code)
+    return (actions, ("OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8")[d.end],
+            [[d.hands[s][i] for i in range(5)] for s in range(n)],
+            [d.robot[i] for i in range(5)], d.robot_cat, [d.bids[i] for i in range(d.nbids)],
+            [d.bidders[i] for i in range(d.nbids)], [bool(d.in_bid[s]) for s in range(n)], d.orderer, d.order,
+            [(None, "for", "against")[d.roles[s]] for s in range(n)], bool(d.is_open), d.round, bool(d.all_kept),
+            d.partner)
+
+
+def play_table_summary(Rollouts pol, rng, hands, robot, int dealer, int max_rounds, int half_min, heuristic,
+                       pass_prob, keep_prob):
+    """``play_table`` without the actions: ``_playout.play_random_summary``'s tuple."""
+    cdef Deal d
+    cdef int s, moves = 0
+    cdef int heur[6]
+    cdef double pp[6]
+    cdef double kp[6]
+    cdef bitgen_t *bg = table_start(pol, &d, rng, hands, robot, dealer, max_rounds, half_min, heuristic,
+                                    pass_prob, keep_prob, heur, pp, kp)
+    with rng.bit_generator.lock:
+        with nogil:
+            while d.phase != OVER:
+                apply(&d, table_choose(pol, &d, heur, pp, kp, bg))
+                moves += 1
+    return (d.end, d.orderer, d.order, d.nbids, bool(d.is_open), d.robot_cat, d.round, d.partner, moves,
+            [category(d.hands[s]) for s in range(d.n)], [d.roles[s] for s in range(d.n)])

@@ -1,4 +1,5 @@
-"""The C play-out of tables of ``order-poker/random`` bots, as the fast path the game's entry declares.
+"""The C play-out of tables of ``order-poker/random`` and ``order-poker/heuristic`` bots, as the fast
+path the game's entry declares.
 
 A random bot spends about a microsecond choosing; the per-action Python engine (legal actions,
 view, apply) costs tens, so a table of random bots is bound by Python-level game logic.
@@ -7,12 +8,21 @@ kernel ``kernel.pxd``), which plays the same state machine as ``State`` with the
 the same generator, and gives the result to ``State.load_playout``. The rules remain readable in
 ``state.py``; ``tests/test_fast_paths.py`` checks both give identical records, leave the generator
 in the same state, and list the same legal actions at every step.
+
+A table with ``order-poker/heuristic`` seats (plain ``HeuristicBot``s, one parameter set shared by
+all of them, each seat its own bot) goes to ``_rollout.play_table``: the heuristic's decisions in C
+(``_rollout.Rollouts.choose``, the montecarlo bot's play-out policy, decision-identical to
+``heuristic.py``) and the random seats' as above, every draw from the one generator the runner
+passes to every bot, in play order. A ``HeuristicBot`` caches its bidding prices (``_bid_key``,
+``_bid_info``) and draws only when its hand or the robot changes: the cache is copied into the
+kernel's seat before a deal and back after it, so the draws happen exactly when the bot's would,
+whichever path played its previous deals.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -20,13 +30,15 @@ from games.core.entry import FastPath, RotationRows, TableSpec
 from games.order_poker.actions import FOR, KEEP, SIMPLE, SIMPLE_PER_SEAT, STOP, Action, swap_table
 from games.order_poker.bots import RandomBot
 from games.order_poker.fast import _playout as k
+from games.order_poker.fast import _rollout as rk
+from games.order_poker.heuristic import HeuristicBot
 from games.order_poker.phases import BIDDING
 from games.order_poker.rules import MAX_PLAYERS
 from games.order_poker.scoring import score_deal
 from games.order_poker.state import Playout, State
 from games.order_poker.tables import TABLES, deal_row, seat_rows_of
 
-__all__ = ["FAST", "RandomPlayout", "play_random", "random_params"]
+__all__ = ["FAST", "RandomPlayout", "TableParams", "play_random", "play_table", "random_params", "table_params"]
 
 _ROLES: tuple[str | None, ...] = (None, "for", "against")  # the kernel's role codes 0, 1, 2
 assert k.ROLE_NAMES == _ROLES
@@ -50,6 +62,91 @@ def random_params(bots: Sequence[Any]) -> tuple[list[float], list[float | None]]
     return [b.pass_prob for b in bots], [b.keep_prob for b in bots]
 
 
+class TableParams(NamedTuple):
+    """What the C play-out needs of a table (``table_params``): the heuristic seats' shared policy
+    (None: no heuristic seat), which seats are heuristic, the random seats' parameters (0.0 / None
+    at heuristic seats), and the bots themselves (their bidding caches go in and out)."""
+
+    policy: Any  # _rollout.Rollouts | None
+    heuristic: list[bool]
+    pass_prob: list[float]
+    keep_prob: list[float | None]
+    bots: Sequence[Any]
+
+
+_POLICIES: dict[tuple[float, ...], Any] = {}  # one Rollouts per heuristic parameter set (its memo tables)
+
+
+def _policy(b: HeuristicBot) -> Any:
+    key = (b.loss, b.cont, b.p_ord, b.spite, b.threshold, float(b.samples))
+    pol = _POLICIES.get(key)
+    if pol is None:
+        pol = _POLICIES[key] = rk.Rollouts(b.loss, b.cont, b.p_ord, b.spite, b.threshold, b.samples)
+    return pol
+
+
+def table_params(bots: Sequence[Any]) -> TableParams | None:
+    """The table as the C play-out plays it, or None: every seat a plain ``RandomBot`` or a plain
+    ``HeuristicBot`` (subclasses may choose differently), the heuristic ones with equal parameters
+    and each a different object (one bidding cache per seat, as the kernel keeps them)."""
+    heuristic, pp, kp = [], [], []
+    first: HeuristicBot | None = None
+    seen: set[int] = set()
+    for b in bots:
+        t = type(b)
+        if t is RandomBot:
+            heuristic.append(False)
+            pp.append(b.pass_prob)
+            kp.append(b.keep_prob)
+        elif t is HeuristicBot:
+            if id(b) in seen:
+                return None
+            seen.add(id(b))
+            if first is None:
+                first = b
+            elif (b.loss, b.cont, b.p_ord, b.spite, b.threshold, b.samples) != \
+                    (first.loss, first.cont, first.p_ord, first.spite, first.threshold, first.samples):
+                return None
+            heuristic.append(True)
+            pp.append(0.0)
+            kp.append(None)
+        else:
+            return None
+    return TableParams(None if first is None else _policy(first), heuristic, pp, kp, bots)
+
+
+def _load_caches(t: TableParams) -> None:
+    for s, h in enumerate(t.heuristic):
+        if h:
+            b = t.bots[s]
+            dist, opp = b._bid_info
+            rk.set_seat_cache(t.policy, s, b._bid_key, dist, opp)
+
+
+def _store_caches(t: TableParams) -> None:
+    for s, h in enumerate(t.heuristic):
+        if h:
+            cache = rk.seat_cache(t.policy, s)
+            b = t.bots[s]
+            if cache is not None and cache[0] != b._bid_key:  # the kernel priced a new hand
+                b._bid_key, b._bid_info = cache[0], (cache[1], np.array(cache[2], dtype=np.float64))
+
+
+def play_table(state: State, t: TableParams, rng: np.random.Generator,
+               trace: list[list[Action]] | None = None) -> None:
+    """Play a fresh ``state`` to the end with the table ``t``: ``play_random`` when every seat is
+    random, else ``_rollout.play_table`` (same actions, draws and bot caches as ``act`` by ``act``)."""
+    if t.policy is None:
+        play_random(state, t.pass_prob, t.keep_prob, rng, trace)
+        return
+    _load_caches(t)
+    rules = state.rules
+    out = rk.play_table(t.policy, rng, state.dealt, state.dealt_robot, state.dealer, rules.max_exchange_rounds,
+                        rules.half_min_rank, t.heuristic, t.pass_prob, t.keep_prob, _SIMPLE, _swaps(), [], trace)
+    _store_caches(t)
+    state.load_playout(_playout(out))
+
+
 def play_random(state: State, pass_prob: Sequence[float], keep_prob: Sequence[float | None],
                 rng: np.random.Generator, trace: list[list[Action]] | None = None) -> None:
     """Play a fresh ``state`` (no action yet) to the end with random bots of these parameters.
@@ -64,20 +161,25 @@ def play_random(state: State, pass_prob: Sequence[float], keep_prob: Sequence[fl
 
 
 class RandomPlayout(FastPath):
-    """The C play-out as a declared fast path: tables where every seat is the plain random bot."""
+    """The C play-out as a declared fast path: tables of plain random and heuristic bots (``table_params``)."""
 
     name = "order-poker/c-random"
 
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
-        """Every seat is ``order-poker/random`` (any parameters; a subclass may choose differently)."""
-        return random_params(bots) is not None
+        """Every seat is ``order-poker/random`` (any parameters) or ``order-poker/heuristic`` (any one
+        parameter set, each seat its own bot); a subclass of either may choose differently."""
+        return table_params(bots) is not None
+
+    @staticmethod
+    def _table(bots: Sequence[Any]) -> TableParams:
+        t = table_params(bots)
+        if t is None:
+            raise ValueError("RandomPlayout plays only tables of order-poker/random and order-poker/heuristic bots")
+        return t
 
     def play_out(self, state: State, bots: Sequence[Any], rng: np.random.Generator) -> None:
         """Play the fresh deal in C: the same actions, draws and record as the readable engine."""
-        params = random_params(bots)
-        if params is None:
-            raise ValueError("RandomPlayout plays only tables of order-poker/random bots")
-        play_random(state, params[0], params[1], rng)
+        play_table(state, self._table(bots), rng)
 
     def play_rows(self, state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]],
                   rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
@@ -91,11 +193,15 @@ class RandomPlayout(FastPath):
         rounds, half_min = state.rules.max_exchange_rounds, state.rules.half_min_rank
         out: list[RotationRows] = []
         for r, bots in enumerate(rotations):
-            params = random_params(bots)
-            if params is None:
-                raise ValueError("RandomPlayout plays only tables of order-poker/random bots")
-            (_, orderer, order, stake, is_open, robot_cat, rnd, partner, n_actions, cats,
-             codes) = k.play_random_summary(rng_at(r), hands, robot, dealer, rounds, params[0], params[1])
+            t = self._table(bots)
+            if t.policy is None:
+                summary = k.play_random_summary(rng_at(r), hands, robot, dealer, rounds, t.pass_prob, t.keep_prob)
+            else:
+                _load_caches(t)
+                summary = rk.play_table_summary(t.policy, rng_at(r), hands, robot, dealer, rounds, half_min,
+                                                t.heuristic, t.pass_prob, t.keep_prob)
+                _store_caches(t)
+            (_, orderer, order, stake, is_open, robot_cat, rnd, partner, n_actions, cats, codes) = summary
             roles = [_ROLES[c] for c in codes]
             scores = score_deal(cats, robot_cat, dealer, orderer, order, roles, partner, stake, half_min)
             out.append(([deal_row(dealer, orderer, order, stake, is_open, robot_cat, rnd, n_actions)],
@@ -104,20 +210,25 @@ class RandomPlayout(FastPath):
 
     def legal_trace(self, state: State, bots: Sequence[Any], rng: np.random.Generator) -> list[list[Action]]:
         """``play_out``, returning the kernel's legal list of every step (the same C loop, listing them)."""
-        params = random_params(bots)
-        if params is None:
-            raise ValueError("RandomPlayout plays only tables of order-poker/random bots")
         trace: list[list[Action]] = []
-        play_random(state, params[0], params[1], rng, trace)
+        play_table(state, self._table(bots), rng, trace)
         return trace
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
-        """Tables this kernel supports: default random bots, and mixed parameters (keep_prob, all-pass)."""
+        """Tables this kernel supports: default random bots, mixed random parameters (keep_prob,
+        all-pass), one heuristic among random bots, heuristic bots only, and a non-default heuristic
+        parameter set shared by every heuristic seat."""
         mixed = [{"pass_prob": 0.3, "keep_prob": 0.5}, {"pass_prob": 0.9}, {"keep_prob": 0.1},
                  {"pass_prob": 0.0, "keep_prob": 0.0}, {}, {"keep_prob": 1.0}]
+        heur: Mapping[str, Any] = {}
+        bold: Mapping[str, Any] = {"risk": 0.9, "spite": 0.0, "bid_threshold": -0.2, "samples": 8}
         return [[("order-poker/random", {})] * players,
                 [("order-poker/random", mixed[s]) for s in range(players)],
-                [("order-poker/random", {"pass_prob": 1.0})] * players]
+                [("order-poker/random", {"pass_prob": 1.0})] * players,
+                [("order-poker/heuristic", heur)] + [("order-poker/random", heur)] * (players - 1),
+                [("order-poker/heuristic", heur)] * players,
+                [("order-poker/heuristic", bold) if s % 2 else ("order-poker/random", mixed[s])
+                 for s in range(players)]]
 
 
 FAST = RandomPlayout()
