@@ -27,6 +27,12 @@ Under ``variance_reduction: auto`` a game that declares a ``LuckEstimator`` (``G
 states of every rotation of the unit (so such a unit is played by ``play_deal``, never by ``play_rows``,
 which gives rows without states); every other column is the same (docs/statistics.md).
 
+A fast path may play a whole summary shard itself (``FastPath.play_shard``, blackjack casino): asked when
+the seating is fixed (duplicate or fixed), one path plays every rotation, the deals pass by the rotation
+(no dealer chain) and units are single deals, it deals each deal from the stream ``(0, 0, d, 0)`` exactly as
+``GameEntry.deal`` would, plays rotation r from ``(0, 0, d, r + 1)``, and gives the columns of
+``SHARD_BATCH`` deals a call, the luck correction included under ``auto``: the same rows, no ``State``.
+
 ``record: decisions`` is ``record: full`` plus the ``decisions`` table: every unit is played by the
 readable engine with each bot's ``act`` timed (``play_timed``), never by a fast path (a kernel has no
 per-decision clock); a fast path plays exactly as the engine does, so every other table's rows are

@@ -341,7 +341,7 @@ class LuckEstimator:
     in a line each (``leaderboard.adjustment`` of a report). ``supports(rules)``: whether the
     estimator covers these rules (others get ``adjusted_score = score``). The runner plays the
     readable engine (or a fast path's ``play_out``) for a unit it corrects, since the correction
-    reads the finished states.
+    reads the finished states, unless a fast path's ``play_shard`` computes the same corrections.
     """
 
     method: str
