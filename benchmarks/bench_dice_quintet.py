@@ -20,7 +20,8 @@ Cases: dice poker ``mixed`` and ``full`` with one random player (pyhtzee's solit
 ``full`` with two greedy players, ``simple`` with four random players; Quintet random against random
 (target: 20,000 deals/s; no peer) and greedy against blotto; Order Poker's ``montecarlo`` against
 ``heuristic`` and two ``random`` (issue 30 item 3: strong bots; ``--scale 0.5`` keeps the old code's run near
-a minute of CPU). Seating is duplicate (one rotation per
+a minute of CPU); Order Poker's ``heuristic`` and two ``random`` (the compiled play-out's heuristic seats;
+``--scale 0.08`` for the readable engine's run with ``--before``). Seating is duplicate (one rotation per
 seat); ``variance_reduction: none`` where the spec knows the field (the corrected score needs the
 finished states, so that mode plays by the engine's loop, not ``FastPath.play_rows``).
 """
@@ -65,6 +66,10 @@ CASES: list[tuple[str, str, dict[str, Any], list[str], int, str]] = [
     # Strong bots (issue 30 item 3) against rule-based ones; every rotation seats the strong bot once.
     ("order poker, montecarlo vs heuristic + 2 random (4 rotations)", "order-poker", {},
      ["order-poker/montecarlo", "order-poker/heuristic", "order-poker/random", "order-poker/random"], 600, "deals"),
+    # Rule-based bots in the compiled play-out (issue 30 item 1): capital O, so --case "order poker" (the
+    # montecarlo case) does not select it.
+    ("Order Poker, heuristic + 2 random (3 rotations)", "order-poker", {},
+     ["order-poker/heuristic", "order-poker/random", "order-poker/random"], 150_000, "deals"),
 ]
 
 
