@@ -21,6 +21,7 @@ whichever path played its previous deals.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -74,14 +75,19 @@ class TableParams(NamedTuple):
     bots: Sequence[Any]
 
 
-_POLICIES: dict[tuple[float, ...], Any] = {}  # one Rollouts per heuristic parameter set (its memo tables)
+# One Rollouts per heuristic parameter set and thread: its seat caches hold a deal's bots' caches from
+# load to store, and play_table_summary releases the GIL, so two threads must not share one.
+_POLICIES = threading.local()
 
 
 def _policy(b: HeuristicBot) -> Any:
     key = (b.loss, b.cont, b.p_ord, b.spite, b.threshold, float(b.samples))
-    pol = _POLICIES.get(key)
+    mine: dict[tuple[float, ...], Any] | None = getattr(_POLICIES, "by_params", None)
+    if mine is None:
+        mine = _POLICIES.by_params = {}
+    pol = mine.get(key)
     if pol is None:
-        pol = _POLICIES[key] = rk.Rollouts(b.loss, b.cont, b.p_ord, b.spite, b.threshold, b.samples)
+        pol = mine[key] = rk.Rollouts(b.loss, b.cont, b.p_ord, b.spite, b.threshold, b.samples)
     return pol
 
 
