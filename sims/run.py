@@ -24,8 +24,9 @@ rotation): the same rows, since the rotation streams are the same (``tests/test_
 
 Under ``variance_reduction: auto`` a game that declares a ``LuckEstimator`` (``GameEntry.luck``) gets
 ``adjusted_score = score - correction`` in ``seats``, the correction computed here from the finished
-states of every rotation of the unit (so such a unit is played by ``play_deal``, never by ``play_rows``,
-which gives rows without states); every other column is the same (docs/statistics.md).
+states of every rotation of the unit (played by ``play_deal``), or, in a summary job whose fast path gives
+them, by ``FastPath.play_rows_corrected`` (the rows and the corrections from the kernel's own note of the
+chance it dealt, no ``State``: the same floats); every other column is the same (docs/statistics.md).
 
 A fast path may play a whole summary shard itself (``FastPath.play_shard``, blackjack casino): asked when
 the seating is fixed (duplicate or fixed), one path plays every rotation, the deals pass by the rotation
@@ -161,11 +162,15 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
         dealt = deal_unit(rules, n, dealer, rng)
         dealer = dealers.after(deal, dealt)  # from the fresh deal, before anyone plays it
         plays = fixed if fixed is not None else seatings(spec, rng)
-        if not full and luck is None:  # a corrected unit needs its finished states (LuckEstimator)
+        if not full:
             rotation_bots, fp = fixed_common if fixed_common is not None else fast.common(plays)
-            if fp is not None:  # the fast path plays every rotation in one call and gives the rows
-                rows.add_rotations(deal, plays, labels, fp.play_rows(dealt, entry.tables, rotation_bots,
-                                                                     streams.rotations(deal)))
+            # the fast path plays every rotation in one call and gives the rows (and, for a corrected
+            # unit, the corrections from its own note of the chance; else the finished states below)
+            got = None if fp is None else \
+                (fp.play_rows(dealt, entry.tables, rotation_bots, streams.rotations(deal)), None) if luck is None \
+                else fp.play_rows_corrected(dealt, entry.tables, rotation_bots, streams.rotations(deal), luck)
+            if got is not None:
+                rows.add_rotations(deal, plays, labels, got[0], got[1])
                 if on_unit is not None:
                     on_unit(deal - deals.start + 1)
                 continue

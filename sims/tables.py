@@ -258,9 +258,11 @@ class TournamentRows:
             self.records["record"].append(record_json)
 
     def add_rotations(self, deal: int, plays: Sequence[Sequence[int]], labels: Sequence[str],
-                      rows: Sequence[RotationRows]) -> None:
+                      rows: Sequence[RotationRows], corrections: Sequence[Sequence[float]] | None = None) -> None:
         """Add the rows of every rotation of one deal, as a fast path's ``play_rows`` gives them
-        (per rotation: the row functions' ``deal_rows`` and ``seat_rows`` values); summary jobs only."""
+        (per rotation: the row functions' ``deal_rows`` and ``seat_rows`` values); summary jobs only.
+        ``corrections`` (per rotation, one per seat: ``play_rows_corrected``) make ``adjusted_score``
+        as ``add`` does (none: the score)."""
         deal_rows, seat_rows = self._deal_pending, self._seat_pending
         at, match = self._at, self.match
         for rotation, (seating, (deals, seats)) in enumerate(zip(plays, rows, strict=True)):
@@ -270,9 +272,10 @@ class TournamentRows:
                                  (deal, rotation, dealer, seating_list, *values))
             for seat, values in enumerate(seats):
                 b = seating[seat]
-                # adjusted_score (after score) is the score: no correction on this path (_adjusted's row)
-                seat_rows.append((deal, rotation, seat, b, labels[b], *values[:at], float(values[at - 1]),
-                                  *values[at:], 0))
+                # adjusted_score (after score): the score less the correction, as _adjusted computes it
+                adjusted = float(values[at - 1]) if corrections is None else \
+                    float(values[at - 1]) - float(corrections[rotation][seat])
+                seat_rows.append((deal, rotation, seat, b, labels[b], *values[:at], adjusted, *values[at:], 0))
         if len(seat_rows) >= self.PENDING:
             self._flush()
 

@@ -124,3 +124,61 @@ def test_a_job_gives_the_same_rows_by_play_rows_and_by_played_states(preset: str
     assert fast["deals"].equals(played["deals"])
     keep = [c for c in played["seats"].column_names if c != "adjusted_score"]
     assert fast["seats"].select(keep).equals(played["seats"].select(keep))
+
+
+@pytest.mark.parametrize("preset, players, seating", [
+    ("draw", 4, "duplicate"), ("stud7", 4, "duplicate"), ("lowball-a5", 3, "duplicate"),
+    ("stud7-hilo", 6, "random"), ("short36-draw", 6, "duplicate"),   # CP-7.5's new stock, CP-8.6's common card
+])
+def test_a_corrected_job_gives_the_same_rows_with_and_without_states(preset: str, players: int, seating: str) -> None:
+    """Under ``variance_reduction: auto`` a summary job takes ``play_rows_corrected`` (the kernel's chance log,
+    no ``State``); a job storing full records plays each rotation's ``State`` through ``play_out`` and the
+    estimator reads the finished states (sims/run.py). Every row is the same, ``adjusted_score`` included."""
+    spec = {"kind": "tournament", "game": "classic-poker", "rules": {"preset": preset}, "players": players,
+            "bots": ["classic-poker/random"] * players, "deals": 40, "shard_deals": 40, "seating": seating,
+            "seed": 13}
+    logged = run_shard(parse_spec(spec), 0)
+    played = run_shard(parse_spec({**spec, "record": "full"}), 0)
+    assert logged["deals"].equals(played["deals"])
+    assert logged["seats"].equals(played["seats"])
+    adjusted = logged["seats"].column("adjusted_score").to_pylist()
+    assert adjusted != logged["seats"].column("score").to_pylist()  # corrections were applied
+
+
+@pytest.mark.parametrize("rules, players", [
+    (PRESETS["draw"], 6), (PRESETS["stud7"], 8), (PRESETS["stud5"], 4), (PRESETS["lowball"], 5),
+    (Rules(deck="36"), 6), (Rules(max_draw="3_or_4_with_ace", deck="53"), 5),
+])
+def test_the_kernels_chance_log_is_the_engines(rules: Rules, players: int) -> None:
+    """``logged_results`` notes each card dealt during play as ``State.chance_log`` does (a folded seat's
+    cards in an entry of a new stock aside, CP-7.5: never read), and ``luck.logged_corrections`` of those
+    notes equals ``luck.unit_corrections`` of the finished states exactly."""
+    from games.classic_poker import luck
+    from games.classic_poker.fast import _play
+    from games.classic_poker.fast.playout import _opts
+
+    streams = Streams(np.random.SeedSequence(29))
+    stock_entries = 0
+    for deal in range(25):
+        st0 = State.deal(rules, players, deal % players, streams.at(deal, 0))
+        logged = _play.logged_results(streams.rotations(deal), st0.deck_order, st0.reshuffle_order,
+                                      players, st0.dealer, st0.carried, rules.ante, _opts(rules), players)
+        finished = []
+        for r in range(players):
+            st = st0.copy()
+            FAST.play_out(st, [RandomBot()] * players, streams.at(deal, r + 1))
+            finished.append(st)
+            log, notes = logged[r][1], st.chance_log
+            assert notes is not None and len(log) == len(notes)
+            for mine, theirs in zip(log, notes, strict=True):
+                if theirs.ptr < 0:
+                    stock_entries += 1
+                    live = [p for p in range(players) if not theirs.folded[p]]
+                    assert [mine[5][p] for p in live] == [theirs.held[p] for p in live]
+                    assert mine[:5] == tuple(theirs)[:5]
+                else:
+                    assert mine == tuple(theirs)
+        assert luck.logged_corrections(rules, players, st0.deck_order, [lg for _, lg in logged]) \
+            == luck.unit_corrections(finished)
+    if rules.deck == "36":
+        assert stock_entries > 0

@@ -56,7 +56,7 @@ from games.classic_poker.state import State
 from games.core.entry import LuckEstimator
 
 __all__ = ["LUCK", "POT_GROWTH", "SAMPLES", "CardEvent", "corrections_of", "event_terms", "events",
-           "unit_corrections"]
+           "logged_corrections", "unit_corrections"]
 
 #: Completions per candidate card when two or more cards are missing (the fixed Monte Carlo of EQ).
 SAMPLES = 24
@@ -98,18 +98,23 @@ class CardEvent:
 def events(state: State) -> list[CardEvent]:
     """Every card a deal dealt after its first cards, in the order dealt, from the engine's own note of
     each (``State.chance_log``: the deal as it stood just before the card)."""
+    return _events(state.rules, state.players, state.deck_order, state.chance_log or ())
+
+
+def _events(rules: Rules, players: int, deck_order: Sequence[int], log: Sequence[Sequence[Any]]) -> list[CardEvent]:
+    """``events`` of a chance log: ``Dealt`` entries or the kernel's tuples in the same field order."""
     out: list[CardEvent] = []
-    if not state.chance_log:
+    if not log:
         return out
-    final = 7 if state.rules.form == "stud7" else 5
-    order = np.asarray(state.deck_order)
-    for d in state.chance_log:
-        live = tuple(p for p in range(state.players) if not d.folded[p])
-        common = () if d.common is None else (d.common,)
-        held = tuple(h + (common if p in live else ()) for p, h in enumerate(d.held))
-        unseen = tuple(np.sort(order[d.ptr:]).tolist()) if d.ptr >= 0 else ()
-        out.append(CardEvent(seat=d.seat, hands=held, live=live, pot=d.pot, unseen=unseen, card=d.card,
-                             final=final, draw=state.rules.form == "draw", from_stock=d.ptr < 0))
+    final = 7 if rules.form == "stud7" else 5
+    order = np.asarray(deck_order)
+    for seat, card, ptr, pot, folded, held_before, common_card in log:
+        live = tuple(p for p in range(players) if not folded[p])
+        common = () if common_card is None else (common_card,)
+        held = tuple(h + (common if p in live else ()) for p, h in enumerate(held_before))
+        unseen = tuple(np.sort(order[ptr:]).tolist()) if ptr >= 0 else ()
+        out.append(CardEvent(seat=seat, hands=held, live=live, pot=pot, unseen=unseen, card=card,
+                             final=final, draw=rules.form == "draw", from_stock=ptr < 0))
     return out
 
 
@@ -282,6 +287,22 @@ def unit_corrections(states: Sequence[Any], samples: int = SAMPLES) -> list[list
         for (i, _), terms in zip(items, _terms(rules, [b for _, b in items]), strict=True):
             for s, v in (terms or {}).items():
                 out[i][s] += v
+    return out
+
+
+def logged_corrections(rules: Rules, players: int, deck_order: Sequence[int], logs: Sequence[Sequence[Sequence[Any]]],
+                       samples: int = SAMPLES) -> list[list[float]]:
+    """``unit_corrections`` of one unit's rotations from their chance logs alone (the compiled play-out's
+    ``logged_results``: per rotation, the ``Dealt`` fields of every card dealt during play), with no
+    finished ``State``: the same events in the same order, so the same floats. A folded seat's cards in
+    an entry of a new stock (CP-7.5) may differ from the engine's note (the kernel does not take them out
+    of the hand); neither is read: such a card's term is left out and folded seats have none."""
+    out = [[0.0] * players for _ in logs]
+    items = [(i, _event_hands(ev, samples)) for i, log in enumerate(logs)
+             for ev in _events(rules, players, deck_order, log)]
+    for (i, _), terms in zip(items, _terms(rules, [b for _, b in items]), strict=True):
+        for s, v in (terms or {}).items():
+            out[i][s] += v
     return out
 
 

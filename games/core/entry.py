@@ -163,7 +163,8 @@ class FastPath(Protocol):
 
     ``play_rows`` is the shard runner's batch call for summary jobs: every rotation of one deal in
     one call, returning the row values directly, so a kernel may skip building the finished
-    ``State``s (the rows must be exactly what the row functions give: ``tests/test_rows_golden.py``).
+    ``State``s (the rows must be exactly what the row functions give: ``tests/test_rows_golden.py``);
+    ``play_rows_corrected`` is the same under ``variance_reduction: auto``, with the corrections.
     A class that subclasses ``FastPath`` inherits the defaults below (no test tables, no trace,
     ``play_rows`` by ``play_out`` on copies and the row functions).
     """
@@ -193,6 +194,15 @@ class FastPath(Protocol):
             self.play_out(st, bots, rng_at(r))
             out.append((tables.deal_rows(st), tables.seat_rows(st)))
         return out
+
+    def play_rows_corrected(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Bot]],
+                            rng_at: Callable[[int], np.random.Generator], luck: LuckEstimator
+                            ) -> tuple[list[RotationRows], list[list[float]]] | None:
+        """``play_rows`` with each rotation's ``luck`` corrections (one per seat), computed from what the
+        kernel noted of the chance it dealt instead of finished states; None (the default) when the
+        path cannot (the runner then plays ``play_out`` and calls ``luck.corrections``). The
+        corrections must equal ``luck.corrections`` of the finished states exactly (the same floats)."""
+        return None
 
     def legal_trace(self, state: Any, bots: Sequence[Bot], rng: np.random.Generator) -> Sequence[Sequence[Any]] | None:
         """``play_out``, returning the kernel's legal actions of every step (tests); None: not listed."""
@@ -341,7 +351,8 @@ class LuckEstimator:
     in a line each (``leaderboard.adjustment`` of a report). ``supports(rules)``: whether the
     estimator covers these rules (others get ``adjusted_score = score``). The runner plays the
     readable engine (or a fast path's ``play_out``) for a unit it corrects, since the correction
-    reads the finished states, unless a fast path's ``play_shard`` computes the same corrections.
+    reads the finished states, unless a fast path's ``play_shard`` or ``play_rows_corrected``
+    computes the same corrections (from its kernel's note of the chance).
     """
 
     method: str

@@ -35,6 +35,7 @@ DEF MAXP = 10
 DEF MAXC = 64       # card ids (jokers 52, 53)
 DEF MAXH = 8        # cards in a hand (seven-card stud holds 7)
 DEF MAXA = 4096     # decisions of a deal (max_raises is bounded by the play-out's supports)
+DEF MAXE = 64       # cards dealt during play (draw: at most 5 per player; stud7: 4 per player and a common)
 
 DEF RAISE = 16
 DEF DRAW = 256
@@ -112,6 +113,18 @@ ctypedef struct Game:
     int codes[MAXA]
     int seats[MAXA]
     int lg[MAXA]            # legal list: bit 0 may check, bit 1 call, bit 2 raise; a draw: top | ace << 3
+    # the chance log (State.chance_log): every card dealt after the first cards, the deal just before it
+    bint logging            # on once the first cards are dealt, when the caller asks for the log
+    bint want_log
+    int nev
+    int ev_seat[MAXE]       # -1: the common card of CP-8.6
+    int ev_card[MAXE]
+    int ev_ptr[MAXE]        # -1: from a new stock (CP-7.5)
+    int ev_pot[MAXE]
+    int ev_common[MAXE]
+    bint ev_folded[MAXE][MAXP]
+    int ev_n[MAXE][MAXP]
+    int ev_cards[MAXE][MAXP][MAXH]
 
 
 cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
@@ -172,13 +185,37 @@ cdef void interval(Game *g, int first, bint may_check) noexcept nogil:
     g.to_act = next_to_act(g, (first - 1 + g.n) % g.n)
 
 
+cdef void log_card(Game *g, int seat, int c, int ptr) noexcept nogil:
+    """State._next_card's ``Dealt``: the card, its deck position and the deal just before it."""
+    cdef int e = g.nev, p, j, pot = 0
+    if e >= MAXE:  # cannot happen under supports (MAXE covers every draw and street); the caller checks nev
+        g.nev += 1
+        return
+    g.ev_seat[e] = seat
+    g.ev_card[e] = c
+    g.ev_ptr[e] = ptr
+    g.ev_common[e] = g.common
+    for p in range(g.n):
+        pot += g.committed[p]
+        g.ev_folded[e][p] = g.folded[p]
+        g.ev_n[e][p] = g.ncards[p]
+        for j in range(g.ncards[p]):
+            g.ev_cards[e][p][j] = g.cards[p][j]
+    g.ev_pot[e] = pot
+    g.nev += 1
+
+
 cdef inline void give(Game *g, int seat, bint up) noexcept nogil:
     cdef int c
     if g.has_stock:
         c = g.stock[g.shead]
+        if g.logging:
+            log_card(g, seat, c, -1)
         g.shead += 1
     else:
         c = g.deck[g.ptr]
+        if g.logging:
+            log_card(g, seat, c, g.ptr)
         g.ptr += 1
     g.cards[seat][g.ncards[seat]] = c
     g.up[seat][g.ncards[seat]] = up
@@ -295,6 +332,8 @@ cdef void advance(Game *g, const Opts *o) noexcept nogil:
     g.street += 1
     if o.form == 2 and dealt == 6:
         if g.ndeck - g.ptr < nin:
+            if g.logging:
+                log_card(g, -1, g.deck[g.ptr], g.ptr)
             g.common = g.deck[g.ptr]  # CP-8.6
             g.ptr += 1
         else:
@@ -456,11 +495,13 @@ cdef int run(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
             for i in range(g.n):
                 give(g, g.pos[i], False)
         interval(g, g.pos[0], True)  # CP-7.2
+        g.logging = g.want_log
     else:
         rounds = 2 if o.form == 1 else 3
         for r in range(rounds):  # CP-8.1, CP-8.2: the last of them face up
             for i in range(g.n):
                 give(g, g.pos[i], r == rounds - 1)
+        g.logging = g.want_log  # before the interval: its first bet deals nothing
         interval(g, best_showing(g, o), False)  # CP-8.4
     while g.phase != 2:
         if g.phase == 0:
@@ -515,6 +556,8 @@ cdef inline void reset(Game *g, const Game *fresh) noexcept nogil:
     g.qhead = 0
     g.showdown = False
     g.nact = 0
+    g.logging = False
+    g.nev = 0
 
 
 cdef int play_one(Game *g, const Opts *o, rng) except -1:
@@ -551,6 +594,7 @@ def play(rng, deck, reshuffle, int players, int dealer, carried, int ante, tuple
     cdef Game *gp = &g
     cdef int i
     load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    g.want_log = False
     reset(gp, gp)
     play_one(gp, &o, rng)
     codes = [g.codes[i] for i in range(g.nact)]
@@ -566,9 +610,41 @@ def results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante,
     cdef Game *gp = &g
     cdef int r
     load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    g.want_log = False
     out = []
     for r in range(rotations):
         reset(gp, gp)
         play_one(gp, &o, rng_at(r))
         out.append(result(gp))
+    return out
+
+
+cdef object chance_log(Game *g):
+    """The deal's cards dealt during play as ``State.chance_log`` notes them: per card (seat or None for
+    the common card, card, deck position or -1, pot, folded per seat, every seat's cards, common or None)."""
+    cdef int e, p, j
+    if g.nev > MAXE:
+        raise RuntimeError("more cards dealt during play than the kernel logs")
+    out = []
+    for e in range(g.nev):
+        out.append((None if g.ev_seat[e] < 0 else g.ev_seat[e], g.ev_card[e], g.ev_ptr[e], g.ev_pot[e],
+                    tuple([bool(g.ev_folded[e][p]) for p in range(g.n)]),
+                    tuple([tuple([g.ev_cards[e][p][j] for j in range(g.ev_n[e][p])]) for p in range(g.n)]),
+                    None if g.ev_common[e] < 0 else g.ev_common[e]))
+    return out
+
+
+def logged_results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations):
+    """``results``, each rotation's ``result`` paired with its ``chance_log`` (the luck estimator's input)."""
+    cdef Opts o
+    cdef Game g
+    cdef Game *gp = &g
+    cdef int r
+    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    g.want_log = True
+    out = []
+    for r in range(rotations):
+        reset(gp, gp)
+        play_one(gp, &o, rng_at(r))
+        out.append((result(gp), chance_log(gp)))
     return out

@@ -7,7 +7,10 @@ draws from the same generator. ``play_out`` applies the kernel's actions to the 
 record, the finished state and its ``chance_log``, which the luck estimator reads, are the engine's);
 ``play_rows`` plays every rotation of a deal in C and writes the rows from the kernel's final hands,
 the showdown's values from ``ext.handeval`` in one batch per deal and the pots settled by
-``games.core.betting.settle`` (the engine's own settlement).
+``games.core.betting.settle`` (the engine's own settlement). ``play_rows_corrected`` (a job under
+``variance_reduction: auto``) is ``play_rows`` with the kernel noting each card dealt during play as
+``State.chance_log`` does, the luck estimator's corrections computed from those notes
+(``luck.logged_corrections``) without replaying the deal through ``State.apply``.
 
 What it plays (``supports``): five-card draw on every deck, wild cards and jokers included (they
 decide nothing during a draw deal's play), high, low or high-low, ``max_draw`` 5, 3 or
@@ -33,7 +36,7 @@ from games.classic_poker.rules import Rules
 from games.classic_poker.state import Action, State
 from games.classic_poker.tables import TABLES
 from games.core import betting as bt
-from games.core.entry import FastPath, RotationRows, TableSpec
+from games.core.entry import FastPath, LuckEstimator, RotationRows, TableSpec
 
 __all__ = ["FAST", "Playout", "supported"]
 
@@ -149,6 +152,23 @@ class Playout(FastPath):
         played = _play.results(rng_at, state.deck_order, state.reshuffle_order, state.players, state.dealer,
                                state.carried, state.rules.ante, _opts(state.rules), len(rotations))
         return _rows(state.rules, state.players, state.dealer, played)
+
+    def play_rows_corrected(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
+                            rng_at: Callable[[int], np.random.Generator], luck: LuckEstimator
+                            ) -> tuple[list[RotationRows], list[list[float]]] | None:
+        """``play_rows`` with the luck estimator's corrections from the kernel's chance log (``State.chance_log``
+        as the kernel notes it, ``luck.logged_corrections``): no ``State`` is replayed. None for another
+        estimator or a table ``play_rows`` would give to the readable loop."""
+        from games.classic_poker import luck as cp_luck  # luck imports the engine's modules; only needed here
+
+        if luck is not cp_luck.LUCK or tables is not TABLES or not _fresh(state) \
+                or not all(_all_random(b) for b in rotations) or not supported(state.rules):
+            return None
+        played = _play.logged_results(rng_at, state.deck_order, state.reshuffle_order, state.players, state.dealer,
+                                      state.carried, state.rules.ante, _opts(state.rules), len(rotations))
+        rows = _rows(state.rules, state.players, state.dealer, [res for res, _ in played])
+        return rows, cp_luck.logged_corrections(state.rules, state.players, state.deck_order,
+                                                [log for _, log in played])
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random seats."""
