@@ -147,7 +147,7 @@ def create_app(settings: Settings | None = None, broker: str | None = None,
     svc = Services(settings, store, KeyStore(store.engine), celery, Tracker(broker_url), broker_url, sql,
                    StatusCache(settings.status_max_age_s), streams=StreamLimit(settings.events_per_key, shared),
                    replays=ReplayPool(settings.replay_workers, settings.replay_per_key, settings.replay_timeout_s,
-                                      (settings.game_module_names, settings.bot_module_names)))
+                                      (settings.game_module_names, settings.bot_module_names), shared=shared))
     every = reconcile_every_s if reconcile_every_s is not None else float(settings.reconcile_seconds)
     api_threads = settings.api_threads
 

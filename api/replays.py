@@ -11,7 +11,8 @@ hung. Now:
 - any other deal is played again in a **process of its own** (``source: "replayed"``), started
   from a fork server that has the game code loaded, so that it can be killed: at most
   ``replay_workers`` run at once in an API process and at most ``replay_per_key`` of one key
-  (one key cannot take every place), more get 429 with ``Retry-After`` at once; a replay running
+  across every API process (counted in the broker's Redis, ``api.slots``; one key cannot take
+  every place), more get 429 with ``Retry-After`` at once; a replay running
   longer than ``replay_timeout_s`` is killed (400 naming ``deal``), and so is one whose client
   went away. The event loop only polls the child's pipe.
 """
@@ -30,9 +31,11 @@ from multiprocessing.context import BaseContext
 from typing import Any
 
 import pyarrow.compute as pc
+import redis
 from starlette.requests import Request
 
 from api.errors import ApiError
+from api.slots import KeySlots
 from storage.layout import shard_path
 from storage.objectstore import Location, read_parquet_files
 
@@ -98,48 +101,70 @@ def _child(conn: multiprocessing.connection.Connection, spec: Mapping[str, Any],
 
 
 class ReplayPool:
-    """At most ``workers`` replays at once in this API process, ``per_key`` of one key, each killed
-    after ``timeout_s``."""
+    """At most ``workers`` replays at once in this API process, ``per_key`` of one key (across every API
+    process when ``shared``, the broker's Redis, is given), each killed after ``timeout_s``."""
 
     def __init__(self, workers: int, per_key: int, timeout_s: float,
-                 modules: tuple[list[str], list[str]] = ([], [])) -> None:
+                 modules: tuple[list[str], list[str]] = ([], []), shared: redis.Redis | None = None) -> None:
         self.workers = workers
         self.per_key = per_key
         self.timeout_s = timeout_s
         self.modules = modules
+        # A replay never outlives its time limit (it is killed): its place expires a little after, so a
+        # place of an API process that died stops counting by then; no renewal is needed.
+        self._slots = KeySlots(shared, "replays", timeout_s + 15) if shared is not None else None
         self._lock = threading.Lock()
         self._by_key: dict[str, int] = {}
 
     def running(self) -> dict[str, int]:
-        """Replays running now, per key."""
+        """Replays running now in this API process, per key."""
         with self._lock:
             return dict(self._by_key)
 
-    def _take(self, key: str) -> None:
-        retry = {"Retry-After": str(max(1, round(self.timeout_s / 2)))}
+    def _refused(self, held: int) -> ApiError:
+        return ApiError(429, f"this key already has {held} deal replays running (its limit is "
+                             f"{self.per_key}, replay_per_key): wait for it, or run the job with "
+                             "record: full to keep every record", "deal",
+                        headers={"Retry-After": str(max(1, round(self.timeout_s / 2)))})
+
+    def _take(self, key: str) -> str | None:
+        """Admit one replay of ``key`` (429 past a limit); its place's token in the shared count."""
         with self._lock:
             mine = self._by_key.get(key, 0)
             if mine >= self.per_key:
-                raise ApiError(429, f"this key already has {mine} deal replays running (its limit is "
-                                    f"{self.per_key}, replay_per_key): wait for it, or run the job with "
-                                    "record: full to keep every record", "deal", headers=retry)
+                raise self._refused(mine)
             if sum(self._by_key.values()) >= self.workers:
                 raise ApiError(429, f"the server is running {self.workers} deal replays, its limit "
-                                    "(replay_workers): try again shortly", "deal", headers=retry)
+                                    "(replay_workers): try again shortly", "deal",
+                               headers={"Retry-After": str(max(1, round(self.timeout_s / 2)))})
             self._by_key[key] = mine + 1
+        if self._slots is None:
+            return None
+        try:
+            token, held = self._slots.take(key, self.per_key)
+        except redis.RedisError as e:  # Redis down: this process's own count is the limit
+            log.warning("per-key replay places: Redis unreachable (%s), counting in this process only", e)
+            return None
+        if token is None:
+            self._give_back(key, None)
+            raise self._refused(held)
+        return token
 
-    def _give_back(self, key: str) -> None:
+    def _give_back(self, key: str, token: str | None) -> None:
         with self._lock:
             n = self._by_key.get(key, 0) - 1
             if n > 0:
                 self._by_key[key] = n
             else:
                 self._by_key.pop(key, None)
+        if token is not None and self._slots is not None:
+            with contextlib.suppress(redis.RedisError):
+                self._slots.release(key, token)
 
     async def replay(self, key: str, spec: Mapping[str, Any], deal: int, rotation: int, part: int,
                      request: Request | None = None) -> dict[str, Any]:
         """The viewer's answer for a deal played again in a process of its own (see the module)."""
-        self._take(key)
+        token = self._take(key)
         ctx = _fork_server()
         recv, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_child, args=(send, dict(spec), deal, rotation, part, self.modules),  # type: ignore[attr-defined]
@@ -167,7 +192,7 @@ class ReplayPool:
                     proc.kill()
                 await asyncio.to_thread(proc.join, 5)
             recv.close()
-            self._give_back(key)
+            self._give_back(key, token)
         if answer[0] == "ok":
             out: dict[str, Any] = json.loads(answer[1])
             return out

@@ -42,6 +42,7 @@ import redis
 from starlette.requests import Request
 
 from api.errors import ApiError
+from api.slots import TAKE as _TAKE_SLOT  # take a place of a key if fewer than the limit are held
 from storage.query import QueryError
 
 T = TypeVar("T")
@@ -50,19 +51,6 @@ T = TypeVar("T")
 DISCONNECT_POLL_S = 0.2
 log = logging.getLogger("rasklad.api")
 
-#: Take one of a key's slots if it has fewer than ARGV[1] unexpired ones: KEYS[1] is the key's
-#: sorted set (member: a slot token, score: its expiry in ms of Redis's own clock, so API hosts
-#: need no common clock). Returns -1 when taken, else the number of slots held.
-_TAKE_SLOT = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local held = redis.call('ZCARD', KEYS[1])
-if held >= tonumber(ARGV[1]) then return held end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
-return -1
-"""
 #: Renew the slots ARGV[2..] of KEYS[1] (only those still there: an expired slot does not come back).
 _RENEW = """
 local t = redis.call('TIME')

@@ -26,21 +26,10 @@ from collections.abc import AsyncIterator
 import redis
 
 from api.errors import ApiError
+from api.slots import TAKE as _OPEN  # take a place of a key if fewer than the limit are held
 
 log = logging.getLogger("rasklad.api")
 
-#: KEYS[1]: the key's sorted set; ARGV: limit, ttl (ms), token. Drops expired entries, then adds
-#: the token if fewer than the limit remain. Returns -1 when added, else the number open.
-_OPEN = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local held = redis.call('ZCARD', KEYS[1])
-if held >= tonumber(ARGV[1]) then return held end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
-return -1
-"""
 #: Renew one token's expiry (only if it is still there: an expired stream does not come back).
 _RENEW = """
 local t = redis.call('TIME')

@@ -137,8 +137,9 @@ def test_deal_viewer_serves_stored_records_and_bounds_replays(svc: Service, keys
         assert again.json()["record"]["deal"] and again.json()["frames"]
 
     with svc.client(keys["alice"]) as a:
-        # A valid heavy spec (one deal: about 30 s of montecarlo); cancelled at once, only viewed.
-        heavy = a.post("/v1/jobs", json=spec(bots=heavy_bots(1000), deals=4, shard_deals=1)).json()
+        # A valid heavy spec (one deal: about 20 s of montecarlo since its play-outs run in C; declared
+        # 70 s); cancelled at once, only viewed.
+        heavy = a.post("/v1/jobs", json=spec(bots=heavy_bots(1000, 20), deals=4, shard_deals=1)).json()
         assert a.post(f"/v1/jobs/{heavy['id']}/cancel").status_code == 200
         # Eight viewer requests for its deals at once: one replays (and is killed at the time
         # limit), the rest get 429 at once; meanwhile bob's routes answer.
