@@ -118,6 +118,35 @@ def test_seat_state_agrees_with_every_view(preset: str, players: int) -> None:
             st.apply(legal[int(rng.integers(len(legal)))])
 
 
+@pytest.mark.parametrize(("preset", "players"), [("draw", 6), ("draw", 7), ("jackpots", 7), ("draw-joker", 7)])
+def test_seat_state_agrees_with_every_view_when_a_new_stock_is_formed(preset: str, players: int) -> None:
+    """CP-7.5: six or seven players drawing up to five (max_draw 5) run the deck out, so the draw goes on
+    from a new stock of the discards and folded hands in ``reshuffle_order`` (with seven players often a
+    second one). ``seat_state`` used to raise there; the rebuilt deal now shows every seat the same view and
+    the seat to act the same legal actions at every decision, whether the seat drew from the new stock, fed
+    it with its discards, or folded into it."""
+    r = ENTRY.rules({"preset": preset, "max_draw": 5})
+    rng = np.random.default_rng(12)
+    restocked = 0
+    for d in range(3):
+        st = ENTRY.deal(r, players, d % players, rng)
+        while not st.is_over():
+            for seat in range(players):
+                view = st.view(seat)
+                rebuilt = AD.seat_state(view, rng)
+                assert rebuilt.view(seat) == view
+                if seat == st.to_act():
+                    assert rebuilt.legal_actions() == st.legal_actions()
+            legal = st.legal_actions()
+            draws = [a for a in legal if getattr(a, "discard", None) is not None and len(a.discard) >= 4]
+            stay = [a for a in legal if a.bet is None or a.bet.act.value != "fold"]
+            # mostly big draws and few folds: the deck runs out, and a folded hand may go into the new stock
+            options = draws if draws and rng.random() < 0.8 else stay if rng.random() < 0.95 else legal
+            st.apply(options[int(rng.integers(len(options)))])
+        restocked += st.stock is not None
+    assert restocked >= 2  # the case under test happened
+
+
 def test_the_ismcts_bot_plays_a_tournament() -> None:
     """``openspiel/ismcts`` in five-card stud: its decisions rebuild the deal from the view (``seat_state``)
     and determinize with ``resample_hidden``."""

@@ -208,22 +208,36 @@ class _Plan:
         self.seen, self.rng = seen, rng
         self.dealt = [0] * players  # cards dealt to each seat so far
         self.up = False
+        self.draws: list[tuple[int, int]] = []  # (seat, cards drawn) in the view's draw order (CP-7.5)
+        self.pending: list[int] = []  # the seat's cards from a new stock not yet placed in the deck order
+        self.feeders: set[int] = set()  # the seats whose cards fed a new stock before the seat's draw
 
     def card(self, state: Any, p: int | None) -> int | None:
         if p is None:  # CP-8.6: the common card
             return self.common
         k, self.dealt[p] = self.dealt[p], self.dealt[p] + 1
-        if p == self.seat:
-            return self.own[k]
+        if p == self.seat:  # past its cards: it folded and its hand went into a new stock (CP-7.5)
+            return self.own[k] if k < len(self.own) else None
         if self.up:
             return self.ups[p][int(sum(state.face_up[p]))]
         if p in self.aces and k == 0:
             return self.aces[p]
+        if self.pending and p in self.feeders and k < 5 and state.stock is None:
+            # CP-7.5: the seat's cards from a new stock were first dealt to a seat that threw them (or
+            # folded) before: spread over those seats' first five cards
+            slots = 1 + sum(max(5 - self.dealt[q], 0) for q in self.feeders)
+            if self.rng.random() * slots < len(self.pending):
+                return self.pending.pop()
         return None
+
+    def coming(self) -> set[int]:
+        """The seat's own cards not yet dealt to it (CP-7.5: a new stock must keep them for it)."""
+        return set(self.own[self.dealt[self.seat]:])
 
 
 def _planned() -> Any:
     from games.classic_poker.state import State as CPState
+    from games.core.protocol import IllegalAction
 
     class Planned(CPState):
         """The engine, each card chosen by its ``plan`` as it is dealt (CP-11.3: to whom, face up or not)."""
@@ -240,11 +254,41 @@ def _planned() -> Any:
                 want = self.plan.card(self, seat)
                 if want is None and order[at] in self.plan.seen:  # an unseen card is due: any of the rest
                     rest = [i for i in range(at + 1, len(order)) if order[i] not in self.plan.seen]
+                    if not rest:  # cannot happen in a replay the view allows: draw again
+                        raise IllegalAction("no unseen card is left in the deck order", "CP-7.5")
                     want = order[rest[int(self.plan.rng.integers(len(rest)))]]
                 if want is not None:
                     j = order.index(want, at)
                     order[at], order[j] = order[j], order[at]
+            elif self.stock is not None:
+                self.plan.card(self, seat)  # counted; the new stock was arranged as it was formed
             return int(super()._next_card(seat))
+
+        def _rebuild_stock(self) -> None:
+            """CP-7.5: the new stock arranged for the draws still to come (the view's counts, in draw
+            order): the seat's own cards where it gets them, the cards it gets from a later new stock to
+            other drawers (who throw them, ``_cp_seat_state``), the rest at random; the eligible cards take
+            the same places in ``reshuffle_order``, so the stub deals this stock."""
+            super()._rebuild_stock()
+            plan, stock = self.plan, list(self.stock or [])
+            coming = plan.own[plan.dealt[plan.seat]:]
+            takers = [p for p, k in plan.draws for _ in range(max(5 + k - plan.dealt[p], 0))][:len(stock)]
+            mine = coming[:takers.count(plan.seat)]  # the seat's cards from this stock, in order
+            later = [c for c in coming[len(mine):] if c in stock]  # from a later stock: dealt to others here
+            others = len(takers) - len(mine)
+            if any(c not in stock for c in mine) or len(later) > others:
+                raise IllegalAction("the seat's cards cannot come from this new stock", "CP-7.5")
+            free = [c for c in stock if c not in mine and c not in later]
+            free = [free[int(k)] for k in plan.rng.permutation(len(free))]
+            fill = later + free[:others - len(later)]
+            fill = [fill[int(k)] for k in plan.rng.permutation(len(fill))]
+            mine_it, fill_it = iter(mine), iter(fill)
+            new = [next(mine_it) if p == plan.seat else next(fill_it) for p in takers]
+            new += free[others - len(later):]
+            places = [i for i, c in enumerate(self.reshuffle_order) if c in set(stock)]
+            for i, c in zip(places, new, strict=True):
+                self.reshuffle_order[i] = c
+            self.stock = new
 
     return Planned
 
@@ -257,7 +301,11 @@ def _cp_seat_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
     common card, an ace shown to draw four among its holder's first cards; every card the seat did not
     see drawn from the rest of the deck; another player's draw throws as many of his cards as he drew.
     A replay the history rules out (an opener without jacks or better, CP-7.3) or whose view differs is
-    drawn again. Not for a draw that needed a new stock (CP-7.5: more cards dealt than the deck holds)."""
+    drawn again. A draw that needed a new stock (CP-7.5): the stock is the eligible cards in
+    ``reshuffle_order`` (a shuffled deck), and a card the seat gets from it is swapped to the top of the
+    stock and to the same place in ``reshuffle_order`` (so the stub deals it there); a card due to another
+    seat that the seat itself gets later is swapped for another of the stock. A replay in which the seat's
+    card is not in the new stock (it lies in another hand) is drawn again."""
     from games.classic_poker import hands
     from games.classic_poker.record import decode_action
     from games.classic_poker.state import State as CPState
@@ -276,10 +324,24 @@ def _cp_seat_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
     ups = {int(p): [hands.parse(c) for c in cards] for p, cards in view["up"].items()}
     aces = {int(p): hands.parse(c) for p, c in view["shown_aces"].items()}
     common = hands.parse(view["common"]) if view["common"] is not None else None
-    seen = set(own) | {c for cs in ups.values() for c in cs} | set(aces.values()) | \
+    from_deck = len(own)  # CP-7.5: the seat's cards dealt from deck_order; the rest came from a new stock
+    if rules.form == "draw" and own_draw is not None:
+        dealt = 5 * n
+        for a in view["actions"]:
+            if a["act"] == "draw" and a["seat"] == seat:
+                from_deck = 5 + min(len(thrown), max(len(deck) - dealt, 0))
+                break
+            if a["act"] == "draw":
+                dealt += int(a["count"])
+    # The cards the seat saw dealt from deck_order (kept out of other hands there); its cards from a new
+    # stock were dealt to others first, in places of the deck order the seat did not see.
+    seen = set(own[:from_deck]) | {c for cs in ups.values() for c in cs} | set(aces.values()) | \
         ({common} if common is not None else set())
-    if rules.form == "draw" and 5 * n + sum(int(k) for k in view["drawn"].values()) > len(deck):
-        raise NotImplementedError("a new stock was formed in this draw (CP-7.5): its order cannot be rebuilt")
+    draws = [(int(a["seat"]), len(thrown) if a["seat"] == seat else int(a["count"]))
+             for a in view["actions"] if a["act"] == "draw"]
+    feeders = {p for p, _ in draws[:[q for q, _ in draws].index(seat)]} if own_draw is not None else set()
+    feeders |= {int(a["seat"]) for a in view["actions"] if a["act"] == "fold"}
+    seen |= set(own[from_deck:])  # kept for the seats that fed the new stock
     _Planned = _planned()
 
     for _ in range(_TRIES):
@@ -288,14 +350,22 @@ def _cp_seat_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
         reshuffle = [deck[i] for i in rng.permutation(len(deck))] if rules.form == "draw" else []
         st: Any = _Planned.__new__(_Planned)
         st.plan = _Plan(seat, own, ups, aces, common, seen, n, rng)
+        st.plan.draws = draws
+        st.plan.feeders = feeders
+        st.plan.pending = [own[from_deck:][int(k)] for k in rng.permutation(len(own) - from_deck)]
         try:
             CPState.__init__(st, rules, n, dealer, order, reshuffle)
             for i, a in enumerate(view["actions"]):
                 obj = dict(a)
                 if a["act"] == "draw" and a["seat"] != seat:  # he threw as many of his cards, the ace kept
-                    free = [c for c in st.cards[a["seat"]] if c != aces.get(a["seat"])]
-                    pick = sorted(rng.choice(len(free), size=int(a["count"]), replace=False).tolist())
-                    obj["discard"] = [hands.name(free[k]) for k in pick]
+                    # CP-7.5: the seat's later cards he holds went into a new stock: he threw them
+                    must = [c for c in st.cards[a["seat"]] if c in st.plan.coming()]
+                    free = [c for c in st.cards[a["seat"]] if c != aces.get(a["seat"]) and c not in must]
+                    if len(must) > int(a["count"]):
+                        raise IllegalAction("he holds more of the seat's later cards than he throws", "CP-7.5")
+                    pick = rng.choice(len(free), size=int(a["count"]) - len(must), replace=False).tolist()
+                    obj["discard"] = [hands.name(c) for c in st.cards[a["seat"]]
+                                      if c in must or c in {free[k] for k in pick}]
                     obj.pop("count")
                 st.apply(decode_action(st, obj, i))
         except IllegalAction:
