@@ -16,12 +16,13 @@ subset of the hand. Figures are the medians over the rounds, in hands per CPU se
 A hand is one play of a deal: ``seating: duplicate`` plays every deal once per rotation of the bots (six
 hands per deal at six seats; the cards are dealt once), ``seating: fixed`` once. ``variance_reduction``:
 ``none`` lets the runner take the compiled path's ``play_rows`` (rows without states); ``auto`` (the
-default) computes ``adjusted_score`` from every finished state, so each rotation is played into a
-``State`` (``FastPath.play_out``, the engine's ``apply`` of each action) and the luck estimator runs.
-``--before DIR`` (a copy of the code before a change) runs every case with that code too, interleaved
-(``python -m rasklad`` with DIR first on ``PYTHONPATH``), its ``variance_reduction: none`` jobs cut to
-``--before-scale`` of the size (the readable engine plays a few hundred hands a second: 5,000 deals are
-minutes of it, so its fixed cost is still a small part).
+default) computes ``adjusted_score`` too: the compiled path's ``play_rows_corrected`` (the kernel notes
+each card dealt during play, the luck estimator reads those notes; no ``State``), the estimator's numpy
+work included. ``--before DIR`` (a copy of the code before a change) runs every case with that code too,
+interleaved (``python -m rasklad`` with DIR first on ``PYTHONPATH``), its ``variance_reduction: none``
+jobs cut to ``--before-scale`` of the size and its ``auto`` jobs to ``BEFORE_AUTO_SCALE`` (the readable
+engine plays a few hundred hands a second: 5,000 deals are minutes of it, so its fixed cost is still a
+small part).
 """
 
 from __future__ import annotations
@@ -82,11 +83,16 @@ for _ in range(n):
 CASES: list[tuple[str, dict[str, Any], int, str, str, int, str]] = [
     ("draw 6p, duplicate", {"preset": "draw"}, 6, "duplicate", "none", 100_000, "draw"),
     ("draw 6p, fixed seats", {"preset": "draw"}, 6, "fixed", "none", 200_000, "draw"),
-    ("draw 6p, duplicate, adjusted_score", {"preset": "draw"}, 6, "duplicate", "auto", 400, "draw"),
+    ("draw 6p, duplicate, adjusted_score", {"preset": "draw"}, 6, "duplicate", "auto", 4_000, "draw"),
     ("stud7 6p, duplicate", {"preset": "stud7"}, 6, "duplicate", "none", 100_000, "stud7"),
     ("stud7 6p, fixed seats", {"preset": "stud7"}, 6, "fixed", "none", 200_000, "stud7"),
-    ("stud7 6p, duplicate, adjusted_score", {"preset": "stud7"}, 6, "duplicate", "auto", 400, "stud7"),
+    ("stud7 6p, duplicate, adjusted_score", {"preset": "stud7"}, 6, "duplicate", "auto", 4_000, "stud7"),
 ]
+
+
+#: The before's ``auto`` jobs relative to the others' (issue 31: before it, every corrected hand went
+#: through ``State.apply`` at about 800 hands a second; 400 deals kept such a job under a minute).
+BEFORE_AUTO_SCALE = 0.1
 
 
 def spec(rules: dict[str, Any], players: int, seating: str, variance: str, deals: int) -> dict[str, Any]:
@@ -117,8 +123,8 @@ def main() -> None:
         for label, code in trees:
             # the readable engine's job is cut (--before-scale) so that a round stays minutes long;
             # each job is still large enough that its fixed cost is a small part of it
-            n = max(60, int(deals * args.scale * (args.before_scale if code is not None and variance == "none"
-                                                  else 1.0)))
+            cut = 1.0 if code is None else args.before_scale if variance == "none" else BEFORE_AUTO_SCALE
+            n = max(60, int(deals * args.scale * cut))
             path = work / f"case{i}-{label}.json"
             path.write_text(json.dumps(spec(rules, players, seating, variance, n)))
             hands = n * (players if seating == "duplicate" else 1)
