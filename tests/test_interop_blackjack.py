@@ -103,6 +103,36 @@ def test_seat_state_agrees_with_every_view(rules: dict[str, Any], players: int) 
             st.apply(legal[int(rng.integers(len(legal)))])
 
 
+@pytest.mark.parametrize("seed", [3, 5])
+def test_seat_state_agrees_with_every_view_when_the_one_deck_stock_runs_out(seed: int) -> None:
+    """BJ-3.4: a one-deck casino shoe with seven seats that all split (pairs of 2..8 dealt on top, the
+    dealer 9 and 10) and hit until they bust runs out of cards; the settled hands become a new stock in
+    ``reshuffle_order``'s order. ``seat_state`` used to raise there; the rebuilt deal (the cards dealt from
+    the new stock first in its reshuffle_order, the rest at random) shows every seat the same view and the
+    seat to act the same legal actions at every decision, before and after the new stock."""
+    from games.blackjack.dealing import make
+
+    r, players = ENTRY.rules({"preset": "casino", "decks": 1}), 7
+    rng = np.random.default_rng(seed)
+    ran_out = 0
+    for _ in range(3):
+        # card id = rank x 4 + suit, rank 0 = 2: seat i gets a pair of rank i, the dealer 9 and 10 (BJ-7.1)
+        top = [4 * i for i in range(players)] + [28] + [4 * i + 1 for i in range(players)] + [32]
+        order = top + [c for c in rng.permutation(52).tolist() if c not in top]
+        st = make(r, players, None, order, rng.permutation(52).tolist())
+        while not st.is_over():
+            for seat in range(players):
+                view = st.view(seat)
+                rebuilt = AD.seat_state(view, rng)
+                assert rebuilt.view(seat) == view
+                if seat == st.to_act():
+                    assert rebuilt.legal_actions() == st.legal_actions()
+            legal = st.legal_actions()
+            st.apply(next((a for a in ("split", "hit") if a in legal), legal[0]))
+        ran_out += st.stock != list(st.order)  # BJ-3.4: a new stock was formed
+    assert ran_out >= 2  # the case under test happened
+
+
 def test_the_tensor_shows_a_face_down_card_as_face_down() -> None:
     r = ENTRY.rules({"preset": "casino", "decks": 1})
     st: Any = ENTRY.deal(r, 1, 0, np.random.default_rng(1))

@@ -350,18 +350,33 @@ def _bj_seat_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
     stock) drawn from the rest of the stub hand by hand, each redrawn until it fits what the log shows of
     it (``_fits``), every action of the log replayed; a draw whose replay does not give the seat's view (a
     hidden card that would have made a public event: a forced double or redouble, a natural, a bust, a
-    stop at 21) is drawn again. Not for a deal whose stock ran out (BJ-3.4): its deck order cannot be
-    rebuilt from the cards dealt."""
+    stop at 21) is drawn again.
+
+    A deal whose one-deck stock ran out (BJ-3.4): the first ``deck_order``-many cards dealt are the whole
+    deck order (its hidden cards drawn as above), and the cards dealt after it came from new stocks. The
+    view shows those cards in the order dealt, so ``reshuffle_order`` lists them first, in that order,
+    then every other card in random order: the new stock (the discard pile in ``reshuffle_order``'s order)
+    then deals exactly the cards the view shows, and its unread rest is a uniform order of the rest of
+    the pile, as under the rules. A second new stock in one deal (rarer still) is covered as far as a
+    replay agrees with the view; else the draw is repeated."""
     from games.blackjack.dealing import make
     from games.core.protocol import IllegalAction
 
     rules, n, seat = view["rules"], int(view["players"]), int(view["seat"])
     dealer = None if rules.preset == "casino" else int(view["dealer"])
-    dealt = _dealt_in_order(view, rules)
+    everything = _dealt_in_order(view, rules)
     deck = _stub_lists(rules)[0]
+    dealt, again = everything[:sum(deck.values())], everything[sum(deck.values()):]
+    if again and len(_stub_lists(rules)) == 1:
+        raise ValueError(f"the view shows {len(everything)} cards dealt: more than the shoe holds (BJ-3.4)")
+    if any(c is None for _, c in again):  # cannot happen: face-down cards are dealt first (BJ-4.3, BJ-7.1)
+        raise ValueError("the view shows a face-down card dealt from a new stock (BJ-3.4)")
+    # BJ-3.4: the cards dealt from new stocks, in the order dealt: first in the rebuilt reshuffle_order
+    restocked = list(dict.fromkeys(int(c) for _, c in again if c is not None))
+    rest = [c for c in range(52) if c not in set(restocked)]
     seen = Counter(c for _, c in dealt if c is not None)
-    if len(dealt) > sum(deck.values()) or seen - deck:
-        raise NotImplementedError("the stock ran out in this deal (BJ-3.4): its deck order cannot be rebuilt")
+    if seen - deck:
+        raise ValueError("the view shows a card more often than the deck holds it before a new stock (BJ-3.4)")
     pool = list((deck - seen).elements())
     hidden: dict[int, list[int]] = {}  # the places of each seat's hidden cards in the deal order
     for i, (s, c) in enumerate(dealt):
@@ -381,7 +396,9 @@ def _bj_seat_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
                 order[i] = c
             left = [c for k, c in enumerate(left) if k not in set(pick)]
         order += left
-        reshuffle = [int(c) for c in rng.permutation(52)] if len(_stub_lists(rules)) > 1 else None
+        reshuffle = None
+        if len(_stub_lists(rules)) > 1:  # BJ-8.1: a uniform order given the cards the new stock dealt
+            reshuffle = restocked + [rest[int(k)] for k in rng.permutation(len(rest))]
         st = make(rules, n, dealer, order, reshuffle)
         try:
             for a in acts:
