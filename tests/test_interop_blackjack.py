@@ -109,12 +109,15 @@ def test_seat_state_agrees_with_every_view_when_the_one_deck_stock_runs_out(seed
     dealer 9 and 10) and hit until they bust runs out of cards; the settled hands become a new stock in
     ``reshuffle_order``'s order. ``seat_state`` used to raise there; the rebuilt deal (the cards dealt from
     the new stock first in its reshuffle_order, the rest at random) shows every seat the same view and the
-    seat to act the same legal actions at every decision, before and after the new stock."""
+    seat to act the same legal actions at every decision, before and after the new stock; ``openspiel/ismcts``
+    picks a legal action at every decision after it."""
     from games.blackjack.dealing import make
+    from rasklad.interop.bots import ISMCTS
 
     r, players = ENTRY.rules({"preset": "casino", "decks": 1}), 7
     rng = np.random.default_rng(seed)
-    ran_out = 0
+    bot = ISMCTS("blackjack", simulations=5)
+    after = 0  # decisions after the new stock was formed
     for _ in range(3):
         # card id = rank x 4 + suit, rank 0 = 2: seat i gets a pair of rank i, the dealer 9 and 10 (BJ-7.1)
         top = [4 * i for i in range(players)] + [28] + [4 * i + 1 for i in range(players)] + [32]
@@ -128,9 +131,11 @@ def test_seat_state_agrees_with_every_view_when_the_one_deck_stock_runs_out(seed
                 if seat == st.to_act():
                     assert rebuilt.legal_actions() == st.legal_actions()
             legal = st.legal_actions()
+            if st.stock != list(st.order):  # BJ-3.4: a new stock was formed
+                after += 1
+                assert bot.act(st.view(st.to_act()), legal, rng) in legal
             st.apply(next((a for a in ("split", "hit") if a in legal), legal[0]))
-        ran_out += st.stock != list(st.order)  # BJ-3.4: a new stock was formed
-    assert ran_out >= 2  # the case under test happened
+    assert after >= 2  # the case under test happened
 
 
 def test_the_tensor_shows_a_face_down_card_as_face_down() -> None:

@@ -53,6 +53,11 @@ def _relabel(st: State, seat: int, rng: np.random.Generator) -> State | None:
             new.apply(decode_action(new, obj, i))
         except IllegalAction:
             return None  # the history rules this relabelling out (an opener without openers)
+    # CP-7.3 / CP-7.5: an opener's kept-aside openers never go into a new stock, so a relabelling that
+    # changes which of his discards are openers changes the new stock, and with it the cards the seat
+    # drew from it: the seat would see another deal
+    if (st.stock is not None or st.restocked) and new.view(seat) != st.view(seat):
+        return None
     return new
 
 

@@ -210,7 +210,8 @@ class _Plan:
         self.up = False
         self.draws: list[tuple[int, int]] = []  # (seat, cards drawn) in the view's draw order (CP-7.5)
         self.pending: list[int] = []  # the seat's cards from a new stock not yet placed in the deck order
-        self.feeders: set[int] = set()  # the seats whose cards fed a new stock before the seat's draw
+        self.feeders: dict[int, int] = {}  # the seats whose cards fed the first new stock: cards thrown
+        self.placed: dict[int, int] = {}  # the seat's new-stock cards placed with each feeder so far
 
     def card(self, state: Any, p: int | None) -> int | None:
         if p is None:  # CP-8.6: the common card
@@ -222,11 +223,14 @@ class _Plan:
             return self.ups[p][int(sum(state.face_up[p]))]
         if p in self.aces and k == 0:
             return self.aces[p]
-        if self.pending and p in self.feeders and k < 5 and state.stock is None:
-            # CP-7.5: the seat's cards from a new stock were first dealt to a seat that threw them (or
-            # folded) before: spread over those seats' first five cards
-            slots = 1 + sum(max(5 - self.dealt[q], 0) for q in self.feeders)
+        if self.pending and k < 5 and self.placed.get(p, 0) < self.feeders.get(p, 0) and state.stock is None:
+            # CP-7.5: the seat's cards from a new stock were first dealt to seats whose discards (or folded
+            # hands) formed the first new stock: spread over those seats' first five cards, at most as
+            # many to a seat as it threw
+            slots = sum(min(max(5 - self.dealt[q], 0) + (q == p), cap - self.placed.get(q, 0))
+                        for q, cap in self.feeders.items())
             if self.rng.random() * slots < len(self.pending):
+                self.placed[p] = self.placed.get(p, 0) + 1
                 return self.pending.pop()
         return None
 
@@ -339,8 +343,14 @@ def _cp_seat_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
         ({common} if common is not None else set())
     draws = [(int(a["seat"]), len(thrown) if a["seat"] == seat else int(a["count"]))
              for a in view["actions"] if a["act"] == "draw"]
-    feeders = {p for p, _ in draws[:[q for q, _ in draws].index(seat)]} if own_draw is not None else set()
-    feeders |= {int(a["seat"]) for a in view["actions"] if a["act"] == "fold"}
+    feeders: dict[int, int] = {}  # CP-7.5: the drawers before the deck ran out, and the folded seats
+    if own_draw is not None and from_deck < len(own):
+        at = 5 * n
+        for p, k in draws:
+            if at + k > len(deck) or p == seat:
+                break
+            feeders[p], at = k, at + k
+        feeders.update({int(a["seat"]): 5 for a in view["actions"] if a["act"] == "fold"})
     seen |= set(own[from_deck:])  # kept for the seats that fed the new stock
     _Planned = _planned()
 
