@@ -138,6 +138,46 @@ def test_seat_state_agrees_with_every_view_when_the_one_deck_stock_runs_out(seed
     assert after >= 2  # the case under test happened
 
 
+#: BJ-3.4 at home: a 52-card order under which seven seats (six players splitting pairs of 2..7, the dealer
+#: seat 6 with 8 and 9) that hit every hand run the deck out. Built greedily card by card (each hand taken
+#: to 17..20, then busted with the highest card left), so the hands hold as many points as they can.
+HOME_RUN_OUT = [
+    "2c", "3c", "4c", "5c", "6c", "7c", "8c", "2d", "3d", "4d", "5d", "6d", "7d",
+    "9c", "Tc", "8d", "Td", "Th", "8h", "Ts", "Jc", "7h", "Jd", "Jh", "7s", "Js",
+    "Qc", "6h", "Qd", "Qh", "6s", "Qs", "Kc", "5h", "Kd", "Kh", "5s", "Ks", "8s",
+    "4h", "9d", "9h", "4s", "9s", "3h", "3s", "2h", "2s", "Ac", "Ad", "Ah", "As",
+]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_seat_state_agrees_with_every_view_when_the_home_deck_runs_out(seed: int) -> None:
+    """BJ-3.4 at home (``split_pairs=on``, 7 seats): the deck of ``HOME_RUN_OUT`` runs out while the players
+    hit, and the settled hands become a new stock in ``reshuffle_order``'s order (random here). Every seat's
+    rebuilt deal shows it the same view, and the seat to act the same legal actions, at every decision;
+    ``openspiel/ismcts`` picks a legal action after the new stock."""
+    from games.blackjack.dealing import make
+    from rasklad.interop.bots import ISMCTS
+
+    r, players = ENTRY.rules({"preset": "home", "split_pairs": "on", "doubling": "free"}), 7
+    rng = np.random.default_rng(seed)
+    bot = ISMCTS("blackjack", simulations=5)
+    st = make(r, players, 6, [card_id(c) for c in HOME_RUN_OUT], rng.permutation(52).tolist())
+    after = 0  # decisions after the new stock was formed
+    while not st.is_over():
+        for seat in range(players):
+            view = st.view(seat)
+            rebuilt = AD.seat_state(view, rng)
+            assert rebuilt.view(seat) == view
+            if seat == st.to_act():
+                assert rebuilt.legal_actions() == st.legal_actions()
+        legal = st.legal_actions()
+        if st.stock != list(st.order):
+            after += 1
+            assert bot.act(st.view(st.to_act()), legal, rng) in legal
+        st.apply(next(a for a in ("split", "no_double", "no_redouble", "hit", *legal) if a in legal))
+    assert after >= 2  # the case under test happened
+
+
 def test_the_tensor_shows_a_face_down_card_as_face_down() -> None:
     r = ENTRY.rules({"preset": "casino", "decks": 1})
     st: Any = ENTRY.deal(r, 1, 0, np.random.default_rng(1))
