@@ -132,9 +132,11 @@ def test_seat_state_agrees_with_every_view_when_a_new_stock_is_formed(preset: st
     r = ENTRY.rules({"preset": preset, "max_draw": 5})
     rng = np.random.default_rng(12)
     bot = ISMCTS("classic-poker", simulations=3)
+    resample = ENTRY.resample_hidden
+    assert resample is not None
     after = 0  # decisions after a new stock was formed
     for d in range(3):
-        st = ENTRY.deal(r, players, d % players, rng)
+        st: Any = ENTRY.deal(r, players, d % players, rng)
         while not st.is_over():
             for seat in range(players):
                 view = st.view(seat)
@@ -147,7 +149,7 @@ def test_seat_state_agrees_with_every_view_when_a_new_stock_is_formed(preset: st
                 after += 1
                 assert bot.act(st.view(st.to_act()), legal, rng) in legal
                 for seat in range(players):  # ISMCTS's determinization keeps the seat's view too
-                    assert ENTRY.resample_hidden(st, seat, rng).view(seat) == st.view(seat)
+                    assert resample(st, seat, rng).view(seat) == st.view(seat)
             draws = [a for a in legal if getattr(a, "discard", None) is not None and len(a.discard) >= 4]
             stay = [a for a in legal if a.bet is None or a.bet.act.value != "fold"]
             # mostly big draws and few folds: the deck runs out, and a folded hand may go into the new stock
