@@ -39,3 +39,24 @@ def test_masks_follow_the_engine_and_rewards_are_the_scores() -> None:
     scores = e.unwrapped.state_.scores()
     assert [e.unwrapped._cumulative_rewards.get(a, 0.0) for a in e.possible_agents] in ([0.0, 0.0], scores) \
         and sum(scores) == 0
+
+
+def test_a_unit_over_as_dealt_is_skipped_and_reported() -> None:
+    """A casino round whose dealer has a natural (BJ-7.2) has no decision: reset deals the next round from
+    the same generator and lists the skipped round's scores in every agent's info (seed 14: the first
+    one-deck round of two seats is such a round, both seats losing their bet of 10)."""
+    import numpy as np
+
+    from games.core import registry
+
+    entry = registry.game("blackjack")
+    rules = entry.rules({"preset": "casino", "decks": 1})
+    rng = np.random.default_rng(14)
+    first = entry.deal(rules, 2, 0, rng)
+    assert first.is_over() and first.scores() == [-10, -10]
+    second = entry.deal(rules, 2, 0, rng)
+    e = env("blackjack", preset="casino", players=2, decks=1)
+    e.reset(seed=14)
+    assert all(e.infos[a] == {"skipped": [[-10.0, -10.0]]} for a in e.possible_agents)
+    assert not e.unwrapped.state_.is_over()
+    assert e.unwrapped.state_.record() == second.record()

@@ -79,8 +79,20 @@ class RaskladAEC(AECEnv):  # type: ignore[misc]
         return {"observation": tensor.astype(np.float32), "action_mask": self._mask(seat)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a fresh unit (``GameEntry.deal``) from ``default_rng(seed)``."""
-        self.state_ = self.entry.deal(self.rules, self.players, self.dealer, np.random.default_rng(seed))
+        """Deal a fresh unit (``GameEntry.deal``) from ``default_rng(seed)``.
+
+        A unit over as dealt, with no decision for anyone (a blackjack round whose dealer shows a natural
+        at the peek, BJ-7.2), is no episode: nothing can be learnt from it and an AEC episode cannot end
+        before its first step, so the next unit is dealt from the same generator. Each such unit's
+        scores are listed in every agent's ``infos[agent]["skipped"]`` (the true mean return over all
+        units counts them; every policy gets the same ones)."""
+        rng = np.random.default_rng(seed)
+        skipped: list[list[float]] = []
+        while True:
+            self.state_ = self.entry.deal(self.rules, self.players, self.dealer, rng)
+            if not self.state_.is_over():
+                break
+            skipped.append([float(x) for x in self.state_.scores()])
         if self.adapter.wrap is not None:  # the state the numbering plays on (quintet: layouts card by card)
             self.state_ = self.adapter.wrap(self.state_)
         self.agents = list(self.possible_agents)
@@ -88,7 +100,7 @@ class RaskladAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: ({"skipped": skipped} if skipped else {}) for a in self.agents}
         self.agent_selection = self.possible_agents[self.state_.to_act()]
 
     def step(self, action: int) -> None:
