@@ -36,8 +36,9 @@ def mounts(service: dict[str, Any]) -> dict[str, str]:
 
 
 def default(value: str) -> str:
-    """The default of a ``${VAR:-default}`` reference (or the value itself)."""
-    m = re.fullmatch(r"\$\{[A-Z0-9_]+:-([^}]*)\}", value)
+    """The default of a ``${VAR:-default}`` reference (or the value itself); a default may hold a nested
+    ``${OTHER}`` reference (compose interpolates it), kept as written."""
+    m = re.fullmatch(r"\$\{[A-Z0-9_]+:-((?:[^{}$]|\$\{[A-Z0-9_]+\})*)\}", value)
     return m.group(1) if m else value
 
 
@@ -55,7 +56,7 @@ def test_api_and_workers_share_image_data_and_broker(compose: dict[str, Any]) ->
     for svc in (api, worker):
         env = svc["environment"]
         assert env["RASKLAD_DATA"] == "/data"
-        assert default(env["RASKLAD_BROKER"]) == "redis://redis:6379/0"
+        assert default(env["RASKLAD_BROKER"]) == "redis://:${REDIS_PASSWORD}@redis:6379/0"
         assert svc["depends_on"]["redis"]["condition"] == "service_healthy"
     assert api["command"][:2] == ["rasklad", "serve"] and "0.0.0.0" in api["command"]
     assert worker["command"][:2] == ["rasklad", "worker"]
@@ -76,6 +77,9 @@ def test_redis_is_durable_and_never_evicts(compose: dict[str, Any]) -> None:
     assert f["--maxmemory-policy"] == "noeviction"
     assert mounts(redis)["/data"] == "redis-data"  # the append-only file outlives the container
     assert "redis-cli" in redis["healthcheck"]["test"]
+    # A password on every connection, required (no default), the same one redis-cli's healthcheck uses.
+    assert re.fullmatch(r"\$\{REDIS_PASSWORD:\?[^}]+\}", f["--requirepass"])
+    assert redis["environment"]["REDISCLI_AUTH"] == f["--requirepass"]
 
 
 def test_flower_requires_basic_auth(compose: dict[str, Any]) -> None:
@@ -83,7 +87,7 @@ def test_flower_requires_basic_auth(compose: dict[str, Any]) -> None:
     auth = flower["environment"]["FLOWER_BASIC_AUTH"]
     # ${VAR:?message}: compose refuses to start when it is unset — there is no default password.
     assert re.fullmatch(r"\$\{FLOWER_BASIC_AUTH:\?[^}]+\}", auth), auth
-    assert default(flower["environment"]["CELERY_BROKER_URL"]) == "redis://redis:6379/0"
+    assert default(flower["environment"]["CELERY_BROKER_URL"]) == "redis://:${REDIS_PASSWORD}@redis:6379/0"
 
 
 def test_published_on_loopback_by_default(compose: dict[str, Any]) -> None:
