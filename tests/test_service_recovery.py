@@ -34,7 +34,10 @@ RECOVERY_S = 15.0
 #: One shard of about 8 s (unloaded): a kill lands in the middle of it, and the other worker is idle.
 LONG_SPEC: dict[str, Any] = {
     "kind": "tournament", "game": "order-poker", "players": 3,
-    "bots": ["order-poker/heuristic", "order-poker/heuristic", "order-poker/random"],
+    # Two heuristic parameter sets keep the shard on the readable engine (seconds long): the compiled
+    # play-out takes one set and would play it in a fraction of a second.
+    "bots": [{"name": "order-poker/heuristic", "params": {"samples": 33}}, "order-poker/heuristic",
+             "order-poker/random"],
     "deals": 2400, "shard_deals": 2400, "seating": "duplicate", "seed": 33,
 }
 #: Short shards on the object store (the kill is timed by a PUT the proxy holds).
@@ -101,7 +104,7 @@ def test_a_worker_killed_mid_shard_has_its_shard_running_again_within_15_s(tmp_p
             job_id = http.post("/v1/jobs", json=LONG_SPEC).json()["id"]
             holder, first = wait_for(lambda: holder_of(store, job_id, 0), 60, "a worker to lease shard 0", 0.05)
             other = "w2" if holder == "w1" else "w1"  # idle: the job has one shard
-            # The heartbeat renews the lease while the compiled play-out runs (another process: the
+            # The heartbeat renews the lease while the play-out runs (another process: the
             # pool process's GIL cannot starve it), and the shard is playing, not committing.
             wait_for(lambda: (le := lease_of(store, job_id, 0, holder)) and le.heartbeat_at > first.heartbeat_at,
                      30, f"{holder}'s heartbeat to renew shard 0's lease", 0.05)
