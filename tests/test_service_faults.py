@@ -143,6 +143,29 @@ def test_sigkill_of_a_whole_worker_mid_job(service: Service, tmp_path: Path) -> 
     assert_exact(service, key, final, tmp_path)
 
 
+def test_a_shard_marked_queued_by_a_sender_killed_before_its_send_runs(service: Service, tmp_path: Path) -> None:
+    """A worker SIGKILLed inside its commit's top-up, after marking the job's next shard queued and before
+    sending its message, left a marker of a message that never existed: the job stalled for good (seen in
+    CI). The reconciler sends a shard whose mark stayed unconfirmed past ``PENDING_STALE_S``."""
+    from workers.jobs import PENDING_STALE_S
+    from workers.tracking import Tracker
+
+    key = service.create_key("alice")
+    with service.client(key) as http:
+        job = http.post("/v1/jobs", json=SPEC).json()  # no worker yet: its first window waits in the queue
+        tracker = Tracker(service.broker)
+        wait_for(lambda: tracker.in_flight(job["id"]) > 0, 30, "the job's first window to be queued")
+        orphan = tracker.take_next(job["id"])
+        tracker.mark_queued(job["id"], [orphan])  # ... and the sender dies here
+        assert orphan < job["shards_total"]
+        t0 = time.monotonic()
+        service.start_worker("w1", 1)
+        final = service.wait_job(http, job["id"], timeout=240)
+        assert time.monotonic() - t0 > PENDING_STALE_S / 2  # it waited for the reconciler, not for a chain
+        assert tracker.in_flight(job["id"]) == 0
+    assert_exact(service, key, final, tmp_path)
+
+
 def test_redis_flushed_mid_job_is_repaired_by_the_reconciler(service: Service, tmp_path: Path) -> None:
     key = service.create_key("alice")
     service.start_worker("w1", 1)

@@ -57,6 +57,9 @@ class Control:
     tracker: Tracker
 
 
+#: A shard marked queued whose send was not confirmed this long ago lost its sender (``Tracker.stale_pending``).
+PENDING_STALE_S = 20.0
+
 #: Broker priorities of shard messages (0 is taken first; ``workers.celery_app`` has a list per step).
 PRIORITIES = 10
 
@@ -67,6 +70,7 @@ def enqueue(ctl: Control, job_id: str, shards: list[int]) -> None:
     ctl.tracker.mark_queued(job_id, shards)
     for k in shards:
         ctl.celery.send_task(RUN_SHARD, args=(job_id, k), priority=0)
+    ctl.tracker.sent(job_id, shards)
 
 
 def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: int,
@@ -98,6 +102,7 @@ def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: i
         tracker.mark_queued(job_id, out)
         for i, k in enumerate(out):
             celery.send_task(RUN_SHARD, args=(job_id, k), priority=min(PRIORITIES - 1, base + i))
+        tracker.sent(job_id, out)
     return out
 
 
@@ -292,6 +297,14 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
                 ctl.store.set_state(job.id, "running", only_from=("queued",))
         ctl.celery.send_task(FINALIZE, args=(job.id,))
         return None
+    # Marked queued but never sent (the sender died between its mark and its sends): send them now.
+    # A send takes milliseconds; a mark still pending after a reconciler period and a margin is orphaned
+    # (at worst a shard runs twice, and its commit is idempotent).
+    orphaned = sorted(ctl.tracker.stale_pending(job.id, PENDING_STALE_S) - done)
+    if orphaned:
+        log.warning("reconcile: %s: shards %s were marked queued by a process that died before sending them",
+                    job.id, orphaned)
+        enqueue(ctl, job.id, orphaned)
     queued = ctl.tracker.queued(job.id)
     taken = min(ctl.tracker.next_shard(job.id), job.shards_total)
     missing = sorted(set(range(taken)) - done - queued)
@@ -301,4 +314,4 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
     window = job_window(ctl.settings, ctl.store, ctl.tracker)
     if in_flight < window:
         missing += enqueue_next(ctl.celery, ctl.tracker, job.id, job.shards_total, window - in_flight, done)
-    return missing
+    return orphaned + missing

@@ -71,20 +71,43 @@ class Tracker:
         else:
             self.r.hdel(key, task_id, _REAPED)
 
+    def _pending(self, job_id: str) -> str:
+        return f"{PREFIX}pending:{job_id}"
+
     def mark_queued(self, job_id: str, shards: list[int]) -> None:
-        """Record that these shards have a message in the queue."""
+        """Record that these shards have a message in the queue; call :meth:`sent` once the messages are.
+
+        Until then the shards are also *pending*: a process killed between this mark and its sends
+        (a worker SIGKILLed inside its commit's top-up) leaves markers of messages that never existed,
+        which would hold the job's window forever. The reconciler sends pending shards again when their
+        mark is older than any send takes (``stale_pending``)."""
         if not shards:
             return
         now = time.time()
-        key = self._queued(job_id)
+        key, pending = self._queued(job_id), self._pending(job_id)
         with self.r.pipeline() as p:
             p.hset(key, mapping={str(k): now for k in shards})
             p.expire(key, MARKER_TTL_S)
+            p.hset(pending, mapping={str(k): now for k in shards})
+            p.expire(pending, MARKER_TTL_S)
             p.execute()
+
+    def sent(self, job_id: str, shards: list[int]) -> None:
+        """The messages of these shards are in the broker: they are no longer pending."""
+        if shards:
+            self.r.hdel(self._pending(job_id), *(str(k) for k in shards))
+
+    def stale_pending(self, job_id: str, older_than_s: float) -> set[int]:
+        """Shards marked queued more than ``older_than_s`` ago whose messages were never confirmed sent."""
+        cut = time.time() - older_than_s
+        return {int(k) for k, t in self.r.hgetall(self._pending(job_id)).items() if float(t) < cut}
 
     def unmark(self, job_id: str, k: int) -> None:
         """Shard k is committed (or dropped): it no longer has a message in the queue."""
-        self.r.hdel(self._queued(job_id), str(k))
+        with self.r.pipeline() as p:
+            p.hdel(self._queued(job_id), str(k))
+            p.hdel(self._pending(job_id), str(k))
+            p.execute()
 
     def _next(self, job_id: str) -> str:
         return f"{PREFIX}next:{job_id}"
@@ -113,7 +136,8 @@ class Tracker:
 
     def forget_job(self, job_id: str) -> None:
         """Drop every marker of a finished job."""
-        keys = [self._queued(job_id), self._next(job_id), *self.r.scan_iter(f"{PREFIX}deliveries:{job_id}:*")]
+        keys = [self._queued(job_id), self._pending(job_id), self._next(job_id),
+                *self.r.scan_iter(f"{PREFIX}deliveries:{job_id}:*")]
         # The record of who ran which shard is kept (it expires with MARKER_TTL_S).
         if keys:
             self.r.delete(*keys)
