@@ -96,6 +96,9 @@ jobs_table = Table(
     Column("owner", String(200), nullable=False),
     Column("cancel_requested", Boolean, nullable=False, default=False),
     Index("ix_jobs_owner_created", "owner", "created_at"),
+    # Every shard commit counts the active jobs (workers.jobs.job_window): an index on the state makes that
+    # a range of the index, not a scan of every job the store ever held.
+    Index("ix_jobs_state", "state"),
 )
 
 shards_table = Table(
@@ -266,6 +269,8 @@ class JobStore:
         self.engine: Engine = engine
         self._dialect = engine.dialect.name
         _metadata.create_all(self.engine, checkfirst=True)
+        for index in jobs_table.indexes:  # a store created before an index was declared gets it now
+            index.create(self.engine, checkfirst=True)
 
     def close(self) -> None:
         """Release the store's connections."""
@@ -492,6 +497,12 @@ class JobStore:
         q = select(jobs_table.c.state, func.count()).group_by(jobs_table.c.state)
         with self.engine.connect() as conn:
             return {str(state): int(n) for state, n in conn.execute(q)}
+
+    def count_active(self) -> int:
+        """How many jobs are queued or running (an index range: cheap however many jobs ended)."""
+        q = select(func.count()).select_from(jobs_table).where(jobs_table.c.state.in_(_ACTIVE))
+        with self.engine.connect() as conn:
+            return int(conn.execute(q).scalar_one())
 
     def backlog(self) -> dict[str, int]:
         """The work not done yet: ``shards`` not committed of queued and running jobs (cancel not

@@ -195,6 +195,7 @@ def test_counts_and_totals_for_metrics(store: JobStore) -> None:
     store.set_state("j-2", "running")
     store.set_state("j-2", "succeeded")
     assert store.count_by_state() == {"queued": 1, "running": 1, "succeeded": 1}
+    assert store.count_active() == 2
     # j-1: 2 of 3 shards of 100 deals -> 66; j-2: all 40; j-3: none.
     assert store.totals() == {"shards": 4, "deals": 66 + 40}
 
@@ -376,3 +377,22 @@ def test_leases_hand_a_dead_holders_shard_over_and_allow_one_commit(store: JobSt
     assert [(lease.holder, lease.committing) for lease in taken] == [("w3:30:c", True)]
     store.release_lease("j-lease", 0, "w3:30:c")  # the dead committer's release: nothing left to drop
     assert store.lease("j-lease", 0) is None
+
+
+def test_a_store_made_before_the_state_index_gets_it_when_opened(target: Target) -> None:
+    """``count_active`` runs at every shard commit (workers.jobs.job_window): its index must exist on stores
+    created by earlier versions too, which ``create_all`` leaves as they are."""
+    from sqlalchemy import inspect
+
+    s = target.open()
+    with s.engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_jobs_state" if target.schema is None
+                          else f'DROP INDEX "{target.schema}".ix_jobs_state'))
+    assert "ix_jobs_state" not in {i["name"] for i in inspect(s.engine).get_indexes("jobs", schema=target.schema)}
+    s.close()
+    s = target.open()
+    try:
+        assert "ix_jobs_state" in {i["name"] for i in inspect(s.engine).get_indexes("jobs", schema=target.schema)}
+        assert s.count_active() == 0
+    finally:
+        s.close()

@@ -112,8 +112,7 @@ def job_window(settings: Settings, store: JobStore, tracker: Tracker) -> int:
     never fewer than ``settings.job_window`` (``RASKLAD_JOB_WINDOW``). One job alone spreads over every
     worker process there is, however many are added; two jobs get half each (fair across jobs)."""
     processes = sum(tracker.fleet().values())
-    counts = store.count_by_state()
-    active = max(1, sum(counts.get(state, 0) for state in ACTIVE))
+    active = max(1, store.count_active())
     return max(settings.job_window, -(-processes // active))
 
 
