@@ -53,3 +53,32 @@ def test_forget_job_drops_the_counters(tracker: Tracker) -> None:
     tracker.note_reaped("j", 1)
     tracker.forget_job("j")
     assert not list(tracker.r.scan_iter("rasklad:deliveries:j:*"))
+
+
+def test_a_mark_stays_pending_until_its_send_is_confirmed(tracker: Tracker) -> None:
+    """A process killed between ``mark_queued`` and its sends leaves pending marks (workers.jobs reconciles)."""
+    tracker.mark_queued("j", [4, 5, 6])
+    assert tracker.stale_pending("j", -1.0) == {4, 5, 6}  # older than "1 s in the future": all three
+    assert tracker.stale_pending("j", 3600.0) == set()  # just marked: not stale yet
+    tracker.sent("j", [4])
+    tracker.unmark("j", 5)  # committed before its sender confirmed: no longer pending either
+    assert tracker.stale_pending("j", -1.0) == {6}
+    assert tracker.queued("j") == {4, 6}
+    tracker.forget_job("j")
+    assert tracker.stale_pending("j", -1.0) == set() and tracker.in_flight("j") == 0
+
+
+def test_the_fleet_drops_expired_workers_but_not_one_that_noted_itself_again(tracker: Tracker) -> None:
+    from workers.tracking import _DROP_IF_UNCHANGED
+
+    tracker.note_worker("w1", 2, 30.0)
+    tracker.note_worker("w2", 3, -1.0)  # its heartbeat ran out a second ago
+    assert tracker.fleet() == {"w1": 2}
+    assert tracker.r.hget(Tracker._FLEET, "w2") is None  # dropped from the hash too
+    # The drop compares the value it read: a worker back from a cut-off that noted itself between the
+    # read and the drop keeps its new entry.
+    tracker.note_worker("w3", 1, -1.0)
+    stale = tracker.r.hget(Tracker._FLEET, "w3")
+    tracker.note_worker("w3", 4, 30.0)
+    tracker.r.eval(_DROP_IF_UNCHANGED, 1, Tracker._FLEET, "w3", str(stale))
+    assert tracker.fleet() == {"w1": 2, "w3": 4}

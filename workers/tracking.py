@@ -20,6 +20,15 @@ BUCKETS = (0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800)
 _REAPED = "reaped"
 
 
+#: HDEL each (field, value) pair of ARGV from KEYS[1] only while the field still holds that value.
+_DROP_IF_UNCHANGED = """
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then redis.call('HDEL', KEYS[1], ARGV[i]) end
+end
+return 0
+"""
+
+
 class Tracker:
     """Delivery counters and enqueue markers of shards, in one Redis database."""
 
@@ -163,7 +172,8 @@ class Tracker:
         now = time.time()
         live: dict[str, int] = {}
         dead: list[str] = []
-        for worker, value in self.r.hgetall(self._FLEET).items():
+        values = {str(w): str(v) for w, v in self.r.hgetall(self._FLEET).items()}
+        for worker, value in values.items():
             processes, _, until = str(value).partition(":")
             try:
                 if float(until) >= now:
@@ -173,7 +183,9 @@ class Tracker:
                 pass
             dead.append(str(worker))
         if dead:
-            self.r.hdel(self._FLEET, *dead)
+            # Only the values read as expired go: a worker that noted itself again meanwhile (back from a
+            # cut-off) keeps its fresh entry (a plain HDEL would drop it until its next heartbeat).
+            self.r.eval(_DROP_IF_UNCHANGED, 1, self._FLEET, *(x for w in dead for x in (w, values[w])))
         return live
 
     def queue_length(self, queue: str = "rasklad") -> int:
