@@ -9,20 +9,19 @@ applies the kernel's actions to the ``State`` (so the record is the engine's); `
 the rows of every rotation straight from the kernel, no ``State`` played. Every option of
 docs/rules/preferans.md is played except ``ten_check: solve`` (PF-7.7's double-dummy check), which
 ``supports`` refuses, as it refuses any bot but ``preferans/random`` and ``preferans/heuristic``: those
-matches are played by the readable engine. ``tests/test_fast_paths.py`` checks records, generator
-states and every legal list against the engine; ``tests/games/preferans/test_pf_fast.py`` the rows and
-the options.
+matches are played by the readable engine. The shell shared with Raspisnoy (bots as kernel codes, codes as
+tokens, the trace and the rows) is ``games.core.fastplay.CodedMatchPlayout``. ``tests/test_fast_paths.py``
+checks records, generator states and every legal list against the engine;
+``tests/games/preferans/test_pf_fast.py`` the rows and the options.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from games.core.cards import card_str
-from games.core.entry import FastPath, RotationRows, TableSpec
+from games.core.fastplay import CodedMatchPlayout, bot_codes
 from games.preferans.bots import HeuristicBot, RandomBot
 from games.preferans.fast._match import HEURISTIC, RANDOM, Match
 from games.preferans.rules import STRAINS, Rules
@@ -61,16 +60,6 @@ def token(code: int) -> str:
     return "play:" + _card(code - 5000)
 
 
-_TOKENS: dict[int, str] = {}
-
-
-def _token(code: int) -> str:
-    tok = _TOKENS.get(code)
-    if tok is None:
-        tok = _TOKENS[code] = token(code)
-    return tok
-
-
 def options(rules: Rules, players: int) -> dict[str, int]:
     """The kernel's options: every rule of docs/rules/preferans.md that changes play or scoring."""
     unit = players * (1 if rules.closing_whist_rate == 1 else 10)  # State.score_unit
@@ -93,19 +82,13 @@ def options(rules: Rules, players: int) -> dict[str, int]:
     }
 
 
+#: The bot classes the kernel plays, exactly, and their kernel codes.
+_CODES: dict[type, int] = {RandomBot: RANDOM, HeuristicBot: HEURISTIC}
+
+
 def bot_kinds(bots: Sequence[Any]) -> list[int] | None:
-    """The kernel's bot code of each seat, or None when a seat holds another bot (a subclass may choose
-    differently, so the class must be exactly ``RandomBot`` or ``HeuristicBot``)."""
-    out = []
-    for b in bots:
-        t = type(b)
-        if t is RandomBot:
-            out.append(RANDOM)
-        elif t is HeuristicBot:
-            out.append(HEURISTIC)
-        else:
-            return None
-    return out
+    """The kernel's bot code of each seat, or None when a seat holds another bot (``bot_codes``)."""
+    return bot_codes(bots, _CODES)
 
 
 def match_of(state: State) -> Match:
@@ -117,54 +100,27 @@ def match_of(state: State) -> Match:
                  state.dealer, state.decks, CALLS)
 
 
-class MatchPlayout(FastPath):
+class MatchPlayout(CodedMatchPlayout):
     """Matches where every seat is ``preferans/random`` or ``preferans/heuristic``, under every option but
     ``ten_check: solve``."""
 
     name = "preferans/c-match"
+    tables = TABLES
+    bot_names = ("preferans/random", "preferans/heuristic")
+    codes = _CODES
 
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
         """Every seat is exactly ``RandomBot`` or ``HeuristicBot`` and a ten is not checked by the
         double-dummy solver (PF-7.7 ``ten_check: solve``)."""
-        return isinstance(rules, Rules) and rules.ten_check != "solve" and bot_kinds(bots) is not None
+        return isinstance(rules, Rules) and rules.ten_check != "solve" and super().supports(rules, bots)
 
-    def _kinds(self, bots: Sequence[Any]) -> list[int]:
-        kinds = bot_kinds(bots)
-        if kinds is None:
-            raise ValueError("MatchPlayout plays only preferans/random and preferans/heuristic")
-        return kinds
+    def match_of(self, state: Any) -> Match:
+        """The kernel's copy of the fresh match (``match_of``)."""
+        return match_of(state)
 
-    def play_out(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> None:
-        """Play the fresh match in C and apply its actions to ``state`` (the engine checks each)."""
-        for deal in match_of(state).actions(self._kinds(bots), rng):
-            for code in deal:
-                state.apply(_token(code))
-        assert state.is_over()
-
-    def legal_trace(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> list[list[str]]:
-        """``play_out``, returning the kernel's legal tokens of every action of the match, in order."""
-        deals, legal = match_of(state).actions(self._kinds(bots), rng, True)
-        out = []
-        for acts, lists in zip(deals, legal, strict=True):
-            for code, codes in zip(acts, lists, strict=True):
-                out.append([_token(c) for c in codes])
-                state.apply(_token(code))
-        assert state.is_over()
-        return out
-
-    def play_rows(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
-                  rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
-        """Every rotation of the fresh match from the kernel's rows, without playing a ``State``."""
-        if tables is not TABLES:  # another game's columns: the generic way
-            return super().play_rows(state, tables, rotations, rng_at)
-        match = match_of(state)
-        return [match.rows(self._kinds(bots), rng_at(r)) for r, bots in enumerate(rotations)]
-
-    def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
-        """Random at every seat, heuristic at every seat, and the two mixed."""
-        mixed: list[tuple[str, Mapping[str, Any]]] = [("preferans/heuristic" if s % 2 else "preferans/random", {})
-                                                      for s in range(players)]
-        return [[("preferans/random", {})] * players, [("preferans/heuristic", {})] * players, mixed]
+    def token(self, code: int) -> str:
+        """The PF-15.1 token of a kernel action code (``token``)."""
+        return token(code)
 
 
 FAST = MatchPlayout()

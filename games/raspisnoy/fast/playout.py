@@ -6,20 +6,19 @@ logic. ``MatchPlayout`` hands the fresh match (its schedule and stubs) to ``_mat
 plays the same rules with the same choices and draws (module docstring of ``_match.pyx``).
 ``play_out`` applies the kernel's actions to the ``State`` (so the record is the engine's);
 ``play_rows`` takes the rows of every rotation straight from the kernel, no ``State`` played.
-``pimc`` (and any other bot) is played by the readable engine. ``tests/test_fast_paths.py`` checks
-records, generator states and every legal list against the engine; ``tests/games/raspisnoy/
-test_rasp_match.py`` the rows of the kernel against the row functions.
+``pimc`` (and any other bot) is played by the readable engine. The shell shared with Preferans (bots as
+kernel codes, codes as tokens, the trace and the rows) is ``games.core.fastplay.CodedMatchPlayout``.
+``tests/test_fast_paths.py`` checks records, generator states and every legal list against the engine;
+``tests/games/raspisnoy/test_rasp_match.py`` the rows of the kernel against the row functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from games.core.cards import card_str
-from games.core.entry import FastPath, RotationRows, TableSpec
+from games.core.fastplay import CodedMatchPlayout, bot_codes
 from games.raspisnoy.fast._match import HEURISTIC, RANDOM, Match
 from games.raspisnoy.rules import dealer_of
 from games.raspisnoy.simple_bots import HeuristicBot, RandomBot
@@ -46,29 +45,13 @@ def token(code: int) -> str:
     return tok
 
 
-_TOKENS: dict[int, str] = {}
-
-
-def _token(code: int) -> str:
-    tok = _TOKENS.get(code)
-    if tok is None:
-        tok = _TOKENS[code] = token(code)
-    return tok
+#: The bot classes the kernel plays, exactly, and their kernel codes.
+_CODES: dict[type, int] = {RandomBot: RANDOM, HeuristicBot: HEURISTIC}
 
 
 def bot_kinds(bots: Sequence[Any]) -> list[int] | None:
-    """The kernel's bot code of each seat, or None when a seat holds another bot (a subclass may choose
-    differently, so the class must be exactly ``RandomBot`` or ``HeuristicBot``)."""
-    out = []
-    for b in bots:
-        t = type(b)
-        if t is RandomBot:
-            out.append(RANDOM)
-        elif t is HeuristicBot:
-            out.append(HEURISTIC)
-        else:
-            return None
-    return out
+    """The kernel's bot code of each seat, or None when a seat holds another bot (``bot_codes``)."""
+    return bot_codes(bots, _CODES)
 
 
 def match_of(state: State) -> Match:
@@ -83,52 +66,22 @@ def match_of(state: State) -> Match:
     return Match(rules, n, state.plan, [s.deck for s in state.stubs], trumps, 0.93 ** max(0, n - 2))
 
 
-class MatchPlayout(FastPath):
-    """Matches where every seat is ``raspisnoy/random`` or ``raspisnoy/heuristic``, under every option."""
+class MatchPlayout(CodedMatchPlayout):
+    """Matches where every seat is ``raspisnoy/random`` or ``raspisnoy/heuristic``, under every option (any
+    rules: the kernel plays every option of R-6)."""
 
     name = "raspisnoy/c-match"
+    tables = TABLES
+    bot_names = ("raspisnoy/random", "raspisnoy/heuristic")
+    codes = _CODES
 
-    def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
-        """Every seat is the random or the heuristic bot (any rules: the kernel plays every option of R-6)."""
-        return bot_kinds(bots) is not None
+    def match_of(self, state: Any) -> Match:
+        """The kernel's copy of the fresh match (``match_of``)."""
+        return match_of(state)
 
-    def _kinds(self, bots: Sequence[Any]) -> list[int]:
-        kinds = bot_kinds(bots)
-        if kinds is None:
-            raise ValueError("MatchPlayout plays only raspisnoy/random and raspisnoy/heuristic")
-        return kinds
-
-    def play_out(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> None:
-        """Play the fresh match in C and apply its actions to ``state`` (the engine checks each)."""
-        for deal in match_of(state).actions(self._kinds(bots), rng):
-            for code in deal:
-                state.apply(_token(code))
-        assert state.is_over()
-
-    def legal_trace(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> list[list[str]]:
-        """``play_out``, returning the kernel's legal tokens of every action of the match, in order."""
-        deals, legal = match_of(state).actions(self._kinds(bots), rng, True)
-        out = []
-        for acts, lists in zip(deals, legal, strict=True):
-            for code, codes in zip(acts, lists, strict=True):
-                out.append([_token(c) for c in codes])
-                state.apply(_token(code))
-        assert state.is_over()
-        return out
-
-    def play_rows(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
-                  rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
-        """Every rotation of the fresh match from the kernel's rows, without playing a ``State``."""
-        if tables is not TABLES:  # another game's columns: the generic way
-            return super().play_rows(state, tables, rotations, rng_at)
-        match = match_of(state)
-        return [match.rows(self._kinds(bots), rng_at(r)) for r, bots in enumerate(rotations)]
-
-    def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
-        """Random at every seat, heuristic at every seat, and the two mixed."""
-        mixed: list[tuple[str, Mapping[str, Any]]] = [("raspisnoy/heuristic" if s % 2 else "raspisnoy/random", {})
-                                                      for s in range(players)]
-        return [[("raspisnoy/random", {})] * players, [("raspisnoy/heuristic", {})] * players, mixed]
+    def token(self, code: int) -> str:
+        """The R-8.1 token of a kernel action code (``token``)."""
+        return token(code)
 
 
 FAST = MatchPlayout()
