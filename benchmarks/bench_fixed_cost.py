@@ -1,4 +1,4 @@
-"""Fixed cost of the command line (issue 30 item 4): ``rasklad games``, ``rasklad bots`` and a one-deal job.
+"""Fixed cost of the command line (issue 30 item 4): ``rasklad games``, ``rasklad bots`` and a one-deal job per game.
 
 Each command runs in its own ``python -m rasklad ...`` process, measured by its CPU time (user + system,
 from ``wait4``; a one-deal job has one shard, which ``rasklad run`` plays in its own process with one
@@ -12,7 +12,11 @@ Compiled bytecode: the processes write and read their ``.pyc`` files under a tem
 package's bytecode is; ``PYTHONDONTWRITEBYTECODE`` is dropped from the environment, so a shell that
 sets it does not make every run compile the sources again (that alone costs about 0.2 s).
 
-    .venv/bin/python benchmarks/bench_fixed_cost.py [--before /tmp/before] [--rounds 5]
+A one-deal job is a tournament of one unit (a deal; a match where the game's unit is a match) of the
+game's random bots, fixed seating (``ONE_DEAL_JOBS``); a case that fails in a tree (a game broken
+there) is shown as failed and the others are still measured.
+
+    .venv/bin/python benchmarks/bench_fixed_cost.py [--before /tmp/before] [--rounds 5] [--games quintet ...]
 
 Where the time goes: ``python -X importtime -m rasklad games 2> imports.txt``.
 """
@@ -29,6 +33,24 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: One deal (or match, the game's unit) of each game with its random bot, one shard, one worker.
+ONE_DEAL_JOBS: dict[str, dict[str, object]] = {
+    "blackjack home, 3 × random": {"game": "blackjack", "rules": {"preset": "home"}, "players": 3,
+                                   "bots": ["blackjack/random"] * 3},
+    "classic poker stud7, 6 × random": {"game": "classic-poker", "rules": {"preset": "stud7"}, "players": 6,
+                                        "bots": ["classic-poker/random"] * 6},
+    "dice poker simple, 4 × random": {"game": "dice-poker", "rules": {"preset": "simple"}, "players": 4,
+                                      "bots": ["dice-poker/random"] * 4},
+    "liar's poker classic, 3 × random, one match": {"game": "liars-poker", "rules": {"preset": "classic"},
+                                                    "players": 3, "bots": ["liars-poker/random"] * 3},
+    "Order Poker, 4 × random": {"game": "order-poker", "players": 4, "bots": ["order-poker/random"] * 4},
+    "Preferans sochi, 3 × random, one match": {"game": "preferans", "rules": {"preset": "sochi"}, "players": 3,
+                                               "bots": ["preferans/random"] * 3},
+    "Quintet, 2 × random": {"game": "quintet", "players": 2, "bots": ["quintet/random"] * 2},
+    "Raspisnoy classic, 4 × random, one match": {"game": "raspisnoy", "rules": {"preset": "classic"},
+                                                 "players": 4, "bots": ["raspisnoy/random"] * 4},
+}
 
 
 def cpu_of(cmd: list[str], code: Path, pycache: Path) -> float:
@@ -47,27 +69,31 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", type=Path, help="a copy of the code before the change (measured alongside)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--games", nargs="*", help="one-deal jobs of these games only (default: every game)")
     args = ap.parse_args()
     trees = ([("before", args.before.resolve())] if args.before else []) + [("after", ROOT)]
     with tempfile.TemporaryDirectory() as tmp:
-        spec = Path(tmp) / "one.json"
-        spec.write_text(json.dumps({"kind": "tournament", "name": "one deal", "game": "classic-poker",
-                                    "rules": {"preset": "stud7"}, "players": 6, "seating": "fixed",
-                                    "bots": ["classic-poker/random"] * 6, "deals": 1, "seed": 1}))
-        quintet = Path(tmp) / "quintet.json"
-        quintet.write_text(json.dumps({"kind": "tournament", "name": "one deal", "game": "quintet", "players": 2,
-                                       "seating": "fixed", "bots": ["quintet/random"] * 2, "deals": 1, "seed": 1}))
-        cases = {"`rasklad games`": ["games"],
-                 "`rasklad bots`": ["bots"],
-                 "one-deal job (`rasklad run`, classic poker stud7, 6 × random, 1 deal)":
-                     ["run", str(spec), "--workers", "1", "--new", "-q", "--data", str(Path(tmp) / "data")],
-                 "one-deal job (`rasklad run`, Quintet, 2 × random, 1 deal)":
-                     ["run", str(quintet), "--workers", "1", "--new", "-q", "--data", str(Path(tmp) / "data")]}
+        cases: dict[str, list[str]] = {"`rasklad games`": ["games"], "`rasklad bots`": ["bots"]}
+        for label, job in ONE_DEAL_JOBS.items():
+            if args.games and not any(g in label for g in args.games):
+                continue
+            spec = Path(tmp) / f"{len(cases)}.json"
+            spec.write_text(json.dumps({"kind": "tournament", "name": "one deal", "seating": "fixed", "deals": 1,
+                                        "seed": 1, **job}))
+            cases[f"one-deal job (`rasklad run`, {label})"] = [
+                "run", str(spec), "--workers", "1", "--new", "-q", "--data", str(Path(tmp) / "data")]
         runs: dict[tuple[str, str], list[float]] = {}
+        failed: dict[tuple[str, str], str] = {}
         for r in range(args.rounds + 1):  # round 0 writes the bytecode and is not counted
             for case, argv in cases.items():
                 for label, code in trees:
-                    cpu = cpu_of([sys.executable, "-m", "rasklad", *argv], code, Path(tmp) / f"pyc-{label}")
+                    if (case, label) in failed:
+                        continue
+                    try:
+                        cpu = cpu_of([sys.executable, "-m", "rasklad", *argv], code, Path(tmp) / f"pyc-{label}")
+                    except RuntimeError as e:  # a game broken in one tree: said in the table, the rest measured
+                        failed[(case, label)] = str(e).strip().splitlines()[-1]
+                        continue
                     if r:
                         runs.setdefault((case, label), []).append(cpu)
     print(f"medians of {args.rounds} rounds, CPU seconds (user + system), load average at the end "
@@ -75,7 +101,9 @@ def main() -> None:
     print("| command | " + " | ".join(f"{label} (s CPU)" for label, _ in trees) + " |")
     print("|---|" + "---:|" * len(trees))
     for case in cases:
-        print(f"| {case} | " + " | ".join(f"{statistics.median(runs[(case, label)]):.2f}" for label, _ in trees) + " |")
+        cells = [f"failed: {failed[(case, label)][:60]}" if (case, label) in failed else
+                 f"{statistics.median(runs[(case, label)]):.2f}" for label, _ in trees]
+        print(f"| {case} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -45,6 +49,100 @@ def _flags_show_no_type() -> None:
 
 
 _flags_show_no_type()
+
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
+_DECIMAL = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,15})?")
+
+
+def _plain_value(annotation: Any, parameter_info: Any) -> Callable[[Any, Any, Any], Any] | None:
+    """How to coerce a command-line value of ``annotation`` without pydantic, for the plain cases only
+    (a str, a bool, an int or a float without bounds, a path); ``None`` for every other parameter. The
+    function returns ``_NOT_PLAIN`` for a value it does not take exactly as typer's adapter would."""
+    info = {k: getattr(parameter_info, k, None) for k in ("parser", "click_type", "min", "max", "clamp", "path_type")}
+    if info["parser"] is not None or info["click_type"] is not None:
+        return None
+    if annotation is str:
+        return lambda value, _p, _c: value if type(value) is str else _NOT_PLAIN
+    if annotation is bool:
+        return lambda value, _p, _c: value if type(value) is bool else _NOT_PLAIN
+    bounded = info["min"] is not None or info["max"] is not None or info["clamp"]
+    if annotation is int and not bounded:
+        def whole(value: Any, _p: Any, _c: Any) -> Any:
+            if type(value) is int:
+                return value
+            return int(value) if type(value) is str and _WHOLE.fullmatch(value) else _NOT_PLAIN
+        return whole
+    if annotation is float and not bounded:
+        def decimal(value: Any, _p: Any, _c: Any) -> Any:
+            if type(value) in (int, float):
+                return float(value)
+            return float(value) if type(value) is str and _DECIMAL.fullmatch(value) else _NOT_PLAIN
+        return decimal
+    from typer import _param_types
+
+    if isinstance(annotation, type) and issubclass(annotation, Path) and _param_types.routes_to_path(
+            annotation, parameter_info):
+        path_type = info["path_type"] if info["path_type"] is not None else annotation
+
+        def path(value: Any, param: Any, ctx: Any) -> Any:
+            if path_type is Path and type(value) is str:  # typer converts it by pydantic: Path(value), the same
+                value = Path(value)
+            return _param_types.coerce_cli_path(value, parameter_info, path_type=path_type, param=param, ctx=ctx)
+        return path
+    return None
+
+
+_NOT_PLAIN = object()
+_typers_build_runtime_param: Any = None
+"""Typer's own ``build_runtime_param`` (pydantic adapters) once ``_coerce_plain_values_without_pydantic`` ran."""
+
+
+def _coerce_plain_values_without_pydantic() -> None:
+    """Coerce plain option and argument values (str, bool, int, float, path) without pydantic.
+
+    Typer 0.2x coerces every value through a pydantic ``TypeAdapter`` built per parameter: importing
+    pydantic and building the adapters is about a third of ``rasklad games`` (issue 30 item 4). For
+    those plain types the value comes out the same by a direct conversion (typer's own path check for
+    paths); any other value, and every value the direct conversion does not take (a malformed number,
+    a path that fails its check), goes through typer's adapter as before, so results and error messages
+    are typer's. Older typer (no ``typer._coercion``) is left as it is."""
+    try:
+        from typer import _coercion, core
+    except ImportError:
+        return
+    if not hasattr(core, "build_runtime_param") or not hasattr(_coercion, "RuntimeParam"):
+        return
+    global _typers_build_runtime_param
+    typers_own = _typers_build_runtime_param = core.build_runtime_param
+
+    @dataclass(frozen=True)
+    class PlainRuntimeParam(_coercion.RuntimeParam):
+        descriptor: Any = None
+        plain: Any = None
+        slow: list[Any] = field(default_factory=list)
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            try:
+                out = self.plain(value, param, ctx)
+            except Exception:
+                out = _NOT_PLAIN
+            if out is not _NOT_PLAIN:
+                return out
+            if not self.slow:
+                self.slow.append(typers_own(self.descriptor))
+            return self.slow[0]._coerce_value(value, param=param, ctx=ctx)
+
+    def build_runtime_param(descriptor: Any) -> Any:
+        if descriptor.file_annotation is not None:  # typer opens files itself, without pydantic
+            return typers_own(descriptor)
+        plain = _plain_value(descriptor.annotation, descriptor.parameter_info) or (lambda _v, _p, _c: _NOT_PLAIN)
+        return PlainRuntimeParam(parameter_info=descriptor.parameter_info, annotation=descriptor.annotation,
+                                 descriptor=descriptor, plain=plain)
+
+    core.build_runtime_param = build_runtime_param
+
+
+_coerce_plain_values_without_pydantic()
 
 
 def _register_all() -> None:

@@ -22,15 +22,17 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from games.core.entry import GameEntry, Question
 from games.core.protocol import RulesError
 from sims import categories
+
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = [
     "REMOTE_NAME",
@@ -661,9 +663,17 @@ def load_spec(source: str | Path) -> JobSpec:
         raise SpecError([("", f"no such spec file: {source}")])
     else:
         text = source
+    if text.lstrip().startswith("{"):  # JSON: PyYAML is imported only for YAML (a job's fixed cost)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise SpecError([("", f"not valid YAML or JSON: {syntax_error_text(e)}")]) from None
+        return parse_spec(data)
+    import yaml
+
     try:
-        data = json.loads(text) if text.lstrip().startswith("{") else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as e:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
         raise SpecError([("", f"not valid YAML or JSON: {syntax_error_text(e)}")]) from None
     return parse_spec(data)
 

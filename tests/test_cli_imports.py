@@ -2,7 +2,10 @@
 
 Checked by ``sys.modules`` in a fresh interpreter, never by a time: importing ``rasklad.cli`` and
 listing the games import none of scipy, duckdb, pyarrow, celery, fastapi, sqlalchemy (a game's solver
-or the storage and service layers load them when a command needs them).
+or the storage and service layers load them when a command needs them); with the catalogue file, listing
+games or bots imports no pydantic, numpy nor game package; a quiet one-deal job of a JSON spec imports
+neither rich, PyYAML, webbrowser nor typer's pydantic adapters. The command line's own coercion of plain
+values (``rasklad.cli._coerce_plain_values_without_pydantic``) gives what typer's adapters give.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HEAVY = ("scipy", "duckdb", "pyarrow", "celery", "fastapi", "sqlalchemy")
 
@@ -94,3 +98,114 @@ print('FRESH' + json.dumps([list(registry.games()), list(registry.bots())]))
     assert lines["LISTED"] == lines["FRESH"]
     assert len(lines["LISTED"][0]) == len(_GAME_PACKAGES)
     assert "quintet/random" in lines["LISTED"][1]
+
+
+_NOT_FOR_A_QUIET_JSON_JOB = ("rich", "yaml", "webbrowser", "typer._adapters", "pandas", "pyspiel", "scipy", "duckdb",
+                             "celery", "fastapi")
+
+
+def test_a_quiet_one_deal_job_of_each_game_imports_no_display_nor_yaml(tmp_path: Path) -> None:
+    """``rasklad run SPEC.json -q`` with one deal: no progress bar (rich), no YAML parser, no browser, no
+    pydantic adapter of typer's, and only the spec's game; rows and report are still written."""
+    jobs = {"blackjack": {"rules": {"preset": "home"}, "players": 3, "bots": ["blackjack/random"] * 3},
+            "dice-poker": {"rules": {"preset": "simple"}, "players": 2, "bots": ["dice-poker/random"] * 2},
+            "order-poker": {"players": 4, "bots": ["order-poker/random"] * 4}}
+    for game, job in jobs.items():
+        spec = tmp_path / f"{game}.json"
+        spec.write_text(json.dumps({"kind": "tournament", "name": "one", "game": game, "seating": "fixed",
+                                    "deals": 1, "seed": 1, **job}))
+        data = tmp_path / f"data-{game}"
+        mods = _modules_after(f"sys.argv = ['rasklad', 'run', {str(spec)!r}, '--workers', '1', '--new', '-q', "
+                              f"'--data', {str(data)!r}]\nfrom rasklad.cli import main\nmain()", str(tmp_path))
+        package = "games." + game.replace("-", "_")
+        assert [g for g in _GAME_PACKAGES if g in mods] == [package], game
+        assert [m for m in _NOT_FOR_A_QUIET_JSON_JOB if m in mods] == [], game
+        assert len(list(data.glob("jobs/*/report.html"))) == 1, game
+        assert list(data.glob("jobs/*/seats/*.parquet")), game
+
+
+def test_listing_from_the_catalogue_file_imports_no_pydantic_numpy_nor_game(tmp_path: Path) -> None:
+    """The second ``rasklad games`` / ``rasklad bots`` (the first wrote the catalogue file) imports no
+    pydantic (typer's value coercion included), numpy, rich's progress bar, nor any game package."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RASKLAD_GAME_MODULES", "RASKLAD_BOT_MODULES")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    probe = ("import atexit, json, sys\n"
+             "atexit.register(lambda: print('MODS' + json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
+             "sys.argv = ['rasklad'] + sys.argv[1:]\nfrom rasklad.cli import main\nmain()")
+    def run(args: list[str]) -> subprocess.CompletedProcess[str]:
+        out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=300,
+                             cwd=tmp_path, env=env)
+        assert out.returncode == 0, out.stderr
+        return out
+
+    def written() -> list[tuple[str, int]]:
+        return [(p.name, p.stat().st_mtime_ns) for p in (tmp_path / "cache").glob("rasklad/catalog-*.json")]
+
+    for args in (["games"], ["games", "--json"], ["bots", "quintet"]):
+        first = run(args)
+        for _ in range(5):  # a source file edited meanwhile (the catalogue is computed again): once more
+            before = written()
+            second = run(args)
+            if written() == before:
+                break
+        assert written() == before, "the catalogue was computed again every time"
+        assert first.stdout == second.stdout and second.stdout.strip()
+        line = next(x for x in second.stderr.splitlines() if x.startswith("MODS"))
+        mods = set(json.loads(line[len("MODS"):]))
+        assert not {"pydantic", "pydantic_core", "typer._adapters", "numpy", "rich.progress"} & mods, args
+        assert [g for g in _GAME_PACKAGES if g in mods] == [], args
+
+
+def _every_parameter() -> list[tuple[Any, Any]]:
+    import typer.main
+
+    from rasklad import cli
+
+    found: list[tuple[Any, Any]] = []
+
+    def walk(command: Any) -> None:
+        found.extend((command, p) for p in command.params if hasattr(p, "type_descriptor"))
+        for sub in getattr(command, "commands", {}).values():
+            walk(sub)
+
+    walk(typer.main.get_command(cli.app))
+    return found
+
+
+def _outcome(runtime: Any, value: Any, param: Any, ctx: Any) -> tuple[str, Any]:
+    try:
+        out = runtime.coerce(value, param=param, ctx=ctx)
+    except Exception as e:  # the error typer shows: its type and message
+        return "error", (type(e).__name__, str(e))
+    return "value", (type(out).__name__, repr(out))  # repr: nan equals itself
+
+
+def test_plain_values_are_coerced_as_typers_adapters_coerce_them(tmp_path: Path) -> None:
+    """Every parameter of every command, with values of every kind (good and bad numbers, paths, empty,
+    a default's own type): the command line's coercion and typer's pydantic one give the same value of
+    the same type, or the same error."""
+    from typer import core
+
+    from rasklad import cli
+
+    assert cli._typers_build_runtime_param is not None
+    assert getattr(core, "build_runtime_param") is not cli._typers_build_runtime_param  # noqa: B009
+    (tmp_path / "a-file").write_text("x")
+    values: list[Any] = ["abc", "", "12", "-3", "007", "+4", " 5", "1_000", "1.5", "-0.25", "1e3", "nan", "0x1f",
+                         "99999999999999999999", "true", "no", str(tmp_path), str(tmp_path / "a-file"),
+                         str(tmp_path / "missing"), "rel/dir/", "-", 7, 0, 2.5, True, False]
+    params = _every_parameter()
+    kinds = {repr(p.type_descriptor.annotation) for _, p in params}
+    assert {"<class 'str'>", "<class 'int'>", "<class 'bool'>", "<class 'float'>", "<class 'pathlib.Path'>"} <= kinds
+    compared = 0
+    for command, param in params:
+        ctx = command.context_class(command, info_name=command.name)
+        ours = getattr(core, "build_runtime_param")(param.type_descriptor)  # noqa: B009
+        theirs = cli._typers_build_runtime_param(param.type_descriptor)
+        for value in [*values, param.default]:
+            if param.multiple and isinstance(value, str):
+                continue  # click hands a multiple option a tuple, never a str
+            assert _outcome(ours, value, param, ctx) == _outcome(theirs, value, param, ctx), (command.name,
+                                                                                            param.name, value)
+            compared += 1
+    assert compared > 1000

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -125,6 +124,22 @@ def _cell(v: Any) -> str:
     return "-" if v is None else str(v)
 
 
+class _NoBar:
+    """The progress bar of a quiet run: shows nothing (as rich's ``Progress(disable=True)``)."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, *args: Any, **kwargs: Any) -> int:
+        return 0
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
 def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int, new: bool = False,
                       quiet: bool = False) -> Any:
     """Run (or resume) a parsed job spec with a rich progress bar on stderr; returns the RunResult.
@@ -132,9 +147,6 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
     Bad input (a limit exceeded at planning time) exits with code 2; Ctrl-C exits with 130 after
     the committed shards are kept, so the same command resumes.
     """
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from sims.embedded import Progress as JobProgress
     from sims.embedded import run_job
     from sims.spec import SpecError
@@ -142,16 +154,23 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
 
     skip_pandas_probe()  # this process hands pyarrow no pandas object: not importing pandas saves ~0.4 s
 
-    console = Console(stderr=True)
     from games.core import registry
 
     unit = registry.game(spec.game).unit_names[1] if spec.kind == "tournament" else "samples"
     # The bar counts units (deals, matches, pulkas), which a long shard reports as it plays them; a job
-    # without units to count (an exact deal-stats job) counts shards.
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[what]}"), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                   console=console,
-                   disable=quiet or not console.is_terminal, transient=False)
+    # without units to count (an exact deal-stats job) counts shards. Quiet, there is no bar: rich is not
+    # imported (a job's fixed cost, issue 30 item 4).
+    bar: Any = _NoBar()
+    terminal = False
+    if not quiet:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        console = Console(stderr=True)
+        terminal = console.is_terminal
+        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[what]}"), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                       console=console, disable=not terminal, transient=False)
     task: list[Any] = []
 
     def counts(p: JobProgress) -> tuple[int, int, str]:
@@ -164,7 +183,7 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
         done, total, what = counts(p)
         task.append(bar.add_task("running", total=total, completed=done, rate="", what=what))
 
-    plain = not quiet and not console.is_terminal  # a log or a pipe: plain lines, not a bar
+    plain = not quiet and not terminal  # a log or a pipe: plain lines, not a bar
     said = [0.0]
 
     def on_progress(p: JobProgress) -> None:
@@ -362,6 +381,8 @@ def report(
             _bad(err)
     typer.echo(str(page))
     if open_:
+        import webbrowser
+
         webbrowser.open(page.resolve().as_uri() if isinstance(page, Path) else str(page))
 
 
