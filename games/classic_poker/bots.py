@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 
 from ext import handeval
+from ext.handeval import JOKER_IDS
 from games.classic_poker import hands
+from games.classic_poker.fast import _equity
 from games.classic_poker.rules import Rules
 from games.classic_poker.state import Action
 from games.core import betting as bt
@@ -51,7 +53,7 @@ class RandomBot:
 
 
 def _rules_of(view: Mapping[str, Any]) -> Rules:
-    return rules_from_dict(Rules, view["rules"])
+    return _rules_plan(view)[0]
 
 
 def standard_discard(rules: Rules, hand: Sequence[int], legal: Sequence[Action]) -> Action:
@@ -172,11 +174,13 @@ class EquityBot(EstimatingBot):
         self._estimate = None
         if legal_actions and legal_actions[0].choose is not None:  # the dealer's choice (CP-9.2)
             return legal_actions[int(rng.integers(len(legal_actions)))]
-        rules = _rules_of(view)
-        hand = [hands.parse(c) for c in view["hand"]]
+        rules, plan = _rules_plan(view)
+        hand = [_parse(c) for c in view["hand"]]
         if legal_actions and legal_actions[0].discard is not None:
             return standard_discard(rules, hand, legal_actions)
-        eq = equity(rules, view, hand, self.samples, rng)
+        return self._decide(view, legal_actions, equity(rules, view, hand, self.samples, rng, plan))
+
+    def _decide(self, view: Mapping[str, Any], legal_actions: Sequence[Action], eq: float) -> Action:
         self._estimate = eq
         b = _bets(legal_actions)
         opponents = sum(view["in"]) - 1
@@ -194,8 +198,116 @@ class EquityBot(EstimatingBot):
         return next(iter(b.values()))
 
 
-def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int, rng: np.random.Generator) -> float:
-    """The share of the pot the hand wins against random completions (ties shared), by the batch evaluator."""
+class ReferenceEquityBot(EquityBot):
+    """``EquityBot`` as it was before its compiled loop: the rules rebuilt from the view, the cards parsed
+    by ``hands.parse`` and ``equity_reference`` (numpy), every decision. Not registered: the reference of
+    the parity test (tests/test_classic_poker_equity.py) and of benchmarks/bench_classic_equity.py."""
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        """As ``EquityBot.act``, by the readable computation."""
+        self._estimate = None
+        if legal_actions and legal_actions[0].choose is not None:  # the dealer's choice (CP-9.2)
+            return legal_actions[int(rng.integers(len(legal_actions)))]
+        rules = rules_from_dict(Rules, view["rules"])
+        hand = [hands.parse(c) for c in view["hand"]]
+        if legal_actions and legal_actions[0].discard is not None:
+            return standard_discard(rules, hand, legal_actions)
+        return self._decide(view, legal_actions, equity_reference(rules, view, hand, self.samples, rng))
+
+
+#: Card ids by the names views write (``hands.parse`` of the rest).
+_IDS: dict[str, int] = {hands.name(c): c for c in range(max(JOKER_IDS) + 1)}
+
+
+def _parse(text: str) -> int:
+    c = _IDS.get(text)
+    return hands.parse(text) if c is None else c
+
+
+class _Plan:
+    """What ``equity`` needs of the rules, built once per rules: the deck, the final hand size, the
+    evaluator tables by hand size of the values that decide the pot (``kind`` 2: a low pot with the 8
+    qualifier, low tables then high ones, as ``hands.low_pot_values``)."""
+
+    __slots__ = ("deck", "final", "kind", "modes", "tabs")
+
+    def __init__(self, rules: Rules) -> None:
+        self.deck = hands.deck_of(rules)
+        self.final = 5 if rules.form in ("draw", "stud5") else 7
+        if rules.pot == "low":
+            self.modes: tuple[handeval.Mode, ...] = (hands.low_mode(rules),) + (
+                (hands.high_mode(rules),) if rules.low_qualifier == "8" else ())
+        else:
+            self.modes = (hands.high_mode(rules),)
+        self.kind = 2 if len(self.modes) == 2 else 0
+        self.tabs: dict[int, tuple[Any, Any]] = {}
+
+    def tables(self, k: int) -> tuple[Any, Any]:
+        t = self.tabs.get(k)
+        if t is None:
+            got = [handeval.tables(m.ranking, k) if m.plain else handeval.wild_tables(m, k) for m in self.modes]
+            t = self.tabs[k] = (got[0], got[1] if len(got) > 1 else None)
+        return t
+
+
+#: Rules (and their ``_Plan``) by a view's rules object, built once: bounded, cleared when full.
+_RULES: dict[tuple[Any, ...], tuple[Rules, _Plan]] = {}
+
+
+def _rules_plan(view: Mapping[str, Any]) -> tuple[Rules, _Plan]:
+    d = view["rules"]
+    try:
+        key = (tuple(d), tuple(tuple(v) if type(v) is list else (type(v), v) for v in d.values()))
+        got = _RULES.get(key)
+    except TypeError:  # a value that cannot be a key: built every time
+        r = rules_from_dict(Rules, d)
+        return r, _Plan(r)
+    if got is None:
+        r = rules_from_dict(Rules, d)
+        if len(_RULES) >= 256:
+            _RULES.clear()
+        got = _RULES[key] = (r, _Plan(r))
+    return got
+
+
+def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int, rng: np.random.Generator,
+           plan: _Plan | None = None) -> float:
+    """The share of the pot the hand wins against random completions (ties shared): exactly
+    ``equity_reference`` from the same draws of ``rng``, its loop compiled (games/classic_poker/fast/_equity.pyx)."""
+    if plan is None:
+        plan = _Plan(rules)
+    final = plan.final
+    common = _parse(view["common"]) if view["common"] else None
+    extra = [] if common is None else [common]
+    seen = set(hand)
+    seen.update(extra)
+    me, live = view["seat"], view["in"]
+    opp_cards: list[int] = []
+    opp_len: list[int] = []
+    for p, up in view["up"].items():
+        cards = [_parse(c) for c in up]
+        seen.update(cards)
+        if live[int(p)] and int(p) != me:
+            opp_cards += cards + extra
+            opp_len.append(len(cards) + len(extra))
+    if not opp_len:
+        return 1.0
+    unseen = [c for c in plan.deck if c not in seen]
+    mine = hand + extra
+    need_me = max(0, final - len(mine))
+    if need_me + sum(final - n for n in opp_len) > len(unseen):
+        return 1.0 / (len(opp_len) + 1)
+    return _equity.equity(rng, bytes(unseen), bytes(mine), need_me, bytes(opp_cards), bytes(opp_len), final,
+                          samples, plan.tables(len(mine) + need_me), plan.tables(final), plan.kind,
+                          handeval.LOW_TOP)
+
+
+def equity_reference(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int,
+                     rng: np.random.Generator) -> float:
+    """The share of the pot the hand wins against random completions (ties shared), by the batch evaluator.
+
+    The readable computation, kept as the reference of ``equity`` (its compiled twin, which returns exactly
+    this from the same draws: tests/test_classic_poker_equity.py)."""
     form = rules.form
     final = 5 if form in ("draw", "stud5") else 7
     seen = set(hand)
