@@ -447,9 +447,11 @@ ctypedef struct philox_state:
 
 # numpy's Philox4x64-10 (numpy/random/src/philox/philox.h: the counter bumped before each block of four
 # 64-bit words, a 32-bit draw the low then the high half of one word, a double the top 53 bits), inlined:
-# the stub's permutation makes about 440 bounded 32-bit draws a deal, and a call through the bit
-# generator's function pointers for each, with numpy's own block, cost a third of the kernel. The parity
-# tests compare the rows with the readable engine's, which draws from numpy's Philox itself.
+# the stub's permutation makes about 450 bounded 32-bit draws a deal (six decks), and a call through the bit
+# generator's function pointers for each, with numpy's own block, cost a third of the kernel. The stub's
+# stream is made two blocks at a time (``bj_philox_2blocks``) and the permutation's indices drawn before its
+# swaps, without a branch on a rejected draw (``bj_permute_stub``): the kernel's deals/s about doubled (issue
+# 30). The parity tests compare the rows with the readable engine's, which draws from numpy's Philox itself.
 cdef extern from *:
     """
     typedef struct { uint64_t ctr[4]; uint64_t key[2]; uint64_t buf[4]; int pos; int has32; uint32_t u32; } bj_philox;
@@ -484,6 +486,72 @@ cdef extern from *:
         s->u32 = (uint32_t)(n >> 32);
         return (uint32_t)(n & 0xffffffffULL);
     }
+    /* Blocks ctr0 + 1 and ctr0 + 2 of the stream (0, 0, item, stream) (the counter bumped before each block,
+       as bj_philox_block) into out[8]: two independent blocks a round, so their multiplies overlap. (Four
+       run out of registers and are slower; so is gcc's vectorization of the lanes.) */
+    static inline __attribute__((optimize("no-tree-vectorize"))) void bj_philox_2blocks(
+            const uint64_t *key, uint64_t ctr0, uint64_t item, uint64_t stream, uint64_t *out) {
+        uint64_t a0 = ctr0 + 1, a1 = 0, a2 = item, a3 = stream, b0 = ctr0 + 2, b1 = 0, b2 = item, b3 = stream;
+        uint64_t k0 = key[0], k1 = key[1];
+        int r;
+        for (r = 0; r < 10; r++) {
+            __uint128_t p0, p1, q0, q1;
+            if (r) { k0 += 0x9E3779B97F4A7C15ULL; k1 += 0xBB67AE8584CAA73BULL; }
+            p0 = (__uint128_t)0xD2E7470EE14C6C93ULL * a0;
+            p1 = (__uint128_t)0xCA5A826395121157ULL * a2;
+            q0 = (__uint128_t)0xD2E7470EE14C6C93ULL * b0;
+            q1 = (__uint128_t)0xCA5A826395121157ULL * b2;
+            a0 = (uint64_t)(p1 >> 64) ^ a1 ^ k0;
+            a1 = (uint64_t)p1;
+            a2 = (uint64_t)(p0 >> 64) ^ a3 ^ k1;
+            a3 = (uint64_t)p0;
+            b0 = (uint64_t)(q1 >> 64) ^ b1 ^ k0;
+            b1 = (uint64_t)q1;
+            b2 = (uint64_t)(q0 >> 64) ^ b3 ^ k1;
+            b3 = (uint64_t)q0;
+        }
+        out[0] = a0; out[1] = a1; out[2] = a2; out[3] = a3; out[4] = b0; out[5] = b1; out[6] = b2; out[7] = b3;
+    }
+
+    /* The stream (0, 0, item, 0) of key as 32-bit draws (a word's low half, then its high half: bj_next32),
+       made four blocks (32 draws) at a time. */
+    typedef struct { const uint64_t *key; uint64_t item, ctr0; uint32_t u32[32]; int pos; } bj_stub_stream;
+
+    static __attribute__((noinline)) void bj_stub_refill(bj_stub_stream *s) {
+        uint64_t w[16];
+        int k;
+        bj_philox_2blocks(s->key, s->ctr0, s->item, 0, w);
+        bj_philox_2blocks(s->key, s->ctr0 + 2, s->item, 0, w + 8);
+        s->ctr0 += 4;
+        for (k = 0; k < 16; k++) { s->u32[2 * k] = (uint32_t)w[k]; s->u32[2 * k + 1] = (uint32_t)(w[k] >> 32); }
+        s->pos = 0;
+    }
+
+    /* Generator.permutation(n) of `init` (out[i] = init[i] first): Fisher-Yates from the top index down,
+       each index by numpy's random_interval (a 32-bit draw masked to the bound's bits, rejected above the
+       bound). The indices are drawn first, without a branch on a rejection (a rejected draw keeps i, and
+       the next draw overwrites its index), the swaps made after. */
+    static inline void bj_permute_stub(bj_stub_stream *s, int *out, const int *init, int n) {
+        int i = n - 1, lo, j, t, pos = s->pos;
+        uint32_t mask, v;
+        int js[416];
+        while (i > 0) {
+            mask = 0xffffffffU >> __builtin_clz((unsigned)i);
+            lo = (int)(mask >> 1);  /* the same mask for every i in lo + 1 .. mask */
+            while (i > lo) {
+                if (pos >= 32) { bj_stub_refill(s); pos = 0; }
+                v = s->u32[pos++] & mask;
+                js[i] = (int)v;
+                i -= v <= (uint32_t)i;
+            }
+        }
+        s->pos = pos;
+        memcpy(out, init, sizeof(int) * n);
+        for (i = n - 1; i > 0; i--) {
+            j = js[i];
+            t = out[i]; out[i] = out[j]; out[j] = t;
+        }
+    }
     static uint64_t bj_next64_v(void *s) { return bj_next64((bj_philox *)s); }
     static uint32_t bj_next32_v(void *s) { return bj_next32((bj_philox *)s); }
     static double bj_double_v(void *s) { return (bj_next64((bj_philox *)s) >> 11) * (1.0 / 9007199254740992.0); }
@@ -493,7 +561,12 @@ cdef extern from *:
         uint64_t key[2]
         int pos
         int has32
-    uint32_t bj_next32(bj_philox *s) noexcept nogil
+    ctypedef struct bj_stub_stream:
+        const uint64_t *key
+        uint64_t item
+        uint64_t ctr0
+        int pos
+    void bj_permute_stub(bj_stub_stream *s, int *out, const int *init, int n) noexcept nogil
     uint64_t bj_next64_v(void *s) noexcept nogil
     uint32_t bj_next32_v(void *s) noexcept nogil
     double bj_double_v(void *s) noexcept nogil
@@ -507,29 +580,6 @@ cdef inline void at(bj_philox *ph, uint64_t item, uint64_t stream) noexcept nogi
     ph.ctr[3] = stream
     ph.pos = 4
     ph.has32 = 0
-
-
-cdef inline void permute_ph(bj_philox *ph, int *out, int n) noexcept nogil:
-    """``permute`` (``Generator.permutation(n)``) drawing from the inlined Philox: ``interval``'s masked
-    32-bit draws, rejected above the bound."""
-    cdef int i, j, t
-    cdef uint32_t mask, value
-    for i in range(n):
-        out[i] = i
-    for i in range(n - 1, 0, -1):
-        mask = i
-        mask |= mask >> 1
-        mask |= mask >> 2
-        mask |= mask >> 4
-        mask |= mask >> 8
-        mask |= mask >> 16
-        value = bj_next32(ph) & mask
-        while value > <uint32_t> i:
-            value = bj_next32(ph) & mask
-        j = <int> value
-        t = out[i]
-        out[i] = out[j]
-        out[j] = t
 
 
 ctypedef struct Luck:
@@ -688,7 +738,8 @@ def play_shard(bits, long start, long stop, int players, int decks, int bet, int
     cdef Hand hands[MAXH]
     cdef int nh[7]
     cdef int sc[7]
-    cdef int perm[MAXN]
+    cdef int ids[MAXN]  # i mod 52: a permutation of these is the shoe's (``perm % 52``)
+    cdef bj_stub_stream stub
     cdef double terms[7]
     cdef Luck L
     cdef const double[::1] t_c1, t_up, t_c2, t_hole, t_split, t_hit, t_dbl, t_stand
@@ -728,16 +779,19 @@ def play_shard(bits, long start, long stop, int players, int decks, int bet, int
     own.next_double = bj_double_v
     with bits.lock:
         state.key[0], state.key[1] = np_ph.key[0], np_ph.key[1]  # the job's key; numpy's state is not moved
+        stub.key = state.key
+        for i in range(MAXN):
+            ids[i] = i % 52
         with nogil:
             for d in range(start, stop):
-                at(ph, d, 0)  # the deal's stub (BJ-8.1)
+                # the deal's stub (BJ-8.1) from the stream (d, 0): the shoe's permutation of card ids (the
+                # permutation of 0 .. n - 1 taken mod 52), then one deck's reshuffle order
+                stub.item, stub.ctr0, stub.pos = d, 0, 32
                 dealt.n = 52 * decks
-                permute_ph(ph, perm, dealt.n)
-                for i in range(dealt.n):
-                    dealt.stock[i] = perm[i] % 52
+                bj_permute_stub(&stub, dealt.stock, ids, dealt.n)
                 dealt.has_reshuffle = decks == 1
                 if decks == 1:
-                    permute_ph(ph, dealt.reshuffle, 52)
+                    bj_permute_stub(&stub, dealt.reshuffle, ids, 52)
                 dealt.pos, dealt.nd = 0, 0
                 for r in range(R):
                     at(ph, d, r + 1)
