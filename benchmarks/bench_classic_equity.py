@@ -6,6 +6,14 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_classic_equity.py --repeats 5 --decisions 60 --samples 300
     .venv/bin/python benchmarks/bench_classic_equity.py --reference       # also times the readable numpy
                                                                           # computation (the reference)
+    .venv/bin/python benchmarks/bench_classic_equity.py --run 400 --before /tmp/eq-before   # rasklad run
+
+``--run DEALS``: ``rasklad run SPEC --workers 1 --new -q`` of seven-card stud, 4 seats, ``seating: fixed``,
+``variance_reduction: none``, one ``equity`` seat (``--samples``) and three ``rules`` seats, against the
+same job of four ``rules`` seats, each in its own process measured by its CPU time (``wait4``),
+``--repeats`` interleaved rounds, medians in deals per CPU second of the whole command. ``--before DIR``
+also runs the equity job with the code of DIR first on ``PYTHONPATH`` (a copy of the tree with the
+previous ``games/classic_poker/bots.py``).
 
 Decisions: for each preset (draw, stud7, lowball, stud7-hilo, draw-joker, draw-deuces) 4-seat deals
 from seeded generators are played by ``rules`` bots; every betting decision met along the way (a bet
@@ -15,17 +23,22 @@ up to ``--decisions`` per preset. The views are built before timing, so the figu
 
 Timing: ``time.process_time`` (CPU time) of a pass over a preset's decisions divided by their number,
 ``--repeats`` passes, interleaved across presets (and across the compiled path and the reference
-when ``--reference``: ``bots.ReferenceEquityBot``, the bot as it was before its compiled loop), median
-reported. Each pass re-seeds every decision's generator (Philox, as the streams of a job, or PCG64,
-``--bits``), so every pass makes the same decisions.
+when ``--reference``: ``bots.ReferenceEquityBot``, the bot as it was before its compiled loop, and
+"draws only": the ``Generator.random((samples, unseen))`` call both make, whose time bounds the
+speed-up of any twin that draws the same numbers), median reported. Each pass re-seeds every
+decision's generator (Philox, as the streams of a job, or PCG64, ``--bits``), so every pass makes the
+same decisions.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -67,6 +80,46 @@ def time_pass(act: Callable[[Mapping[str, Any], Sequence[Any], np.random.Generat
     return (time.process_time() - t) / len(items)
 
 
+SPEC = """kind: tournament
+name: equity bench
+game: classic-poker
+rules: {{preset: stud7}}
+players: 4
+bots:
+{bots}
+deals: {deals}
+seating: fixed
+variance_reduction: none
+seed: 7
+record: summary
+"""
+
+
+def run_jobs(deals: int, samples: int, repeats: int, before: Path | None) -> None:
+    """Deals per CPU second of ``rasklad run`` with one equity seat, and with rules seats only."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_dice_quintet import RASKLAD, cpu_of
+    tmp = Path(tempfile.mkdtemp(prefix="bench-equity-"))
+    eq = f"  - {{name: classic-poker/equity, params: {{samples: {samples}}}}}\n" + "  - classic-poker/rules\n" * 3
+    cases = {"equity + 3 rules": eq, "4 rules": "  - classic-poker/rules\n" * 4}
+    runs: list[tuple[str, Path | None]] = [(c, None) for c in cases]
+    if before is not None:
+        runs.insert(1, ("equity + 3 rules", before))
+    got: dict[tuple[str, str], list[float]] = {}
+    for r in range(repeats):
+        for case, code in runs:
+            spec = tmp / f"{len(got)}-{r}.yaml"
+            spec.write_text(SPEC.format(bots=cases[case].rstrip("\n"), deals=deals))
+            cmd = [RASKLAD, "run", str(spec), "--workers", "1", "--new", "-q"]
+            if code is not None:
+                cmd = [sys.executable, "-m", "rasklad", *cmd[1:]]
+            cpu = cpu_of(cmd, code, tmp / "pycache" if code else None)
+            got.setdefault((case, "before" if code else "now"), []).append(deals / cpu)
+    print(f"rasklad run, stud7 4 seats, {deals} deals, fixed seating, 1 worker (median of {repeats}, deals/s CPU)")
+    for (case, which), v in got.items():
+        print(f"  {case:18s} {which:6s}: {statistics.median(v):8.1f}  ({', '.join(f'{x:.1f}' for x in v)})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--samples", type=int, default=300, help="the bot's samples (its default: 300)")
@@ -75,11 +128,24 @@ def main() -> None:
     ap.add_argument("--reference", action="store_true", help="also time the readable numpy computation")
     ap.add_argument("--bits", choices=("philox", "pcg64"), default="philox",
                     help="the decisions' bit generator (jobs draw from Philox streams; default_rng is PCG64)")
+    ap.add_argument("--run", type=int, default=0, metavar="DEALS", help="time rasklad run jobs of DEALS deals")
+    ap.add_argument("--before", type=Path, default=None, help="with --run: the code before, first on PYTHONPATH")
     a = ap.parse_args()
+    if a.run:
+        run_jobs(a.run, a.samples, a.repeats, a.before)
+        return
     bot = cbots.EquityBot(samples=a.samples)
     paths: dict[str, Callable[..., Any]] = {"equity": bot.act}
     if a.reference:
         paths["reference"] = cbots.ReferenceEquityBot(samples=a.samples).act
+
+        def draws_only(view: Mapping[str, Any], legal: Sequence[Any], rng: np.random.Generator) -> Any:
+            """The numbers both paths draw, and nothing else: the floor of an exact twin."""
+            plan = cbots._rules_plan(view)[1]
+            seen = len(view["hand"]) + (1 if view["common"] else 0) + sum(map(len, view["up"].values()))
+            seen -= len(view["up"][view["seat"]])  # its own up cards are in its hand
+            return rng.random((a.samples, len(plan.deck) - seen))
+        paths["draws only"] = draws_only
     items = {p: decisions(p, a.decisions) for p in PRESETS}
     for p in PRESETS:  # warm-up: evaluator tables built outside the timing
         for act in paths.values():
@@ -96,6 +162,8 @@ def main() -> None:
         if "reference" in paths:
             r = statistics.median(times[("reference", p)]) / statistics.median(times[("equity", p)])
             parts.append(f"speed-up {r:.1f}x")
+            f = statistics.median(times[("reference", p)]) / statistics.median(times[("draws only", p)])
+            parts.append(f"ceiling of an exact twin {f:.1f}x")
         print(f"  {p:12s} ({len(items[p])} decisions): " + ", ".join(parts))
 
 
