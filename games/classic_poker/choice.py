@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from games.classic_poker import hands
-from games.classic_poker.rules import NAME, VERSION, Rules
+from games.classic_poker.rules import NAME, VERSION, Rules, rules_dict
 from games.classic_poker.state import Action, State
-from games.core.entry import _rules_dict, rules_json
+from games.core.entry import rules_json
 from games.core.protocol import IllegalAction
 from games.core.records import envelope
 
@@ -118,7 +118,7 @@ class ChoiceState:
         """CP-11.1, and the choice: the options while the dealer chooses, then the chosen preset."""
         if self.inner is None:
             return {"seat": seat, "players": self.players, "dealer": self.dealer, "phase": "choose",
-                    "rules": rules_json(self.table_rules), "choices": list(self.table_rules.dealers_choice),
+                    "rules": rules_json(self.table_rules, rules_dict), "choices": list(self.table_rules.dealers_choice),
                     "carried": list(self.carried), "actions": []}
         v = self.inner.view(seat)
         v["preset"] = self.choice
@@ -149,5 +149,5 @@ class ChoiceState:
         inner = self.inner
         actions = self._choose_entry() + (_copy.deepcopy(inner.history.entries()) if inner is not None else [])
         done = inner is not None and inner.result is not None
-        return envelope(NAME, VERSION, _rules_dict(self.table_rules), self.players, self.dealer, self.stub(),
+        return envelope(NAME, VERSION, rules_dict(self.table_rules), self.players, self.dealer, self.stub(),
                         actions, inner.outcome() if done and inner is not None else None)

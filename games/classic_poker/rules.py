@@ -32,7 +32,10 @@ OPTION_RULES = {"preset": "CP-12", "form": "CP-12", "deck": "CP-1.2", "wild_rank
                 "pot": "CP-5.1", "low_ranking": "CP-5.2", "low_qualifier": "CP-5.4", "ante": "CP-6.2",
                 "min_bet": "CP-6.5", "limit": "CP-6.4", "max_raises": "CP-6.6", "openers": "CP-7.3",
                 "max_draw": "CP-7.4", "ace_low_straight": "CP-10.2", "first_dealer": "CP-1.4",
-                "dealers_choice": "CP-9.2"}
+                "dealers_choice": "CP-9.2", "stud_opening": "CP-8.8", "bring_in": "CP-8.8"}
+#: Options added after records were first written: a record or view lists them only when one differs from
+#: its default (``rules_dict``), so every record of a rule set without them is written as before.
+LATER_OPTIONS = {"stud_opening": "best_showing", "bring_in": 1}
 #: The CP-12 presets by name (``PRESETS`` below), which ``dealers_choice`` lists from.
 PRESET_NAMES = ("draw", "jackpots", "draw-joker", "draw-bug", "draw-deuces", "lowball", "stud5", "stud7",
                 "stud7-hilo", "short36-draw", "short36-stud7", "lowball-a5")
@@ -69,6 +72,8 @@ class Rules:
     ace_low_straight: str = "on"
     first_dealer: str = "jack"
     dealers_choice: tuple[str, ...] = ()
+    stud_opening: str = "best_showing"
+    bring_in: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "wild_ranks", tuple(self.wild_ranks))
@@ -85,7 +90,8 @@ class Rules:
             "form": FORMS, "deck": DECKS, "joker": ("wild", "bug"), "bug_flush": ("fill", "ace_only"),
             "four_flush": ("off", "on"), "four_flush_opens": ("off", "on"), "pot": POTS,
             "low_ranking": LOW_RANKINGS, "low_qualifier": ("none", "8"), "openers": ("none", "jacks"),
-            "max_draw": MAX_DRAWS, "ace_low_straight": ("on", "off"), "first_dealer": ("jack", "seat0")}
+            "max_draw": MAX_DRAWS, "ace_low_straight": ("on", "off"), "first_dealer": ("jack", "seat0"),
+            "stud_opening": ("best_showing", "bring_in")}
         for name, allowed in choices.items():
             value = getattr(self, name)
             if value not in allowed or isinstance(value, bool):
@@ -99,13 +105,26 @@ class Rules:
                 card_id(str(c))
             except ValueError:
                 raise self._bad("wild_cards", f"wild_cards holds cards such as 'Js', not {c!r}") from None
-        for name in ("ante", "min_bet", "limit", "max_raises"):
+        for name in ("ante", "min_bet", "limit", "max_raises", "bring_in"):
             v = getattr(self, name)
-            if not _int(v) or v < (1 if name in ("min_bet", "limit") else 0):
-                raise self._bad(name, f"{name} must be an integer >= {1 if name in ('min_bet', 'limit') else 0}, "
+            least = 1 if name in ("min_bet", "limit", "bring_in") else 0
+            if not _int(v) or v < least:
+                raise self._bad(name, f"{name} must be an integer >= {least}, "
                                       f"not {v!r}")
         if self.min_bet > self.limit:
             raise self._bad("min_bet", f"min_bet {self.min_bet} is above limit {self.limit}")
+        if self.stud_opening == "bring_in":
+            # CP-8.8: seven-card stud without wild cards; a bring-in below the small bet (min_bet)
+            if self.form != "stud7":
+                raise self._bad("stud_opening", f"stud_opening=bring_in needs form stud7, not {self.form} (CP-8.8)")
+            if self.wild_ranks or self.wild_cards or self.jokers or self.four_flush == "on":
+                raise self._bad("stud_opening", "stud_opening=bring_in is played without wild cards, jokers and "
+                                                "the four-flush (CP-8.8)")
+            if self.bring_in >= self.min_bet:
+                raise self._bad("bring_in", f"bring_in {self.bring_in} must be below the small bet min_bet "
+                                            f"{self.min_bet} (CP-8.8)")
+        elif self.bring_in != 1:
+            raise self._bad("bring_in", "bring_in applies only with stud_opening=bring_in (CP-8.8)")
         if self.four_flush == "on" and self.form == "draw":
             raise self._bad("four_flush", "four_flush=on is valid only with a stud form (CP-4.7)")
         if self.four_flush_opens == "on" and (self.form != "draw" or self.openers != "jacks"):
@@ -158,6 +177,18 @@ class Rules:
         """CP-9.2: the rules of a deal whose dealer chose preset ``name``: that preset with this table's
         stakes and first dealer (``TABLE_OPTIONS``)."""
         return dataclasses.replace(PRESETS[name], **{k: getattr(self, k) for k in TABLE_OPTIONS})
+
+
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """The rules as a record and a view write them (CP-11.2): every option, but the ``LATER_OPTIONS`` only
+    when one of them is not at its default."""
+    from games.core.entry import _rules_dict
+
+    out = _rules_dict(rules)
+    if all(out[k] == v for k, v in LATER_OPTIONS.items()):
+        for k in LATER_OPTIONS:
+            del out[k]
+    return out
 
 
 PRESETS: dict[str, Rules] = {

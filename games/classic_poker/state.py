@@ -18,9 +18,9 @@ import numpy as np
 
 from ext import handeval
 from games.classic_poker import hands
-from games.classic_poker.rules import NAME, VERSION, Rules
+from games.classic_poker.rules import NAME, VERSION, Rules, rules_dict
 from games.core import betting as bt
-from games.core.entry import _rules_dict, rules_json
+from games.core.entry import rules_json
 from games.core.history import History
 from games.core.protocol import IllegalAction
 from games.core.records import envelope
@@ -98,7 +98,10 @@ class State:
         self.result: dict[str, Any] | None = None
         self.dealt: list[list[int]] = []
         self.payout: list[int] = [0] * players
-        rb = bt.BettingRules(structure=bt.SpreadLimit(rules.min_bet, rules.limit), max_raises=rules.max_raises)
+        structure: bt.Structure = bt.SpreadLimit(rules.min_bet, rules.limit)
+        if rules.stud_opening == "bring_in":  # CP-8.8: the small bet twice, then the big bet
+            structure = bt.FixedLimit((rules.min_bet, rules.min_bet, rules.limit, rules.limit, rules.limit))
+        rb = bt.BettingRules(structure=structure, max_raises=rules.max_raises)
         self.betting = bt.new_deal(rb, players, antes=[rules.ante + c for c in self.carried])
         #: Every card dealt after the first cards, with the deal as it stood (``Dealt``; never changed).
         self.chance_log: list[Dealt] | None = None
@@ -149,11 +152,26 @@ class State:
             for up in (False, False, True):  # CP-8.2
                 for p in self.pos:
                     self._give(p, up)
-            self._interval(self._best_showing(), may_check=False)
+            if self.rules.stud_opening == "bring_in":  # CP-8.8
+                self._interval(self.bring_in_seat(), may_check=False, bring_in=self.rules.bring_in)
+            else:
+                self._interval(self._best_showing(), may_check=False)
 
-    def _interval(self, first: int, may_check: bool) -> None:
+    def _interval(self, first: int, may_check: bool, bring_in: int = 0) -> None:
         self.phase = "bet"
-        self.betting = bt.start_interval(self.betting, first, street=self.street, may_check=may_check)
+        self.betting = bt.start_interval(self.betting, first, street=self.street, may_check=may_check,
+                                         bring_in=bring_in)
+
+    def bring_in_seat(self) -> int:
+        """CP-8.8: the seat whose door card (its one up card) is the lowest, ranks 2 up to A and suits
+        clubs, diamonds, hearts, spades from the lowest; with ``pot=low`` the highest, the ace lowest."""
+        def key(p: int) -> tuple[int, int]:
+            door = next(c for c, u in zip(self.cards[p], self.face_up[p], strict=True) if u)
+            rank = door >> 2
+            if self.rules.pot == "low":
+                return -1 if rank == hands.ACE else rank, door & 3
+            return -rank, -(door & 3)
+        return max(self._in(), key=key)
 
     def _best_showing(self) -> int:
         """CP-8.3: the player still in whose up cards make the best showing hand (ties: first in turn)."""
@@ -200,6 +218,8 @@ class State:
             return self._draw_options(self.draw_queue[0])
         opts = bt.legal_actions(self.betting)
         out = [Action(bet=a) for a in opts]
+        if self.rules.stud_opening == "bring_in" and opts.call is None:  # CP-8.8: a fold only facing a bet
+            out = out[1:]
         if self._unopened() and not self._may_open(self.betting.to_act):
             out = [a for a in out if a.bet is not None and a.bet.act is not bt.Act.RAISE]
         return out
@@ -246,12 +266,17 @@ class State:
             raise IllegalAction(f"seat {seat} must bet, call, check or fold now, not draw", "CP-6.3")
         if self._unopened() and action.bet.act is bt.Act.RAISE and not self._may_open(seat):
             raise IllegalAction(f"seat {seat} may not open without jacks or better", "CP-7.3")
+        bring_in = self.rules.stud_opening == "bring_in"
+        if bring_in and action.bet.act is bt.Act.FOLD and bt.legal_actions(self.betting).call is None:
+            raise IllegalAction(f"seat {seat} may fold only facing a bet (stud_opening=bring_in)", "CP-8.8")
         try:
             self.betting = bt.apply(self.betting, action.bet)
         except bt.IllegalBet as e:
             rule = BET_RULES[e.reason]
             if e.reason == "check" and not self.betting.may_check:
-                rule = "CP-8.4"
+                rule = "CP-8.8" if bring_in else "CP-8.4"
+            elif e.reason == "amount" and self.betting.bring_in:
+                rule = "CP-8.8"
             raise IllegalAction(str(e), rule) from None
         if action.bet.act is bt.Act.RAISE and self.opener is None and self.street == 0:
             self.opener = seat
@@ -450,18 +475,24 @@ class State:
             key: list[int | None] = [None] * self.players
             for s in live:
                 key[s] = int(hands.low_pot_values(r, [self.full_hand(s)])[0])
-            self.payout = bt.settle(b.committed, folded, key, order)
+            self.payout = bt.settle(b.committed, folded, key, order, odd_to_first=self._odd_to_first)
             best = max(v for s in live if (v := key[s]) is not None)
             won = [s for s in live if key[s] == best]
             winners = {"high": won, "low": []} if high_decides else {"low": won}
         else:
-            self.payout = bt.settle(b.committed, folded, hi, order, lo if r.pot == "high_low" else None)
+            self.payout = bt.settle(b.committed, folded, hi, order, lo if r.pot == "high_low" else None,
+                                    odd_to_first=self._odd_to_first)
             best = max(v for s in live if (v := hi[s]) is not None)
             winners = {"high": [s for s in live if hi[s] == best]}
             if r.pot == "high_low":
                 q = [lo[s] for s in live if lo[s] is not None]
                 winners["low"] = [s for s in live if q and lo[s] == max(v for v in q if v is not None)]
         return {"showdown": shown, "winners": winners, "pot": b.pot}
+
+    @property
+    def _odd_to_first(self) -> bool:
+        """CP-8.8: under ``stud_opening=bring_in`` a split's odd chips all go to the first winner in turn."""
+        return self.rules.stud_opening == "bring_in"
 
     def scores(self) -> list[int]:
         """Chips won minus chips put in (CP-6.1); zeros before the end."""
@@ -482,7 +513,7 @@ class State:
               for p in range(self.players)}
         v: dict[str, Any] = {
             "seat": seat, "players": self.players, "dealer": self.dealer, "form": self.rules.form,
-            "rules": rules_json(self.rules), "carried": list(self.carried),
+            "rules": rules_json(self.rules, rules_dict), "carried": list(self.carried),
             "hand": [hands.name(c) for c in self.cards[seat]],
             "up": up, "common": hands.name(self.common) if self.common is not None else None,
             "in": [not f for f in self.betting.folded], "pot": self.betting.pot,
@@ -523,7 +554,7 @@ class State:
         return d
 
     def record(self) -> dict[str, Any]:
-        return envelope(NAME, VERSION, _rules_dict(self.rules), self.players, self.dealer, self.stub(),
+        return envelope(NAME, VERSION, rules_dict(self.rules), self.players, self.dealer, self.stub(),
                         _copy.deepcopy(self.history.entries()), self.outcome() if self.result is not None else None)
 
 

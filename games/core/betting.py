@@ -152,8 +152,9 @@ class Betting:
     The rest describes the current interval: ``bets`` (put in during it; antes excluded), ``acted``,
     ``can_raise`` (False once a seat has acted, until a full raise re-opens), ``raises`` (full bets
     and raises so far, the first bet included), ``last_raise`` (size of the last full raise),
-    ``to_act`` (-1 when the interval is over) and ``may_check`` (False: nobody may check before the
-    first bet, CP-8.4).
+    ``to_act`` (-1 when the interval is over), ``may_check`` (False: nobody may check before the
+    first bet, CP-8.4) and ``bring_in`` (a fixed-limit interval opened by a bring-in of that many chips,
+    CP-8.8; 0: none).
     """
 
     rules: BettingRules
@@ -168,6 +169,7 @@ class Betting:
     last_raise: int = 0
     to_act: int = -1
     may_check: bool = True
+    bring_in: int = 0
 
     @property
     def players(self) -> int:
@@ -256,17 +258,30 @@ def _next_to_act(b: Betting, after: int) -> int:
 
 
 def start_interval(b: Betting, first: int, *, street: int | None = None, blinds: Mapping[int, int] | None = None,
-                   may_check: bool = True) -> Betting:
+                   may_check: bool = True, bring_in: int = 0) -> Betting:
     """Begin a betting interval (CP-6.3) with ``first`` to act (skipped if folded or all-in).
 
     ``street`` picks the fixed-limit size (default: the previous interval's + 1). ``blinds`` maps
     seat -> blind, posted as live bets in the given order; the largest is the interval's first bet.
     ``may_check=False`` makes the first bet compulsory: until someone bets, a player may only bet
     or fold (CP-8.4, first stud interval).
+
+    ``bring_in`` (fixed limit only, 0 < ``bring_in`` < the street's size; CP-8.8): ``first`` opens by
+    posting the bring-in or by completing to the street's size (both raises from zero); facing the
+    bring-in a player calls it or completes (a raise of size - bring-in above the call). The bring-in
+    is no bet of the raise count and re-opens nothing; the completion is the interval's first bet.
     """
     n = b.players
+    if bring_in:
+        s = b.rules.structure
+        size = s.sizes[min(b.street + 1 if street is None else street, len(s.sizes) - 1)] \
+            if isinstance(s, FixedLimit) else 0
+        if not 0 < bring_in < size or blinds:
+            raise ValueError(f"a bring-in needs fixed limit, no blinds and 0 < bring-in < the street's size, "
+                             f"not {bring_in} (size {size})")
     nb = replace(b, street=b.street + 1 if street is None else street, bets=(0,) * n, acted=(False,) * n,
-                 can_raise=(True,) * n, raises=0, last_raise=0, to_act=-1, may_check=may_check)
+                 can_raise=(True,) * n, raises=0, last_raise=0, to_act=-1, may_check=may_check,
+                 bring_in=bring_in)
     for seat, amount in (blinds or {}).items():
         if amount < 0:
             raise ValueError(f"blind {amount} of seat {seat} is negative")
@@ -289,6 +304,9 @@ class BetOptions(Sequence[BetAction]):
     call: int | None
     raise_min: int | None
     raise_max: int | None
+    #: The raises when they are not every amount of ``raise_min``..``raise_max``: a bring-in seat's
+    #: bring-in and completion (CP-8.8), ascending. None: the whole range.
+    amounts: tuple[int, ...] | None = None
 
     def _head(self) -> list[BetAction]:
         if self.seat < 0:
@@ -297,7 +315,9 @@ class BetOptions(Sequence[BetAction]):
 
     def __len__(self) -> int:
         n = len(self._head())
-        if self.raise_min is not None and self.raise_max is not None:
+        if self.amounts is not None:
+            n += len(self.amounts)
+        elif self.raise_min is not None and self.raise_max is not None:
             n += self.raise_max - self.raise_min + 1
         return n
 
@@ -317,6 +337,8 @@ class BetOptions(Sequence[BetAction]):
         head = self._head()
         if i < len(head):
             return head[i]
+        if self.amounts is not None:
+            return raise_by(self.amounts[i - len(head)])
         assert self.raise_min is not None
         return raise_by(self.raise_min + i - len(head))
 
@@ -324,6 +346,8 @@ class BetOptions(Sequence[BetAction]):
         if not isinstance(a, BetAction):
             return False
         if a.act is Act.RAISE:
+            if self.amounts is not None:
+                return a.amount in self.amounts
             return self.raise_min is not None and self.raise_max is not None and \
                 self.raise_min <= a.amount <= self.raise_max
         return a.amount == 0 and a in self._head()
@@ -341,6 +365,8 @@ def _raise_range(b: Betting, seat: int) -> tuple[int, int] | None:
     lo = r.full_raise(b.street, b.last_raise)
     s = r.structure
     if isinstance(s, FixedLimit):
+        if b.bring_in and b.current_bet < lo:  # CP-8.8: before the completion, a raise completes
+            lo = lo - b.current_bet
         hi = lo
     elif isinstance(s, SpreadLimit):
         hi = s.limit
@@ -367,6 +393,8 @@ def legal_actions(b: Betting) -> BetOptions:
     owe = b.current_bet - b.bets[seat]
     can_check = owe == 0 and (b.may_check or b.current_bet > 0)
     rng = _raise_range(b, seat)
+    if rng is not None and b.bring_in and b.current_bet == 0:  # CP-8.8: post the bring-in or complete
+        return BetOptions(seat, False, None, b.bring_in, rng[1], (b.bring_in, rng[1]))
     return BetOptions(seat, can_check, b.call_amount(seat) if owe > 0 else None,
                       None if rng is None else rng[0], None if rng is None else rng[1])
 
@@ -381,6 +409,9 @@ def _reason(b: Betting, a: BetAction, opts: BetOptions) -> IllegalBet:
         return IllegalBet(f"seat {opts.seat} has nothing to call", "call")
     if opts.raise_min is None:
         return IllegalBet(f"seat {opts.seat} may not raise now", "cap")
+    if opts.amounts is not None:
+        return IllegalBet(f"a raise of {a.amount} is not one of {', '.join(map(str, opts.amounts))} (the bring-in "
+                          "or the completion)", "amount")
     return IllegalBet(f"a raise of {a.amount} is outside {opts.raise_min}..{opts.raise_max}", "amount")
 
 
@@ -399,7 +430,13 @@ def apply(b: Betting, a: BetAction) -> Betting:
         nb = replace(_pay(b, seat, b.call_amount(seat)), acted=acted, can_raise=closed)
     else:
         nb = replace(_pay(b, seat, b.call_amount(seat) + a.amount), acted=acted, can_raise=closed)
-        if a.amount >= b.rules.full_raise(b.street, b.last_raise):
+        full = b.rules.full_raise(b.street, b.last_raise)
+        if b.bring_in and b.current_bet < full and nb.current_bet == full:
+            # CP-8.8: the completion is the interval's first bet (full, re-opening); the bring-in is neither
+            nb = replace(nb, can_raise=tuple(s != seat for s in range(b.players)), raises=1, last_raise=full)
+        elif b.bring_in and nb.current_bet < full:
+            pass
+        elif a.amount >= full:
             # a full raise re-opens the raising for everyone else still able to act
             reopened = tuple(s != seat for s in range(b.players))
             nb = replace(nb, can_raise=reopened, raises=b.raises + 1, last_raise=a.amount)
@@ -448,31 +485,35 @@ def odd_chip_order(dealer: int, players: int) -> list[int]:
     return [(dealer + k) % players for k in range(1, players + 1)]
 
 
-def split_pot(amount: int, winners: Sequence[int], order: Sequence[int]) -> dict[int, int]:
+def split_pot(amount: int, winners: Sequence[int], order: Sequence[int], odd_to_first: bool = False) -> dict[int, int]:
     """Share ``amount`` equally among ``winners``; the odd chips go one each to the winners in
-    ``order`` (CP-6.9: :func:`odd_chip_order`). Returns seat -> chips."""
+    ``order`` (CP-6.9: :func:`odd_chip_order`), or with ``odd_to_first`` all to the first of them in
+    ``order`` (CP-8.8, PokerKit's rule). Returns seat -> chips."""
     if not winners:
         raise ValueError("a pot needs at least one winner")
     ranked = [s for s in order if s in set(winners)]
     if sorted(ranked) != sorted(set(winners)):
         raise ValueError(f"every winner must appear in the order: {list(winners)} vs {list(order)}")
     share, odd = divmod(amount, len(ranked))
+    if odd_to_first:
+        return {s: share + (odd if i == 0 else 0) for i, s in enumerate(ranked)}
     return {s: share + (1 if i < odd else 0) for i, s in enumerate(ranked)}
 
 
-def split_hi_lo(amount: int, high: Sequence[int], low: Sequence[int], order: Sequence[int]) -> dict[int, int]:
+def split_hi_lo(amount: int, high: Sequence[int], low: Sequence[int], order: Sequence[int],
+                odd_to_first: bool = False) -> dict[int, int]:
     """Halve the pot between the high and the low winners, the odd chip to the high half (CP-6.9);
     each half is split as :func:`split_pot`. No low winner: the high hand takes it all (CP-5.4)."""
     if not low:
-        return split_pot(amount, high, order)
-    out = split_pot(amount - amount // 2, high, order)
-    for s, c in split_pot(amount // 2, low, order).items():
+        return split_pot(amount, high, order, odd_to_first)
+    out = split_pot(amount - amount // 2, high, order, odd_to_first)
+    for s, c in split_pot(amount // 2, low, order, odd_to_first).items():
         out[s] = out.get(s, 0) + c  # a scoop: one seat can win both halves (CP-5.6)
     return out
 
 
 def settle(committed: Sequence[int], folded: Sequence[bool], high: Sequence[int | None], order: Sequence[int],
-           low: Sequence[int | None] | None = None) -> list[int]:
+           low: Sequence[int | None] | None = None, odd_to_first: bool = False) -> list[int]:
     """What each seat takes from the pots at the end of a deal (side pots included).
 
     ``high[s]`` is seat s's high-hand value (larger wins; ignored for folded seats). For a hi-lo
@@ -497,6 +538,6 @@ def settle(committed: Sequence[int], folded: Sequence[bool], high: Sequence[int 
             if q:
                 lbest = max(v for v in q.values() if v is not None)
                 lo_w = [s for s in el if s in q and q[s] == lbest]
-        for s, c in split_hi_lo(pot.amount, hi_w, lo_w, order).items():
+        for s, c in split_hi_lo(pot.amount, hi_w, lo_w, order, odd_to_first).items():
             payout[s] += c
     return payout

@@ -17,8 +17,8 @@ decide nothing during a draw deal's play), high, low or high-low, ``max_draw`` 5
 ``3_or_4_with_ace``, without openers; five- and seven-card stud on decks without wild cards, with a
 high or high-low pot (the showing hands of CP-8.3 are the natural ones; CP-8.7's four-flush). Not
 played here (the readable engine plays them): openers (``jackpots``, CP-7.3), stud with wild cards or a
-low pot (their showing hands), dealer's choice (CP-9.2), ``max_raises`` above 60, and any seat that is
-not ``RandomBot`` itself.
+low pot (their showing hands), dealer's choice (CP-9.2), ``stud_opening=bring_in`` (CP-8.8), ``max_raises``
+above 60, and any seat that is not ``RandomBot`` itself.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ _OPTS: dict[Rules, tuple[int, ...]] = {}
 def supported(rules: Any) -> bool:
     """True when the kernel plays deals under ``rules`` (the module docstring's list)."""
     if not isinstance(rules, Rules) or rules.dealers_choice or rules.openers != "none":
+        return False
+    if rules.stud_opening != "best_showing":  # CP-8.8's bring-in and fixed limits: the readable engine
         return False
     if rules.max_raises > _play.MAX_RAISES:
         return False
