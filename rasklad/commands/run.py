@@ -543,7 +543,8 @@ EXPORT_FORMATS = ("parquet", "phh")
 
 def export(
     job: Annotated[str, typer.Argument(help="job id (or a unique prefix)")],
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="the file to write (parquet: required)")]
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="the file to write (parquet: required; "
+                                                                        "phh: default standard output)")]
     = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="parquet (every table in one file) or phh (Poker "
                                                           "Hand History, classic poker: see docs/classic-poker.md)")]
@@ -552,9 +553,10 @@ def export(
 ) -> None:
     """Export a job as one Parquet file, or (``--format phh``) its classic poker deals as PHH hand histories.
 
-    PHH names each hand's game by a fixed variant code; a job is written as PHH only when a code
-    expresses its rules exactly, otherwise the command exits 2 naming the rule PHH cannot express
-    (today every classic poker rule set has one: docs/classic-poker.md, "Hand histories (PHH)").
+    PHH names each hand's game by a fixed variant code; a job is written as PHH (every deal and rotation,
+    one ``.phhs`` file of hands [1], [2], ...) only when a code expresses its rules exactly: seven-card stud
+    under ``stud_opening: bring_in`` (docs/classic-poker.md, "Hand histories (PHH)"). Otherwise the command
+    exits 2 naming the rule PHH cannot express.
     """
     from storage.parquet import export_job
 
@@ -563,7 +565,9 @@ def export(
     settings = _settings(data)
     jd = _resolve(job, settings)
     if fmt == "phh":
-        _export_phh(jd)
+        _note_partial(settings, jd)
+        _export_phh(jd, output)
+        return
     if output is None:
         _bad("--output (-o) is required for --format parquet: the Parquet file to write")
     if output.exists() and output.is_dir():
@@ -573,20 +577,47 @@ def export(
     typer.echo(str(output))
 
 
-def _export_phh(jd: Location) -> NoReturn:
-    """``--format phh``: the rule of the job that no PHH variant expresses, as exit 2 (no rule set of
-    classic poker is expressible today, ``games.classic_poker.phh``; a writer comes with the first one)."""
-    from games.classic_poker.phh import phh_obstacle
+def _export_phh(jd: Location, output: Path | None) -> None:
+    """``--format phh``: every deal and rotation of the job as PHH hands in one ``.phhs`` (stored records
+    of a ``record: full`` job, otherwise each deal played again as its shard played it); exit 2 with the
+    rule PHH cannot express when no variant expresses the job's rules (``games.classic_poker.phh``)."""
+    from games.classic_poker.phh import hand_histories, hand_history, phh_obstacle
     from games.core import registry
-    from sims.spec import TournamentSpec, parse_spec
+    from sims.report import read_job_table
+    from sims.run import play_one
+    from sims.spec import TournamentSpec, bot_labels, parse_spec
 
     spec = parse_spec(_read_spec(jd))
     if not isinstance(spec, TournamentSpec):
         _bad(f"job {jd.name} is a {spec.kind} job: PHH holds the deals of a classic-poker tournament")
     if spec.game != "classic-poker":
         _bad(f"job {jd.name} plays {spec.game}: PHH holds classic-poker deals only")
-    obstacle = phh_obstacle(registry.game(spec.game).rules(spec.rules))
-    _bad(f"job {jd.name} cannot be written as PHH: {obstacle}")
+    rules = registry.game(spec.game).rules(spec.rules)
+    obstacle = phh_obstacle(rules, spec.players)
+    if obstacle is not None:
+        _bad(f"job {jd.name} cannot be written as PHH: {obstacle}")
+    deals = read_job_table(jd, "deals")
+    if deals is None:
+        _bad(f"job {jd.name} has no deals yet")
+    stored: dict[tuple[int, int], str] = {}
+    records = read_job_table(jd, "records") if (jd / "records").is_dir() else None
+    if records is not None:
+        for r in records.select(["deal", "rotation", "record"]).to_pylist():
+            stored[(r["deal"], r["rotation"])] = r["record"]
+    names = bot_labels(spec.bots, spec.game)
+    docs = []
+    rows = deals.select(["deal", "rotation", "seating"]).to_pylist()
+    for row in sorted(rows, key=lambda r: (r["deal"], r["rotation"])):
+        key = (row["deal"], row["rotation"])
+        rec = json.loads(stored[key]) if key in stored else play_one(spec, *key).record()
+        docs.append(hand_history(rec, rules, players=[names[b] for b in row["seating"]],
+                                 fields={"_job": jd.name, "_deal": key[0], "_rotation": key[1]}))
+    text = hand_histories(docs)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(str(output))
 
 
 def _stored_record(jd: Location, deal: int, rotation: int) -> str | None:
