@@ -14,14 +14,9 @@ re-roll mask, 32 stand, 64 + i a write of line i), with the legal set of each de
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t
 
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
-        double (*next_double)(void *st) nogil
+from ext.npdraw cimport bitgen_t, bounded
 
 DEF MAXP = 8
 DEF MAXF = 5000     # faces of a game: the simple game's 41 stages x 8 seats x 15, at most
@@ -86,22 +81,6 @@ ctypedef struct Game:
     int throws
     int scores[MAXP]
     int winners            # bit s: seat s is among the winners
-
-
-cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
-    """``Generator.integers(n)``: numpy's buffered Lemire draw on 32 bits; nothing drawn for n = 1."""
-    cdef uint32_t rng = n - 1, rng_excl = n, leftover, threshold
-    cdef uint64_t m
-    if rng == 0:
-        return 0
-    m = (<uint64_t> bg.next_uint32(bg.state)) * rng_excl
-    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    if leftover < rng_excl:
-        threshold = (<uint32_t> 0xFFFFFFFFUL - rng) % rng_excl
-        while leftover < threshold:
-            m = (<uint64_t> bg.next_uint32(bg.state)) * rng_excl
-            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    return <uint32_t> (m >> 32)
 
 
 cdef inline int popcount(int x) noexcept nogil:

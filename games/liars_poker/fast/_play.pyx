@@ -6,7 +6,7 @@ LP-3 (a bid is its rank in the chain), the challenges, the rebid of LP-4.6, LP-5
 LP-1.5's next opener, every option of ``Rules``. The bots choose as in Python:
 
 * ``random`` is ``Actions.sample``: ``Generator.integers(len)``, which numpy draws for a range below
-  2**32 by Lemire's method on the bit generator's ``next_uint32`` (``bounded``; no draw for one
+  2**32 by Lemire's method on the bit generator's ``next_uint32`` (``ext.npdraw.bounded``; no draw for one
   action), so the generator ends in the same state;
 * ``truthful`` is ``TruthfulBot.act`` step for step, its probabilities the same floats
   (``odds.tail_float``, given by the caller as a table) compared in the same order.
@@ -16,15 +16,9 @@ legal lists and rows against the engine.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
-        double (*next_double)(void *st) nogil
+from ext.npdraw cimport bitgen_t, bounded
 
 DEF MAXP = 10
 DEF MAXV = 10
@@ -35,23 +29,6 @@ CHALLENGE = -1
 ACCEPT = -2
 RANDOM = 0
 TRUTHFUL = 1
-
-
-cdef inline uint64_t bounded(bitgen_t* bg, uint64_t n) noexcept nogil:
-    """``Generator.integers(n)`` for 1 <= n < 2**32: numpy's ``buffered_bounded_lemire_uint32``."""
-    cdef uint32_t rng = <uint32_t>(n - 1), rng_excl, leftover, threshold
-    cdef uint64_t m
-    if rng == 0:
-        return 0
-    rng_excl = rng + 1
-    m = (<uint64_t>bg.next_uint32(bg.state)) * rng_excl
-    leftover = <uint32_t>m
-    if leftover < rng_excl:
-        threshold = (~(<uint32_t>0) - rng) % rng_excl  # (UINT32_MAX - rng) % rng_excl
-        while leftover < threshold:
-            m = (<uint64_t>bg.next_uint32(bg.state)) * rng_excl
-            leftover = <uint32_t>m
-    return m >> 32
 
 
 cdef struct Opt:

@@ -11,7 +11,7 @@ plays the same match with the same choices and draws:
   ``accept``/``refuse``; ``writeoff:0..m``; plays in canonical order, PF-1.4), as integer codes that
   ``playout.py`` turns into the PF-15.1 tokens;
 * ``random`` is ``RandomBot``: ``Generator.integers(len(legal))``, which numpy draws for a range below
-  2**32 by Lemire's method on the bit generator's ``next_uint32`` (``bounded``; nothing drawn when one
+  2**32 by Lemire's method on the bit generator's ``next_uint32`` (``ext.npdraw.bounded``; nothing drawn when one
   action is legal), the same draw as games/dice_poker/fast/_play.pyx;
 * ``heuristic`` is ``HeuristicBot`` step for step (it draws nothing): its trick estimates kept in
   quarters (every term is a multiple of 1/4, so the sums are exact), ``int(est + 0.75)`` as
@@ -27,17 +27,12 @@ hands are 32-bit masks over them, so ascending bits are the canonical order. ``t
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t
+
+from ext.npdraw cimport bitgen_t, bounded
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
-
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
-        double (*next_double)(void *st) nogil
 
 DEF MAXL = 72  # the most legal actions of one decision: 66 discards
 
@@ -201,22 +196,6 @@ cdef struct G:
     int64_t dP[4]
     int64_t dM[4]
     int64_t dW[4][4]
-
-
-cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
-    """``Generator.integers(n)``: numpy's buffered Lemire draw on 32 bits; nothing drawn for n = 1."""
-    cdef uint32_t rng = n - 1, rng_excl = n, leftover, threshold
-    cdef uint64_t m
-    if rng == 0:
-        return 0
-    m = (<uint64_t> bg.next_uint32(bg.state)) * rng_excl
-    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    if leftover < rng_excl:
-        threshold = (<uint32_t> 0xFFFFFFFFUL - rng) % rng_excl
-        while leftover < threshold:
-            m = (<uint64_t> bg.next_uint32(bg.state)) * rng_excl
-            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    return <uint32_t> (m >> 32)
 
 
 cdef inline int call_level(int c) noexcept nogil:

@@ -19,16 +19,11 @@ rotation.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint64_t
+
+from ext.npdraw cimport bitgen_t, bounded
 
 import numpy as np
-
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
-        double (*next_double)(void *st) nogil
 
 DEF NCOMB = 201376   # C(32, 5)
 DEF LOW = 20         # card id of the deck's position 0 (7c)
@@ -93,22 +88,6 @@ cdef inline uint64_t interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
     while value > mx:
         value = bg.next_uint32(bg.state) & mask
     return value
-
-
-cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
-    """``Generator.integers(n)``: numpy's Lemire draw on 32 bits; nothing drawn for n = 1."""
-    cdef uint32_t rng = n - 1, leftover, threshold
-    cdef uint64_t m
-    if rng == 0:
-        return 0
-    m = (<uint64_t> bg.next_uint32(bg.state)) * n
-    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    if leftover < n:
-        threshold = (<uint32_t> 0xFFFFFFFFUL - rng) % n
-        while leftover < threshold:
-            m = (<uint64_t> bg.next_uint32(bg.state)) * n
-            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    return <uint32_t> (m >> 32)
 
 
 cdef void sort5(int *p) noexcept nogil:

@@ -1,0 +1,40 @@
+# cython: language_level=3
+"""numpy's bit generator and its bounded integer draw, for kernels that must draw exactly as the readable engine.
+
+A kernel that stands in for Python code calling ``Generator.integers(n)`` must leave the generator in the
+same state and return the same value. ``bounded`` is numpy's ``buffered_bounded_lemire_uint32``
+(numpy/random/src/distributions/distributions.c), which ``Generator.integers(n)`` (default int64
+dtype) uses for every range below 2**32: Lemire's multiply-and-reject on ``next_uint32``, and nothing
+drawn when n = 1. Inline C only: a module that cimports it compiles its own copy (no runtime import).
+The caller gets the ``bitgen_t`` from ``rng.bit_generator.capsule`` (``PyCapsule_GetPointer(...,
+"BitGenerator")``) and holds the generator while it draws.
+"""
+
+cimport cython
+from libc.stdint cimport uint32_t, uint64_t
+
+
+cdef extern from "numpy/random/bitgen.h":
+    ctypedef struct bitgen_t:
+        void *state
+        uint64_t (*next_uint64)(void *st) nogil
+        uint32_t (*next_uint32)(void *st) nogil
+        double (*next_double)(void *st) nogil
+
+
+@cython.cdivision(True)  # n >= 2 where it divides: no zero check (the kernels compile with cdivision)
+cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
+    """``Generator.integers(n)`` for 1 <= n < 2**32: numpy's buffered Lemire draw on 32 bits; nothing
+    drawn for n = 1."""
+    cdef uint32_t rng = n - 1, leftover, threshold
+    cdef uint64_t m
+    if rng == 0:
+        return 0
+    m = (<uint64_t> bg.next_uint32(bg.state)) * n
+    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
+    if leftover < n:
+        threshold = (<uint32_t> 0xFFFFFFFFUL - rng) % n
+        while leftover < threshold:
+            m = (<uint64_t> bg.next_uint32(bg.state)) * n
+            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
+    return <uint32_t> (m >> 32)
