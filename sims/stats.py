@@ -172,13 +172,26 @@ def _bot_codes(seats: pa.Table) -> tuple[NDArray[np.int64], list[str], list[int 
     return remap[codes], [labels[j] for j in order], [first[j] for j in order]
 
 
+def unique_inverse(a: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp]]:
+    """``np.unique(a, return_inverse=True)`` of a 1-d array, without its sort when ``a`` is already in order
+    (a job's rows come deal by deal): the same values and inverse."""
+    if a.size and not np.any(a[1:] < a[:-1]):
+        starts = np.empty(a.size, dtype=np.bool_)
+        starts[0] = True
+        np.not_equal(a[1:], a[:-1], out=starts[1:])
+        inv = np.cumsum(starts, dtype=np.intp)
+        inv -= 1
+        return a[starts], inv
+    return np.unique(a, return_inverse=True)
+
+
 def per_deal(seats: pa.Table, column: str = "score") -> PerDeal:
     """Aggregate seat rows into the (deal x bot) matrix of per-deal mean scores (vectorised bincount);
     ``column`` is the score read (``adjusted_score`` for the luck-adjusted figures)."""
     codes, bots, bot_index = _bot_codes(seats)
     deal = seats.column("deal").to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     score = seats.column(column).to_numpy(zero_copy_only=False).astype(np.float64)
-    deals, inv = np.unique(deal, return_inverse=True)
+    deals, inv = unique_inverse(deal)
     nd, nb = int(deals.size), len(bots)
     key = inv.astype(np.int64) * nb + codes
     rows = np.bincount(key, minlength=nd * nb).reshape(nd, nb)
@@ -253,15 +266,17 @@ def _seat_shares(seats: pa.Table, pd_: PerDeal, column: Column) -> dict[str, lis
     codes, labels = _category_codes(seats.column(column.name), column)
     nd, nb, nc = int(pd_.deals.size), len(pd_.bots), max(len(labels), int(codes.max(initial=0)) + 1)
     key = (pd_.row_deals * nb + pd_.row_codes) * nc + codes
-    per = np.bincount(key, minlength=nd * nb * nc).reshape(nd, nb, nc).astype(np.float64)
-    frac = per / np.maximum(pd_.rows, 1)[:, :, None]
+    # counts per (deal, bot, value); a fraction is count / the bot's rows of the deal, divided per bot and
+    # value (the same doubles as a float copy of the whole array divided at once, without the copies)
+    per = np.bincount(key, minlength=nd * nb * nc).reshape(nd, nb, nc)
     total = np.bincount(codes, minlength=nc)
     order = sorted(range(len(labels)), key=lambda c: (-int(total[c]), labels[c]))
     out: dict[str, list[dict[str, Any]]] = {}
     for j, b in enumerate(pd_.bots):
         present = pd_.rows[:, j] > 0
         rows_j = per[:, j, :].sum(axis=0)
-        out[b] = [_share_row(labels[c], int(rows_j[c]), mean_interval(frac[present, j, c])) for c in order]
+        per_j, den_j = per[present, j, :], np.maximum(pd_.rows[present, j], 1)
+        out[b] = [_share_row(labels[c], int(rows_j[c]), mean_interval(per_j[:, c] / den_j)) for c in order]
     return out
 
 
@@ -560,12 +575,14 @@ def category_shares(deal: NDArray[np.int64], values: pa.Array | pa.ChunkedArray,
     """
     col = column if isinstance(column, Column) else Column("value", "string", "category", "", null=column)
     codes, labels = _category_codes(values, col)
-    deals, inv = np.unique(deal, return_inverse=True)
+    deals, inv = unique_inverse(deal)
     nd, nc = int(deals.size), max(len(labels), int(codes.max(initial=0)) + 1)
-    per = np.bincount(inv * nc + codes, minlength=nd * nc).reshape(nd, nc).astype(np.float64)
-    per /= np.maximum(per.sum(axis=1, keepdims=True), 1.0)
-    out = [_share_row(labels[c], int(np.count_nonzero(codes == c)), mean_interval(per[:, c]))
-           for c in range(len(labels))]
+    # counts per (deal, value); a deal's fractions are count / its rows (the same doubles as dividing a
+    # float copy of the whole matrix, without the copy: sums of counts are exact in float64)
+    per = np.bincount(inv * nc + codes, minlength=nd * nc).reshape(nd, nc)
+    rows = np.maximum(per.sum(axis=1), 1).astype(np.float64)
+    total = np.bincount(codes, minlength=nc)
+    out = [_share_row(labels[c], int(total[c]), mean_interval(per[:, c] / rows)) for c in range(len(labels))]
     out.sort(key=lambda r: (-(r["share"] or 0.0), r["value"]))
     return out
 
@@ -579,7 +596,7 @@ def deals_summary(deals: pa.Table, columns: Sequence[Column] = ()) -> dict[str, 
     if deals.num_rows == 0:
         return {"rows": 0, "deals": 0}
     deal = deals.column("deal").to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-    _, inv = np.unique(deal, return_inverse=True)
+    _, inv = unique_inverse(deal)
     out: dict[str, Any] = {"rows": deals.num_rows, "deals": int(inv.max()) + 1, "shares": {}, "means": {}}
     for c in _reported(deals, columns, "category"):
         out["shares"][c.name] = category_shares(deal, deals.column(c.name), c)
