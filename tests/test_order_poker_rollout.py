@@ -124,3 +124,60 @@ def test_a_pickled_bot_decides_as_the_original() -> None:
         else:
             a = others.act(st.view(s), legal, rng)
         st.apply(a)
+
+
+def _pools(rng: np.random.Generator, n: int) -> list[list[int]]:
+    """``n`` sets of 15 distinct cards of the 36-card deck: a third uniform, a third rich in one suit
+    (flushes, straight flushes), a third rich in six consecutive ranks (straights)."""
+    deck = list(range(16, 52))
+    out = []
+    for t in range(n):
+        if t % 3 == 0:
+            favoured = deck
+        elif t % 3 == 1:
+            suit = int(rng.integers(4))
+            favoured = [c for c in deck if c % 4 == suit or rng.random() < 0.3]
+        else:
+            lo = int(rng.integers(4, 9))
+            favoured = [c for c in deck if lo <= c // 4 <= lo + 5 or rng.random() < 0.2]
+        cards = [int(c) for c in rng.permutation(favoured)[:15]]
+        rest = [c for c in deck if c not in cards]
+        cards += [int(c) for c in rng.permutation(rest)[:15 - len(cards)]]
+        out.append(cards)
+    return out
+
+
+def test_plan_searches_answer_as_the_plans_kernel() -> None:
+    """The play-outs' plan searches take shortcuts (cheapest price first, pools that lack the order's
+    cards, only the splits that can beat keeping, the kept cards counted once); on random pools they
+    answer exactly as ``_plans``' full scans (the readable ``HeuristicBot``'s kernels), ties included."""
+    from games.order_poker.fast import _plans
+    from games.order_poker.fast import _rollout as r
+    from games.order_poker.hands import combination
+
+    rng = np.random.default_rng(30)
+    found = {"plan": 0, "target": 0}
+    for cards in _pools(rng, 3000):
+        hand, robot, open_hand = cards[:5], cards[5:10], cards[10:]
+        order = int(rng.integers(1, 9))
+        for other in (robot, robot + open_hand):
+            want = _plans.cheapest_plan(hand, other, order)
+            assert r._check_cheapest_plan(hand, other, order) == want, (hand, other, order)
+            found["plan"] += want is not None
+        rc = combination(robot)
+        for against in (False, True):
+            stake = int(rng.integers(1, 9))
+            v_own, v_match = stake * (1.0 if against else 0.7), float((stake + 1) // 2) if against else -1.0
+            half_min = int(rng.integers(1, 5))
+            want_t = _plans.opponent_target(hand, robot, order, rc, v_own, v_match, half_min, 0.6)
+            assert r._check_opponent_target(hand, robot, order, v_own, v_match, half_min, 0.6) == want_t
+            found["target"] += want_t is not None
+        for rcut in (0, rc):
+            own, match = _plans.split_costs(hand, robot, rcut)
+            assert r._check_split_costs(hand, robot, rcut) == (list(own), list(match))
+        reach = 1 << combination(hand)
+        for i in range(5):
+            for j in range(5):
+                reach |= 1 << combination([*hand[:i], robot[j], *hand[i + 1:]])
+        assert r._check_reach_bits(hand, robot) == reach
+    assert found["plan"] > 1000 and found["target"] > 300  # both answers are exercised

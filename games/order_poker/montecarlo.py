@@ -118,15 +118,28 @@ def sample_state(view: Mapping[str, Any], rng: np.random.Generator) -> State:
 _CODES = {"pass": 0, "keep": 11, "stop": 12, "swap": 13}
 
 
-def encode(actions: Sequence[Action]) -> np.ndarray:
-    """``actions`` as ``_rollout.Rollouts.add_totals`` reads them: (code, give, take, source, seat) each."""
-    out = np.empty(5 * len(actions), dtype=np.intc)
-    for k, a in enumerate(actions):
-        t = a.type
-        code = a.combination if t == "order" else (9 if a.role == "for" else 10) if t == "role" else _CODES[t]
-        out[5 * k: 5 * k + 5] = (code, a.give, a.take, a.source, a.seat)
-    assert SIMPLE_PER_SEAT == 13  # the first swap code
+_ENCODED: dict[Action, tuple[int, int, int, int, int]] = {}
+
+
+def _encode_one(a: Action) -> tuple[int, int, int, int, int]:
+    t = a.type
+    code = a.combination if t == "order" else (9 if a.role == "for" else 10) if t == "role" else _CODES[t]
+    out = _ENCODED[a] = (code, a.give, a.take, a.source, a.seat)
     return out
+
+
+def encode(actions: Sequence[Action]) -> np.ndarray:
+    """``actions`` as ``_rollout.Rollouts.add_totals`` reads them: (code, give, take, source, seat) each.
+
+    Actions are interned by the engine, so each one's five ints are kept once made."""
+    get = _ENCODED.get
+    flat: list[int] = []
+    for a in actions:
+        flat.extend(get(a) or _encode_one(a))
+    return np.array(flat, dtype=np.intc)
+
+
+assert SIMPLE_PER_SEAT == 13  # the first swap code (kernel.pxd K_SWAP)
 
 
 class MonteCarloBot:
@@ -154,7 +167,8 @@ class MonteCarloBot:
         for a in legal[:2]:  # keep, and stop when allowed
             if a.type != "swap" and a not in out:
                 out.append(a)
-        rest = [a for a in legal if a not in out]
+        taken = {legal.index(a) for a in out}  # legal lists each action once
+        rest = [a for i, a in enumerate(legal) if i not in taken]
         extra = max(0, self.candidates - len(out))
         picks = rng.choice(len(rest), size=min(extra, len(rest)), replace=False).tolist() if rest else []
         return out + [rest[i] for i in picks]

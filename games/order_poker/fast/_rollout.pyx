@@ -12,8 +12,12 @@ the ``Rollouts`` object, as in the bot's per-seat ``HeuristicBot``s, so the draw
 the readable play-out makes them. ``tests/test_order_poker_rollout.py`` checks that the bot decides
 the same as its readable play-out (``MonteCarloBot(readable=True)``) on many states.
 
-The plan searches (``split_costs``, ``opponent_target``, ``cheapest_plan``, ``one_swap_reach``) are
-``_plans.pyx``'s loops over C arrays instead of Python lists (same order, same ties).
+The plan searches (``split_costs``, ``opponent_target``, ``cheapest_plan``, ``one_swap_reach``) give
+``_plans.pyx``'s answers (same ties) by shorter routes: the cheapest plan is looked for one price at a
+time from the cheapest and not at all when the pool lacks the order's cards (``_may_make``); a
+non-orderer's target scores only the splits that can beat keeping; a non-orderer checks OP-6.5 only for
+the swaps his target wants, not for all 25; one-swap reach counts the kept cards once per position.
+``tests/test_order_poker_rollout.py`` compares these with ``_plans`` on random pools as well.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
@@ -23,7 +27,7 @@ from libc.stdlib cimport calloc, free, malloc
 
 from games.order_poker.fast.kernel cimport (
     BIDDING, EXCHANGE, K_AGAINST, K_FOR, K_KEEP, K_SIMPLE, K_SOURCES, K_STOP, K_SWAP, MAX_LEGAL, OVER, ROLES, Deal,
-    apply, category, count_legal, legal, legal_at, start,
+    apply, category, count_legal, legal, legal_at, robot_swap_ok, start,
 )
 
 cdef extern from "numpy/random/bitgen.h":
@@ -204,6 +208,11 @@ _build_complements()
 # the ten pairs inside subset n. A subset's equal-rank pairs are then one AND and one popcount.
 cdef int PAIR_BIT[10][10]
 cdef unsigned long long PAIR_MASK[252]
+cdef unsigned int POS_MASK[252]  # the pool positions of subset n (bit i: position i)
+# The rank of five cards with p equal-rank pairs, p > 0 (1, 2, 3 -> pair, two_pair, three; 4 -> full house;
+# 6 -> four), as ``category`` computes it; p == 0 reads 0 (five distinct ranks: none, or see split_cats).
+cdef int PAIR_CAT[7]
+PAIR_CAT[:] = [0, 1, 2, 3, 5, 6, 7]
 
 
 cdef void _build_pair_masks() noexcept:
@@ -214,7 +223,9 @@ cdef void _build_pair_masks() noexcept:
             b += 1
     for n in range(252):
         PAIR_MASK[n] = 0
+        POS_MASK[n] = 0
         for i in range(5):
+            POS_MASK[n] |= 1u << SPLIT_MINE[n][i]
             for j in range(i + 1, 5):
                 PAIR_MASK[n] |= 1ULL << PAIR_BIT[SPLIT_MINE[n][i]][SPLIT_MINE[n][j]]
 
@@ -229,54 +240,6 @@ cdef extern from *:
     int rl_popcount(unsigned long long x) nogil
 
 
-cdef inline int _rest(const int *r, const int *su, int a, int b, int c, int d, int e) noexcept nogil:
-    """``category`` of five distinct ranks (no equal pair): straight, flush, straight flush or none."""
-    cdef int lo = min(r[a], r[b], r[c], r[d], r[e]), hi = max(r[a], r[b], r[c], r[d], r[e])
-    cdef bint flush = su[a] == su[b] and su[a] == su[c] and su[a] == su[d] and su[a] == su[e]
-    if hi - lo == 4:
-        return 8 if flush else 4
-    return 6 if flush else 0
-
-
-cdef inline bint _may_straight_or_flush(const int *pool, int n) noexcept nogil:
-    """Can five of ``pool[:n]`` make a straight or a flush (five of a suit, or five consecutive ranks)?
-    When not, every five distinct ranks of it are ``none``, and ``_rest`` need not look."""
-    cdef int suits[4]
-    cdef unsigned int ranks = 0
-    cdef int i
-    suits[0] = suits[1] = suits[2] = suits[3] = 0
-    for i in range(n):
-        suits[pool[i] & 3] += 1
-        ranks |= 1u << (pool[i] >> 2)
-    if suits[0] >= 5 or suits[1] >= 5 or suits[2] >= 5 or suits[3] >= 5:
-        return True
-    return (ranks & (ranks >> 1) & (ranks >> 2) & (ranks >> 3) & (ranks >> 4)) != 0
-
-
-cdef void subset_cats(const int *pool, int n, int *out) noexcept nogil:
-    """``out[m]`` = ``category`` of the m-th 5-subset of ``pool[:n]`` in ``itertools.combinations``
-    order: the equal-rank pairs counted incrementally down the nested loops (the same counts as
-    ``category``'s ten comparisons, so the same ranks)."""
-    cdef int r[15]
-    cdef int su[15]
-    cdef int a, b, c, d, e, m = 0, pab, pabc, pabcd, p
-    cdef bint rest = _may_straight_or_flush(pool, n)
-    for a in range(n):
-        r[a] = pool[a] >> 2
-        su[a] = pool[a] & 3
-    for a in range(n):
-        for b in range(a + 1, n):
-            pab = r[a] == r[b]
-            for c in range(b + 1, n):
-                pabc = pab + (r[c] == r[a]) + (r[c] == r[b])
-                for d in range(c + 1, n):
-                    pabcd = pabc + (r[d] == r[a]) + (r[d] == r[b]) + (r[d] == r[c])
-                    for e in range(d + 1, n):
-                        p = pabcd + (r[e] == r[a]) + (r[e] == r[b]) + (r[e] == r[c]) + (r[e] == r[d])
-                        out[m] = p + (p >= 4) if p else (_rest(r, su, a, b, c, d, e) if rest else 0)
-                        m += 1
-
-
 cdef inline void _pool(const int *hand, const int *robot, int *pool) noexcept nogil:
     cdef int i
     for i in range(5):
@@ -285,28 +248,61 @@ cdef inline void _pool(const int *hand, const int *robot, int *pool) noexcept no
 
 
 cdef void split_cats(const int *pool, int *out) noexcept nogil:
-    """``subset_cats(pool, 10, out)``: the 252 subsets of a 10-card pool, pairs counted by popcount."""
+    """``out[n]`` = ``category`` of subset n of a 10-card pool (``SPLIT_MINE`` order), pairs counted by popcount.
+
+    Without two equal ranks, five cards are a flush when their positions lie within those of one suit
+    holding five or more of the pool, and a straight when they lie within those of five consecutive
+    ranks all in the pool (then they hold one card of each); ``category``'s answers, without branches.
+    """
     cdef unsigned long long eq = 0
-    cdef int i, j, n, p
+    cdef unsigned int ranks = 0, pm, fl0 = 0, fl1 = 0
+    cdef unsigned int win[5]
+    cdef int i, j, n, p, q, nf = 0, nw = 0, flush, straight
     cdef int r[10]
-    cdef int su[10]
-    cdef bint rest = _may_straight_or_flush(pool, 10)
+    cdef int suits[4]
+    cdef unsigned int smask[4]
+    for i in range(4):
+        suits[i] = 0
+        smask[i] = 0
     for i in range(10):
         r[i] = pool[i] >> 2
-        su[i] = pool[i] & 3
+        ranks |= 1u << r[i]
+        suits[pool[i] & 3] += 1
+        smask[pool[i] & 3] |= 1u << i
     for i in range(10):
         for j in range(i + 1, 10):
             if r[i] == r[j]:
                 eq |= 1ULL << PAIR_BIT[i][j]
+    for i in range(4):
+        if suits[i] >= 5:  # at most two suits of ten cards
+            if nf == 0:
+                fl0 = smask[i]
+            else:
+                fl1 = smask[i]
+            nf += 1
+    for q in range(16):
+        if ((ranks >> q) & 31u) == 31u:
+            pm = 0
+            for i in range(10):
+                if r[i] >= q and r[i] < q + 5:
+                    pm |= 1u << i
+            win[nw] = pm
+            nw += 1
+    if nf == 0 and nw == 0:  # no straight or flush in the pool: five distinct ranks are `none`
+        for n in range(252):
+            out[n] = PAIR_CAT[rl_popcount(PAIR_MASK[n] & eq)]
+        return
+    if nf == 1:
+        fl1 = fl0
     for n in range(252):
         p = rl_popcount(PAIR_MASK[n] & eq)
-        if p:
-            out[n] = p + (p >= 4)
-        elif rest:
-            out[n] = _rest(r, su, SPLIT_MINE[n][0], SPLIT_MINE[n][1], SPLIT_MINE[n][2], SPLIT_MINE[n][3],
-                           SPLIT_MINE[n][4])
-        else:
-            out[n] = 0  # no straight or flush in the pool: five distinct ranks are `none`
+        pm = POS_MASK[n]
+        flush = (nf > 0) & (((pm & ~fl0) == 0) | ((pm & ~fl1) == 0))
+        straight = 0
+        for i in range(nw):
+            straight |= (pm & ~win[i]) == 0
+        # none 0, straight 4, flush 6, straight flush 8
+        out[n] = PAIR_CAT[p] if p else (4 * straight + 6 * flush - 2 * (straight & flush))
 
 
 cdef void split_costs(const int *hand, const int *robot, int rc, int *own, int *match) noexcept nogil:
@@ -333,37 +329,103 @@ cdef void split_costs(const int *hand, const int *robot, int rc, int *own, int *
 
 cdef int opponent_target(const int *hand, const int *robot, int order, int rc, double v_own, double v_match,
                          int half_min, double cont, int *best_cards) noexcept nogil:
-    """``_plans.opponent_target``: 1 with the split's five cards in ``best_cards``, 0 to keep."""
+    """``_plans.opponent_target``: 1 with the split's five cards in ``best_cards``, 0 to keep.
+
+    ``rc`` is the robot's rank (``category(robot)``). A split's score is a function of its cost and
+    class (the robot's rank would fall below ``rc``; worth nothing; my rank is the order: ``v_own``;
+    it matches the robot's: ``v_match``), so the 24 scores are computed first, in the same operations
+    as ``_plans`` (the same doubles). Split 0 (my hand as it is) keeps the robot's rank and scores
+    at least 0, so only splits worth something can score more; the first best is kept, as ``_plans``'
+    scan keeps it.
+    """
     cdef int pool[10]
     cdef int cats[252]
-    cdef int i, m, n, cost, rcat, best_cost = 0, best_n = 0
-    cdef double value, score, best = 0.0
-    cdef double discs[6]
-    cdef bint first = True
+    cdef double table[24]
+    cdef int i, m, n, cls, rcat, best_n = 0, valid0
+    cdef int match_ok = v_match >= 0
+    cdef double disc, best, score
     _pool(hand, robot, pool)
+    if not match_ok and not _may_make(hand, robot, 5, order):
+        for i in range(5):  # no split is worth anything: split 0 (keep) is the best
+            best_cards[i] = hand[i]
+        return 0
     split_cats(pool, cats)
     for i in range(6):
-        discs[i] = 1.0 if i == 0 else cont ** (i - 1)
-    for n in range(252):
-        rcat = cats[SPLIT_COMP[n]]
+        disc = 1.0 if i == 0 else cont ** (i - 1)
+        table[i] = -1.0 - 1e-3 * <double> i
+        table[6 + i] = 0.0 * disc - 1e-3 * <double> i
+        table[12 + i] = v_own * disc - 1e-3 * <double> i
+        table[18 + i] = v_match * disc - 1e-3 * <double> i
+    m = cats[0]
+    rcat = cats[SPLIT_COMP[0]]
+    valid0 = rc == 0 or rcat >= rc
+    cls = 2 if m == order else (3 if match_ok and m == rcat and m >= half_min else 1)
+    best = table[6 * cls * valid0]  # cost 0
+    for n in range(1, 252):
         m = cats[n]
-        cost = SPLIT_COST[n]
+        rcat = cats[SPLIT_COMP[n]]
         if m == order:
-            value = v_own
-        elif v_match >= 0 and m == rcat and m >= half_min:
-            value = v_match
+            cls = 2
+        elif match_ok and m == rcat and m >= half_min:
+            cls = 3
+        elif valid0:
+            continue  # worth nothing (or below the robot's rank): under split 0's score
         else:
-            value = 0.0
-        score = value * discs[cost] if (rc == 0 or rcat >= rc) else -1.0
-        score = score - 1e-3 * <double> cost
-        if first or score > best:
-            first = False
+            cls = 1
+        if rc != 0 and rcat < rc:
+            if valid0:
+                continue
+            cls = 0
+        score = table[6 * cls + SPLIT_COST[n]]
+        if score > best:
             best = score
-            best_cost = cost
             best_n = n
     for i in range(5):
         best_cards[i] = pool[SPLIT_MINE[best_n][i]]
-    return not (best_cost == 0 or best <= 0)
+    return not (SPLIT_COST[best_n] == 0 or best <= 0)
+
+
+# COMBS[k][i]: the i-th k-subset of positions 0..4 in ``itertools.combinations`` order (NCOMB[k] of them).
+cdef int COMBS[6][10][5]
+cdef int NCOMB[6]
+
+
+cdef void _build_combs() noexcept:
+    cdef int k, m, i, n
+    for k in range(6):  # each k-subset once, then sorted into combinations (lexicographic) order
+        n = 0
+        for m in range(32):
+            if rl_popcount(m) != k:
+                continue
+            i = n
+            while i > 0 and _comb_after(COMBS[k][i - 1], m, k):
+                COMBS[k][i] = COMBS[k][i - 1]
+                i -= 1
+            _comb_set(COMBS[k][i], m)
+            n += 1
+        NCOMB[k] = n
+
+
+cdef void _comb_set(int *out, int m) noexcept:
+    cdef int i, n = 0
+    for i in range(5):
+        if m & (1 << i):
+            out[n] = i
+            n += 1
+
+
+cdef bint _comb_after(const int *a, int m, int k) noexcept:
+    """Does the subset ``a`` come after the subset of mask ``m`` (both of ``k`` positions)?"""
+    cdef int b[5]
+    cdef int i
+    _comb_set(b, m)
+    for i in range(k):
+        if a[i] != b[i]:
+            return a[i] > b[i]
+    return False
+
+
+_build_combs()
 
 
 cdef inline double _price(int cost, int nfor) noexcept nogil:
@@ -371,75 +433,134 @@ cdef inline double _price(int cost, int nfor) noexcept nogil:
     return <double> cost + 0.01 * <double> nfor
 
 
+cdef bint _may_make(const int *hand, const int *other, int n_other, int order) noexcept nogil:
+    """Could five of hand + ``other[:n_other]`` be of rank ``order``? False only when none can: the
+    rank's cards are not there (two of a rank for a pair, two such ranks for two pairs, three of a rank,
+    five consecutive ranks, three of a rank and two of another, five of a suit, four of a rank, five
+    consecutive ranks of one suit)."""
+    cdef int cnt[16]
+    cdef int suits[4]
+    cdef unsigned int ranks = 0
+    cdef unsigned int sranks[4]
+    cdef int i, c, n2 = 0, n3 = 0, n4 = 0
+    for i in range(16):
+        cnt[i] = 0
+    for i in range(4):
+        suits[i] = 0
+        sranks[i] = 0
+    for i in range(5 + n_other):
+        c = hand[i] if i < 5 else other[i - 5]
+        cnt[c >> 2] += 1
+        suits[c & 3] += 1
+        ranks |= 1u << (c >> 2)
+        sranks[c & 3] |= 1u << (c >> 2)
+    for i in range(16):
+        n2 += cnt[i] >= 2
+        n3 += cnt[i] >= 3
+        n4 += cnt[i] >= 4
+    if order == 1:
+        return n2 >= 1
+    if order == 2:
+        return n2 >= 2
+    if order == 3:
+        return n3 >= 1
+    if order == 4:
+        return (ranks & (ranks >> 1) & (ranks >> 2) & (ranks >> 3) & (ranks >> 4)) != 0
+    if order == 5:
+        return n3 >= 1 and n2 >= 2
+    if order == 6:
+        return suits[0] >= 5 or suits[1] >= 5 or suits[2] >= 5 or suits[3] >= 5
+    if order == 7:
+        return n4 >= 1
+    if order == 8:
+        for i in range(4):
+            if (sranks[i] & (sranks[i] >> 1) & (sranks[i] >> 2) & (sranks[i] >> 3) & (sranks[i] >> 4)) != 0:
+                return True
+        return False
+    return True
+
+
 cdef int cheapest_plan(const int *hand, const int *other, int n_other, int order, double *price,
                        int *best_cards) noexcept nogil:
-    """``_plans.cheapest_plan`` over hand + ``n_other`` (5 or 10) face-up cards: 1 if a plan exists."""
-    cdef int pool[15]
-    cdef int r[15]
-    cdef int su[15]
-    cdef int n = n_other + 5
-    cdef int a, b, c, d, e, i, cost, nfor, pab, pabc, pabcd, p, cat
-    cdef int ba = 0, bb = 0, bc = 0, bd = 0, be = 0
-    cdef double total, best = 0.0
-    cdef bint found = False
-    cdef int cats[252]
+    """``_plans.cheapest_plan`` over hand + ``n_other`` (5 or 10) face-up cards: 1 if a plan exists.
+
+    ``_plans`` takes the first (in ``itertools.combinations`` order over hand, robot, ``for`` hand)
+    of the five-card subsets of the order's rank with the lowest price. A price is its number of
+    cards not from my hand (``cost``), plus 0.01 per ``for`` card (``nfor``), so prices order as
+    (cost, nfor) do: the subsets are visited one (cost, nfor) at a time from the cheapest, each level
+    as hand cards x robot cards x ``for`` cards in combinations order (that is the combinations order of
+    the level's subsets, whose positions all read hand < robot < ``for``); the first of the rank is it.
+    """
+    cdef int cards[5]
+    cdef int c, f, h, rb, ih, ir, jf, k, fmax = 5 if n_other == 10 else 0
+    cdef const int *robot = other
+    cdef const int *fo = other + 5
+    price[0] = 0.0
+    if not _may_make(hand, other, n_other, order):
+        return 0  # what the whole search would find
+    for c in range(6):
+        h = 5 - c
+        for f in range(min(c, fmax) + 1):
+            rb = c - f
+            for ih in range(NCOMB[h]):
+                for k in range(h):
+                    cards[k] = hand[COMBS[h][ih][k]]
+                for ir in range(NCOMB[rb]):
+                    for k in range(rb):
+                        cards[h + k] = robot[COMBS[rb][ir][k]]
+                    for jf in range(NCOMB[f]):
+                        for k in range(f):
+                            cards[h + rb + k] = fo[COMBS[f][jf][k]]
+                        if category(cards) == order:
+                            for k in range(5):
+                                best_cards[k] = cards[k]
+                            price[0] = _price(c, f)
+                            return 1
+    price[0] = 0.0
+    return 0
+
+
+cdef inline unsigned int reach_bits(const int *hand, const int *rob) noexcept nogil:
+    """Bit ``category`` of ``hand`` and of each hand with card i replaced by robot card j (25 of them).
+
+    The four cards kept are counted once per i (their equal-rank pairs, ranks and common suit); with the
+    robot card's rank added, a positive pair count gives the rank as ``category`` does, and five distinct
+    ranks are a straight when consecutive and a flush when the robot card has the four's suit.
+    """
+    cdef int r[5]
+    cdef int su[5]
+    cdef int i, j, k, q, pairs = 0, base, p, fs, straight, flush
+    cdef unsigned int hit = 1u << category(hand), rm, m
+    for k in range(5):
+        r[k] = hand[k] >> 2
+        su[k] = hand[k] & 3
+    for k in range(5):
+        for j in range(k + 1, 5):
+            pairs += r[k] == r[j]
     for i in range(5):
-        pool[i] = hand[i]
-    for i in range(n_other):
-        pool[5 + i] = other[i]
-    if n_other == 5:  # the robot only: the 252 splits in the same order, a plan's price its cost
-        split_cats(pool, cats)
-        for a in range(252):
-            if cats[a] == order and (not found or _price(SPLIT_COST[a], 0) < best):
-                found = True
-                best = _price(SPLIT_COST[a], 0)
-                for i in range(5):
-                    best_cards[i] = pool[SPLIT_MINE[a][i]]
-        price[0] = best
-        return found
-    cdef bint rest = _may_straight_or_flush(pool, n)
-    for i in range(n):
-        r[i] = pool[i] >> 2
-        su[i] = pool[i] & 3
-    # The subsets in itertools.combinations order, ranks counted as subset_cats does. A branch whose
-    # cards so far already price at least the best found is skipped: prices only grow with more
-    # cards (``_price`` is monotone), and only a strictly cheaper subset replaces the first best.
-    for a in range(n):
-        if found and _price(a >= 5, a >= 10) >= best:
-            break
-        for b in range(a + 1, n):
-            if found and _price((a >= 5) + (b >= 5), (a >= 10) + (b >= 10)) >= best:
-                break
-            pab = r[a] == r[b]
-            for c in range(b + 1, n):
-                if found and _price((a >= 5) + (b >= 5) + (c >= 5), (a >= 10) + (b >= 10) + (c >= 10)) >= best:
-                    break
-                pabc = pab + (r[c] == r[a]) + (r[c] == r[b])
-                for d in range(c + 1, n):
-                    cost = (a >= 5) + (b >= 5) + (c >= 5) + (d >= 5)
-                    nfor = (a >= 10) + (b >= 10) + (c >= 10) + (d >= 10)
-                    if found and _price(cost, nfor) >= best:
-                        break
-                    pabcd = pabc + (r[d] == r[a]) + (r[d] == r[b]) + (r[d] == r[c])
-                    for e in range(d + 1, n):
-                        total = _price(cost + (e >= 5), nfor + (e >= 10))
-                        if found and total >= best:
-                            break
-                        p = pabcd + (r[e] == r[a]) + (r[e] == r[b]) + (r[e] == r[c]) + (r[e] == r[d])
-                        cat = p + (p >= 4) if p else (_rest(r, su, a, b, c, d, e) if rest else 0)
-                        if cat != order:
-                            continue
-                        found = True
-                        best = total
-                        ba, bb, bc, bd, be = a, b, c, d, e
-    if found:
-        best_cards[0] = pool[ba]
-        best_cards[1] = pool[bb]
-        best_cards[2] = pool[bc]
-        best_cards[3] = pool[bd]
-        best_cards[4] = pool[be]
-    price[0] = best
-    return found
+        base = pairs
+        rm = 0
+        fs = su[1] if i == 0 else su[0]
+        for k in range(5):
+            if k != i:
+                base -= r[k] == r[i]
+                rm |= 1u << r[k]
+                if su[k] != fs:
+                    fs = -1
+        for j in range(5):
+            q = rob[j] >> 2
+            p = base
+            for k in range(5):
+                if k != i:
+                    p += r[k] == q
+            if p:
+                hit |= 1u << PAIR_CAT[p]
+            else:
+                m = rm | (1u << q)
+                straight = m == (m & (~m + 1u)) * 31u
+                flush = fs == (rob[j] & 3)
+                hit |= 1u << (4 * straight + 6 * flush - 2 * (straight & flush))
+    return hit
 
 
 cdef void one_swap_reach(const int *unknown, int n, const int *rob, const double *keys, int samples,
@@ -447,7 +568,6 @@ cdef void one_swap_reach(const int *unknown, int n, const int *rob, const double
     """``_plans.one_swap_reach`` over a C array of keys (``samples`` rows of ``n``)."""
     cdef int s, i, j, k, m
     cdef int hand[5]
-    cdef int tmp[5]
     cdef int pick[5]
     cdef long counts[9]
     cdef unsigned int hit
@@ -471,13 +591,7 @@ cdef void one_swap_reach(const int *unknown, int n, const int *rob, const double
             pick[k] = j
         for i in range(5):
             hand[i] = unknown[pick[i]]
-        hit = 1u << category(hand)
-        for i in range(5):
-            for k in range(5):
-                tmp[k] = hand[k]
-            for j in range(5):
-                tmp[i] = rob[j]
-                hit |= 1u << category(tmp)
+        hit = reach_bits(hand, rob)
         for i in range(9):
             if hit & (1u << i):
                 counts[i] += 1
@@ -893,32 +1007,36 @@ cdef class Rollouts:
         j = index_of(d.robot, take) if src < 0 else index_of(d.hands[src], take)
         return K_SWAP + 25 * (src + 1) + 5 * i + j
 
-    cdef int opponent(self, const Deal *d, const int *aux, int n) noexcept nogil:
-        """``HeuristicBot._opponent`` (OP-6, a non-orderer)."""
-        cdef int s = d.turn, stake = d.nbids, k, code, i, j
+    cdef int opponent(self, const Deal *d) noexcept nogil:
+        """``HeuristicBot._opponent`` (OP-6, a non-orderer): keep, or the first legal robot swap (in
+        ``State.legal_actions`` order) that gives a card outside the target and takes one in it. Only
+        the swaps that qualify are checked against OP-6.5 (the same answer as listing the legal ones
+        first; ``target`` is a pure function, so asking it when no swap is legal changes nothing)."""
+        cdef int s = d.turn, stake = d.nbids, k, i, j
         cdef int target[5]
         if not self.target(d.hands[s], d.robot, d.order, d.robot_cat, stake, d.roles[s] == 2, target):
             return K_KEEP
-        for k in range(1, n):
-            code = legal_at(d, aux, k) - K_SWAP  # a robot swap: source -1
-            i = code // 5
-            j = code % 5
-            if not holds(target, 5, d.hands[s][i]) and holds(target, 5, d.robot[j]):
-                return code + K_SWAP
+        for k in range(25):  # (hand card, robot card) order, as count_legal lists them
+            i = k // 5
+            j = k % 5
+            if (not holds(target, 5, d.hands[s][i]) and holds(target, 5, d.robot[j])
+                    and robot_swap_ok(d, s, i, j)):
+                return K_SWAP + k
         return K_KEEP
 
     cdef int choose(self, Deal *d, bitgen_t *bg) noexcept nogil:
         cdef int aux[MAX_LEGAL]
-        cdef int n = count_legal(d, aux)
+        cdef int n
+        if d.phase == EXCHANGE and d.turn != d.orderer:
+            return self.opponent(d)
+        n = count_legal(d, aux)
         if n == 1:
             return legal_at(d, aux, 0)
         if d.phase == BIDDING:
             return self.bid(d, aux, n, bg)
         if d.phase == ROLES:
             return self.role(d)
-        if d.turn == d.orderer:
-            return self.orderer(d)
-        return self.opponent(d, aux, n)
+        return self.orderer(d)
 
     cdef void play_sample(self, Deal *base, uint64_t seed, bitgen_t *bg, const int *candidates, int nc, int me,
                           int dealer, int half_min, double *totals) noexcept nogil:
@@ -1213,3 +1331,64 @@ def play_table_summary(Rollouts pol, rng, hands, robot, int dealer, int max_roun
                 moves += 1
     return (d.end, d.orderer, d.order, d.nbids, bool(d.is_open), d.robot_cat, d.round, d.partner, moves,
             [category(d.hands[s]) for s in range(d.n)], [d.roles[s] for s in range(d.n)])
+
+
+# ---------------------------------------------------------------- test hooks
+# The plan searches above as Python calls, for ``tests/test_order_poker_rollout.py`` to compare with
+# ``_plans`` (the readable engine's kernels) on random pools.
+
+def _check_cheapest_plan(hand, other, int order):
+    """``cheapest_plan`` as ``_plans.cheapest_plan`` answers: ``(price, cards)`` or None."""
+    cdef int h[5]
+    cdef int o[10]
+    cdef int cards[5]
+    cdef double price
+    cdef int i, n = len(other)
+    if n != 5 and n != 10:
+        raise ValueError("other must hold 5 or 10 cards")
+    for i in range(5):
+        h[i] = hand[i]
+    for i in range(n):
+        o[i] = other[i]
+    if not cheapest_plan(h, o, n, order, &price, cards):
+        return None
+    return price, [cards[i] for i in range(5)]
+
+
+def _check_opponent_target(hand, robot, int order, double v_own, double v_match, int half_min, double cont):
+    """``opponent_target`` (with ``rc`` the robot's rank) as ``_plans.opponent_target`` answers."""
+    cdef int h[5]
+    cdef int r[5]
+    cdef int cards[5]
+    cdef int i
+    for i in range(5):
+        h[i] = hand[i]
+        r[i] = robot[i]
+    if not opponent_target(h, r, order, category(r), v_own, v_match, half_min, cont, cards):
+        return None
+    return [cards[i] for i in range(5)]
+
+
+def _check_split_costs(hand, robot, int rc):
+    """``split_costs`` as ``_plans.split_costs`` answers: ``(own, match)``."""
+    cdef int h[5]
+    cdef int r[5]
+    cdef int own[9]
+    cdef int match[9]
+    cdef int i
+    for i in range(5):
+        h[i] = hand[i]
+        r[i] = robot[i]
+    split_costs(h, r, rc, own, match)
+    return [own[i] for i in range(9)], [match[i] for i in range(9)]
+
+
+def _check_reach_bits(hand, robot):
+    """``reach_bits``: bit c set when ``hand``, or it with one card replaced by one of ``robot``, is of rank c."""
+    cdef int h[5]
+    cdef int r[5]
+    cdef int i
+    for i in range(5):
+        h[i] = hand[i]
+        r[i] = robot[i]
+    return reach_bits(h, r)
