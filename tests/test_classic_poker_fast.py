@@ -182,3 +182,64 @@ def test_the_kernels_chance_log_is_the_engines(rules: Rules, players: int) -> No
             == luck.unit_corrections(finished)
     if rules.deck == "36":
         assert stock_entries > 0
+
+
+@pytest.mark.parametrize("rules, players", [
+    (PRESETS["draw"], 6), (PRESETS["draw-joker"], 3), (PRESETS["lowball"], 5), (PRESETS["lowball-a5"], 2),
+    (PRESETS["stud5"], 4), (PRESETS["stud7"], 8), (PRESETS["stud7-hilo"], 6), (PRESETS["short36-stud7"], 6),
+    (Rules(deck="36"), 6), (Rules(max_draw="3_or_4_with_ace", deck="53"), 5),
+    (Rules(pot="high_low", low_ranking="ace_either", deck="54"), 5),
+    (Rules(pot="low", low_ranking="ace_to_five", low_qualifier="8"), 4), (PRESETS["draw"], 7),
+])
+def test_the_kernels_corrections_are_the_estimators_of_the_finished_states(rules: Rules, players: int) -> None:
+    """``play_rows_corrected`` (the kernel writes the hands of every term, ``_play.luck_terms`` sums the shares)
+    gives ``luck.reference_corrections`` (the estimator in numpy) of the finished states exactly (the same
+    floats), as ``luck.unit_corrections`` does (the same sums from the states' chance logs), and ``play_rows``'
+    rows."""
+    from games.classic_poker import luck
+
+    streams = Streams(np.random.SeedSequence(37))
+    bots = [[RandomBot()] * players] * players
+    corrected = 0
+    for deal in range(20):
+        st0 = State.deal(rules, players, deal % players, streams.at(deal, 0))
+        finished = []
+        for r in range(players):
+            st = st0.copy()
+            FAST.play_out(st, [RandomBot()] * players, streams.at(deal, r + 1))
+            finished.append(st)
+        got = FAST.play_rows_corrected(st0, ENTRY.tables, bots, streams.rotations(deal), luck.LUCK)
+        assert got is not None
+        rows, corrections = got
+        assert corrections == luck.reference_corrections(finished) == luck.unit_corrections(finished)
+        assert rows == FAST.play_rows(st0, ENTRY.tables, bots, streams.rotations(deal))
+        corrected += any(c != 0.0 for seats in corrections for c in seats)
+    assert corrected >= 10  # the terms are not all left out
+
+
+@pytest.mark.parametrize("table, players", [
+    ({"preset": "jackpots"}, 4), ({"dealers_choice": ["draw", "stud7", "stud7-hilo"]}, 3),
+    ({"preset": "stud7-hilo"}, 4), ({"preset": "lowball"}, 3), ({"preset": "short36-stud7"}, 5),
+])
+def test_compiled_corrections_of_readable_bots_are_the_numpy_estimators(table: dict[str, Any], players: int) -> None:
+    """``luck.unit_corrections`` of states the readable engine played (rule-based and random bots, openers
+    and dealer's choice too, which the play-out does not play) equals ``luck.reference_corrections``."""
+    from games.classic_poker import luck
+    from sims.run import play_deal
+
+    rules = ENTRY.rules(table)
+    names = ["classic-poker/rules", "classic-poker/random", "classic-poker/rules", "classic-poker/random",
+             "classic-poker/rules"][:players]
+    bots = [registry.make(n, {}) for n in names]
+    nonzero = 0
+    for deal in range(12):
+        st0 = ENTRY.deal(rules, players, deal % players, np.random.default_rng([41, deal]))
+        finished = []
+        for r in range(2):
+            st = st0.copy()
+            play_deal(st, bots[r:] + bots[:r], np.random.default_rng([41, deal, r]))
+            finished.append(st)
+        got = luck.unit_corrections(finished)
+        assert got == luck.reference_corrections(finished)
+        nonzero += any(c != 0.0 for seats in got for c in seats)
+    assert nonzero >= 3

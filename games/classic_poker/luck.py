@@ -56,7 +56,7 @@ from games.classic_poker.state import State
 from games.core.entry import LuckEstimator
 
 __all__ = ["LUCK", "POT_GROWTH", "SAMPLES", "CardEvent", "corrections_of", "event_terms", "events",
-           "logged_corrections", "unit_corrections"]
+           "logged_corrections", "reference_corrections", "unit_corrections"]
 
 #: Completions per candidate card when two or more cards are missing (the fixed Monte Carlo of EQ).
 SAMPLES = 24
@@ -274,7 +274,48 @@ def _deal_of(state: Any) -> State | None:
 
 def unit_corrections(states: Sequence[Any], samples: int = SAMPLES) -> list[list[float]]:
     """Per finished state (one per rotation), each seat's correction: the sum of its terms over the cards
-    dealt during play (the ``LuckEstimator``'s corrections; one evaluator call per rule set of the unit)."""
+    dealt during play (the ``LuckEstimator``'s corrections; one evaluator call per rule set of the unit).
+
+    The hands and the sums are compiled (``fast/_play.pyx``: ``logged_hands`` writes ``_event_hands``' rows
+    from the chance logs, ``luck_terms`` sums the shares in numpy's order): the same floats as
+    ``reference_corrections``, the numpy definition, which ``tests/test_classic_poker_fast.py`` checks."""
+    if samples != SAMPLES:
+        return reference_corrections(states, samples)
+    from games.classic_poker.fast import _play  # the kernel imports nothing of this module
+
+    out = [[0.0] * st.players for st in states]
+    by_rules: dict[Rules, list[tuple[int, State]]] = {}
+    for i, st in enumerate(states):
+        deal = _deal_of(st)
+        if deal is not None and deal.chance_log:
+            by_rules.setdefault(deal.rules, []).append((i, deal))
+    for rules, items in by_rules.items():
+        players = items[0][1].players
+        built = _play.logged_hands([(d.deck_order, d.chance_log or ()) for _, d in items], players,
+                                   7 if rules.form == "stud7" else 5, rules.form == "draw", _kernel_orders)
+        if built is None:  # larger than the kernel keeps
+            for i, d in items:
+                out[i] = reference_corrections([d], samples)[0]
+            continue
+        flat, meta = built
+        if not len(meta):
+            continue
+        high, low = _values(rules, flat)
+        sums = _play.luck_terms(meta, np.ascontiguousarray(high, dtype=np.int64),
+                                None if low is None else np.ascontiguousarray(low, dtype=np.int64),
+                                POT_GROWTH[rules.form, rules.pot], len(items), players)
+        for (i, _), row in zip(items, sums, strict=True):
+            out[i] = row
+    return out
+
+
+def _kernel_orders(n: int, k: int) -> np.ndarray:
+    """``_orders`` at ``SAMPLES`` (the kernel keeps each (n, k) table)."""
+    return _orders(n, k, SAMPLES)
+
+
+def reference_corrections(states: Sequence[Any], samples: int = SAMPLES) -> list[list[float]]:
+    """``unit_corrections`` in numpy (``_event_hands``, ``_terms``): the definition the compiled sums equal."""
     out = [[0.0] * st.players for st in states]
     by_rules: dict[Rules, list[tuple[int, _Batch | None]]] = {}
     for i, st in enumerate(states):

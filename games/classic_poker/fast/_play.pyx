@@ -648,3 +648,366 @@ def logged_results(rng_at, deck, reshuffle, int players, int dealer, carried, in
         play_one(gp, &o, rng_at(r))
         out.append((result(gp), chance_log(gp)))
     return out
+
+
+# ---- the luck estimator's terms (games/classic_poker/luck.py) from the kernel's chance log ----------------------
+#
+# ``luck.logged_corrections`` builds, per card dealt during play, every final hand its EQ looks at (numpy layouts),
+# evaluates them and sums each seat's shares; most of its time went to building small arrays per card. Here the
+# kernel writes the same hands (the same cards, in the same rows and order) straight into one buffer per deal,
+# ``playout.py`` evaluates them with ``luck._values`` (the estimator's own evaluator call), and ``luck_terms`` sums
+# the shares in numpy's order (``pairwise``: np.add.reduce over a contiguous axis), so the corrections are the same
+# floats as ``luck.unit_corrections`` of the finished states.
+
+import numpy as _np
+
+DEF MAXN = 64       # undealt cards of an event
+DEF EVW = 40        # fields of an event's row in ``meta``: see ``event_rows``
+
+cdef dict _ORDERS_C = {}
+
+
+cdef object orders_of(int n1, int k, object orders):
+    """``luck._orders(n1, k, SAMPLES)`` as a C-contiguous int64 array, kept per (n1, k)."""
+    key = n1 * 256 + k
+    out = _ORDERS_C.get(key)
+    if out is None:
+        out = _ORDERS_C[key] = _np.ascontiguousarray(orders(n1, k), dtype=_np.int64)
+    return out
+
+
+cdef inline double pairwise(const double *a, int n) noexcept nogil:
+    """numpy's pairwise_sum of ``n`` <= 128 doubles (np.add.reduce over a contiguous axis): a plain sum below
+    8, else eight accumulators in blocks of 8, combined as a tree, then the rest."""
+    cdef double r[8]
+    cdef double res
+    cdef int i, j
+    if n < 8:
+        res = -0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    for j in range(8):
+        r[j] = a[j]
+    i = 8
+    while i < n - n % 8:
+        for j in range(8):
+            r[j] += a[i + j]
+        i += 8
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    while i < n:
+        res += a[i]
+        i += 1
+    return res
+
+
+cdef int event_rows(Game *g, int e, int rot, int final, bint draw, long long *row, int *held_n,
+                    int held[MAXP][MAXH], int *unseen) noexcept nogil:
+    """``luck._event_hands`` of event ``e``: 0 when its term is left out, else 1 with ``row`` filled:
+    rot, pot, v (varying seats), f (fixed), n (undealt cards), index of the card in them, total cards
+    missing, then per live seat in the estimator's order (varying, then fixed) seat, gets, missing; ``held``
+    every seat's hand (the common card appended to live hands), ``unseen`` the undealt cards sorted."""
+    cdef int p, j, c, n = 0, nlive = 0, total = 0, v = 0, f = 0, idx = -1, need, got
+    cdef bint present[MAXC]
+    cdef int needs[MAXP]
+    cdef bint gets[MAXP]
+    if g.ev_ptr[e] < 0:  # a new stock's card (CP-7.5): left out
+        return 0
+    for p in range(g.n):
+        if not g.ev_folded[e][p]:
+            nlive += 1
+    if nlive < 2:
+        return 0
+    for c in range(MAXC):
+        present[c] = False
+    for j in range(g.ev_ptr[e], g.ndeck):
+        present[g.deck[j]] = True
+    for c in range(MAXC):
+        if present[c]:
+            if c == g.ev_card[e]:
+                idx = n
+            unseen[n] = c
+            n += 1
+    for p in range(g.n):
+        held_n[p] = g.ev_n[e][p]
+        for j in range(held_n[p]):
+            held[p][j] = g.ev_cards[e][p][j]
+        if g.ev_common[e] >= 0 and not g.ev_folded[e][p]:
+            held[p][held_n[p]] = g.ev_common[e]
+            held_n[p] += 1
+    for p in range(g.n):
+        if g.ev_folded[e][p]:
+            continue
+        got = g.ev_seat[e] < 0 or g.ev_seat[e] == p
+        need = final - held_n[p] - (1 if got else 0)
+        if draw and p != g.ev_seat[e]:
+            need = 0
+        if need < 0:
+            return 0
+        gets[p] = got
+        needs[p] = need
+        total += need
+    if total > n - 1:
+        return 0
+    row[0] = rot
+    row[1] = g.ev_pot[e]
+    row[4] = n
+    row[5] = idx
+    row[6] = total
+    j = 7
+    for p in range(g.n):  # the varying seats, then the fixed ones, each in seat order
+        if not g.ev_folded[e][p] and (gets[p] or needs[p] > 0):
+            row[j] = p
+            row[j + 1] = gets[p]
+            row[j + 2] = needs[p]
+            j += 3
+            v += 1
+    for p in range(g.n):
+        if not g.ev_folded[e][p] and not (gets[p] or needs[p] > 0):
+            row[j] = p
+            row[j + 1] = 0
+            row[j + 2] = 0
+            j += 3
+            f += 1
+    row[2] = v
+    row[3] = f
+    return 1
+
+
+cdef class _Hands:
+    """The hands of a unit's terms (``luck._event_hands``' rows) and one ``meta`` row per term, growing."""
+
+    cdef object hands
+    cdef object meta
+    cdef unsigned char[:, ::1] hv
+    cdef long long[:, ::1] mv
+    cdef int rows
+    cdef int nmeta
+    cdef int final
+    cdef bint draw
+    cdef object orders
+
+    def __init__(self, int final, bint draw, orders, int events):
+        if final > MAXH:
+            raise ValueError("hands of at most 8 cards")
+        self.final = final
+        self.draw = draw
+        self.orders = orders
+        self.hands = _np.empty((4096, final), dtype=_np.uint8)
+        self.meta = _np.empty((max(events, 1), EVW), dtype=_np.int64)
+        self.hv = self.hands
+        self.mv = self.meta
+        self.rows = 0
+        self.nmeta = 0
+
+    cdef int add(self, Game *g, int r) except -1:
+        """Every term of ``g``'s chance log (rotation ``r``): its hands and its ``meta`` row."""
+        cdef int e, i, j, k, t, mi, p, s, n, v, f, m, at, total, gets, missing, rows
+        cdef long long row[EVW]
+        cdef int held_n[MAXP]
+        cdef int held[MAXP][MAXH]
+        cdef int unseen[MAXN]
+        cdef long long[:, ::1] od
+        cdef unsigned char *out
+        if g.nev > MAXE:
+            raise RuntimeError("more cards dealt during play than the kernel logs")
+        if self.nmeta + g.nev > self.mv.shape[0]:
+            bigger = _np.empty((2 * (self.nmeta + g.nev), EVW), dtype=_np.int64)
+            bigger[:self.nmeta] = self.meta[:self.nmeta]
+            self.meta = bigger
+            self.mv = bigger
+        for e in range(g.nev):
+            if not event_rows(g, e, r, self.final, self.draw, row, held_n, held, unseen):
+                continue
+            n = <int> row[4]
+            v = <int> row[2]
+            f = <int> row[3]
+            total = <int> row[6]
+            od = orders_of(n - 1, total, self.orders)
+            m = od.shape[0]
+            rows = self.rows
+            if rows + v * n * m + f > self.hv.shape[0]:
+                bigger = _np.empty((2 * (rows + v * n * m + f), self.final), dtype=_np.uint8)
+                bigger[:rows] = self.hands[:rows]
+                self.hands = bigger
+                self.hv = bigger
+            row[EVW - 2] = m
+            row[EVW - 1] = rows
+            for j in range(EVW):
+                self.mv[self.nmeta, j] = row[j]
+            self.nmeta += 1
+            at = 0
+            for j in range(v):
+                s = <int> row[7 + 3 * j]
+                gets = <int> row[8 + 3 * j]
+                missing = <int> row[9 + 3 * j]
+                k = held_n[s]
+                for i in range(n):
+                    for mi in range(m):
+                        out = &self.hv[rows + (j * n + i) * m + mi, 0]
+                        for t in range(k):
+                            out[t] = held[s][t]
+                        if gets:
+                            out[k] = unseen[i]
+                        for t in range(missing):
+                            p = <int> od[mi, at + t]
+                            out[k + gets + t] = unseen[p + (1 if p >= i else 0)]
+                at += missing
+            rows += v * n * m
+            for j in range(v, v + f):
+                s = <int> row[7 + 3 * j]
+                for t in range(self.final):
+                    self.hv[rows, t] = held[s][t]
+                rows += 1
+            self.rows = rows
+        return 0
+
+    def done(self):
+        return self.hands[:self.rows], self.meta[:self.nmeta]
+
+
+def corrected_results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts,
+                      int rotations, int final, bint draw, orders):
+    """``results`` of every rotation, with every final hand the luck estimator's terms look at: returns
+    (results, hands, meta). ``hands`` (rows of ``final`` cards) are ``luck._event_hands``' for every card
+    dealt during play whose term is not left out, rotation by rotation and card by card: per varying seat,
+    candidate and completion (its known cards, the candidate when it gets it, the completion's cards drawn
+    by ``orders(n - 1, total)``, i.e. ``luck._orders``, from the undealt cards less the candidate), then the
+    fixed seats' hands; ``meta`` one row per such card (``event_rows``, then m and the first hand's row)."""
+    cdef Opts o
+    cdef Game g
+    cdef Game *gp = &g
+    cdef int r
+    cdef _Hands buf = _Hands(final, draw, orders, rotations * 16)
+    if players > MAXP:
+        raise ValueError("at most 10 players")
+    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    g.want_log = True
+    played = []
+    for r in range(rotations):
+        reset(gp, gp)
+        play_one(gp, &o, rng_at(r))
+        played.append(result(gp))
+        buf.add(gp, r)
+    hands, meta = buf.done()
+    return played, hands, meta
+
+
+def logged_hands(units, int players, int final, bint draw, orders):
+    """``corrected_results``' (hands, meta) of finished deals' chance logs (``State.chance_log``, or the
+    kernel's tuples in the same field order): ``units`` holds per deal its deck order and its log; the
+    deals are numbered in that order (``luck_terms``' rotations). None when a deal is larger than the
+    kernel keeps (the caller computes those terms in numpy)."""
+    cdef Game g
+    cdef Game *gp = &g
+    cdef int r = 0, e, p, j, c
+    cdef _Hands buf = _Hands(final, draw, orders, 16 * len(units))
+    if players > MAXP or final > MAXH:
+        return None
+    g.n = players
+    for deck, log in units:
+        if len(deck) > MAXC or len(log) > MAXE:
+            return None
+        g.ndeck = len(deck)
+        for j in range(g.ndeck):
+            c = deck[j]
+            if not 0 <= c < MAXC:
+                return None
+            g.deck[j] = c
+        g.nev = len(log)
+        e = 0
+        for seat, card, ptr, pot, folded, held_before, common in log:
+            g.ev_seat[e] = -1 if seat is None else seat
+            g.ev_card[e] = card
+            g.ev_ptr[e] = ptr
+            g.ev_pot[e] = pot
+            g.ev_common[e] = -1 if common is None else common
+            for p in range(players):
+                g.ev_folded[e][p] = folded[p]
+                h = held_before[p]
+                if len(h) > MAXH - 1:
+                    return None
+                g.ev_n[e][p] = len(h)
+                for j in range(len(h)):
+                    g.ev_cards[e][p][j] = h[j]
+            e += 1
+        buf.add(gp, r)
+        r += 1
+    return buf.done()
+
+
+def luck_terms(meta, high, low, double weight, int rotations, int players):
+    """Each rotation's corrections per seat from ``corrected_results``' ``meta`` and the values of its hands
+    (``luck._values``: ``high``, and ``low`` with -1 for a low that does not qualify, or None): per card and
+    live seat, ``luck._terms``' share of the pot per completion (ties split; in a high-low pot half to the
+    high, half to the qualifying low, the high scooping without one), summed over the completions and the
+    candidates in numpy's order, the seat's term ``weight * pot / m * (EQ[card] - sum / n)``, added up per
+    seat in the order of the cards (``luck.logged_corrections``)."""
+    cdef long long[:, ::1] mv = meta
+    cdef long long[::1] hi = high
+    cdef long long[::1] lo
+    cdef bint has_low = low is not None
+    cdef int e, i, j, mi, v, f, n, m, live, idx, base, cnt, lcnt
+    cdef long long best, lbest, x
+    cdef double c, w
+    cdef double sh[MAXP][MAXN]
+    cdef double eq[MAXP][MAXN]
+    cdef double hs[MAXP]
+    cdef double corr[MAXP]
+    cdef long long val[MAXP]
+    cdef long long lval[MAXP]
+    cdef bint anyq
+    if has_low:
+        lo = low
+    out = [[0.0] * players for _ in range(rotations)]
+    for e in range(mv.shape[0]):
+        v = <int> mv[e, 2]
+        f = <int> mv[e, 3]
+        n = <int> mv[e, 4]
+        idx = <int> mv[e, 5]
+        m = <int> mv[e, EVW - 2]
+        base = <int> mv[e, EVW - 1]
+        live = v + f
+        if n > MAXN or m > MAXN:
+            raise RuntimeError("an event larger than the estimator's kernel keeps")
+        for i in range(n):
+            for mi in range(m):
+                best = 0
+                for j in range(live):
+                    x = hi[base + (j * n + i) * m + mi] if j < v else hi[base + v * n * m + j - v]
+                    val[j] = x
+                    if j == 0 or x > best:
+                        best = x
+                cnt = 0
+                for j in range(live):
+                    if val[j] == best:
+                        cnt += 1
+                for j in range(live):
+                    hs[j] = (1.0 / cnt) if val[j] == best else 0.0
+                if has_low:
+                    anyq = False
+                    lbest = 0
+                    for j in range(live):
+                        x = lo[base + (j * n + i) * m + mi] if j < v else lo[base + v * n * m + j - v]
+                        lval[j] = x
+                        if j == 0 or x > lbest:
+                            lbest = x
+                        if x >= 0:
+                            anyq = True
+                    if anyq:
+                        lcnt = 0
+                        for j in range(live):
+                            if lval[j] == lbest:
+                                lcnt += 1
+                        for j in range(live):
+                            hs[j] = 0.5 * hs[j] + 0.5 * ((1.0 / lcnt) if lval[j] == lbest and lval[j] >= 0 else 0.0)
+                for j in range(live):
+                    sh[j][mi] = hs[j]
+            for j in range(live):
+                eq[j][i] = pairwise(sh[j], m)
+        c = weight * <double> mv[e, 1] / <double> m
+        row = out[mv[e, 0]]
+        for j in range(live):
+            w = c * (eq[j][idx] - pairwise(eq[j], n) / <double> n)
+            row[mv[e, 7 + 3 * j]] += w
+    return out

@@ -8,9 +8,11 @@ record, the finished state and its ``chance_log``, which the luck estimator read
 ``play_rows`` plays every rotation of a deal in C and writes the rows from the kernel's final hands,
 the showdown's values from ``ext.handeval`` in one batch per deal and the pots settled by
 ``games.core.betting.settle`` (the engine's own settlement). ``play_rows_corrected`` (a job under
-``variance_reduction: auto``) is ``play_rows`` with the kernel noting each card dealt during play as
-``State.chance_log`` does, the luck estimator's corrections computed from those notes
-(``luck.logged_corrections``) without replaying the deal through ``State.apply``.
+``variance_reduction: auto``) is ``play_rows`` with the luck estimator's corrections computed in the
+kernel: for each card dealt during play (as ``State.chance_log`` notes it) it writes every hand the
+estimator's term looks at (``_play.corrected_results``), ``luck._values`` evaluates them in one batch per
+deal and ``_play.luck_terms`` sums the shares in numpy's order: ``luck.unit_corrections``' floats, without
+replaying the deal through ``State.apply``.
 
 What it plays (``supports``): five-card draw on every deck, wild cards and jokers included (they
 decide nothing during a draw deal's play), high, low or high-low, ``max_draw`` 5, 3 or
@@ -158,19 +160,28 @@ class Playout(FastPath):
     def play_rows_corrected(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
                             rng_at: Callable[[int], np.random.Generator], luck: LuckEstimator
                             ) -> tuple[list[RotationRows], list[list[float]]] | None:
-        """``play_rows`` with the luck estimator's corrections from the kernel's chance log (``State.chance_log``
-        as the kernel notes it, ``luck.logged_corrections``): no ``State`` is replayed. None for another
-        estimator or a table ``play_rows`` would give to the readable loop."""
+        """``play_rows`` with the luck estimator's corrections: the kernel writes every hand the estimator's
+        terms look at (``_play.corrected_results``: ``luck._event_hands``' rows for each card dealt during play,
+        as ``State.chance_log`` notes it), ``luck._values`` evaluates them in one call per deal and
+        ``_play.luck_terms`` sums the shares in numpy's order: the floats of ``luck.unit_corrections``, no
+        ``State`` replayed. None for another estimator or a table ``play_rows`` would give to the readable loop."""
         from games.classic_poker import luck as cp_luck  # luck imports the engine's modules; only needed here
 
         if luck is not cp_luck.LUCK or tables is not TABLES or not _fresh(state) \
                 or not all(_all_random(b) for b in rotations) or not supported(state.rules):
             return None
-        played = _play.logged_results(rng_at, state.deck_order, state.reshuffle_order, state.players, state.dealer,
-                                      state.carried, state.rules.ante, _opts(state.rules), len(rotations))
-        rows = _rows(state.rules, state.players, state.dealer, [res for res, _ in played])
-        return rows, cp_luck.logged_corrections(state.rules, state.players, state.deck_order,
-                                                [log for _, log in played])
+        rules = state.rules
+        played, flat, meta = _play.corrected_results(
+            rng_at, state.deck_order, state.reshuffle_order, state.players, state.dealer, state.carried, rules.ante,
+            _opts(rules), len(rotations), 7 if rules.form == "stud7" else 5, rules.form == "draw",
+            cp_luck._kernel_orders)
+        rows = _rows(rules, state.players, state.dealer, played)
+        if not len(meta):
+            return rows, [[0.0] * state.players for _ in rotations]
+        high, low = cp_luck._values(rules, flat)  # the estimator's own evaluation of the same hands
+        return rows, _play.luck_terms(meta, np.ascontiguousarray(high, dtype=np.int64),
+                                      None if low is None else np.ascontiguousarray(low, dtype=np.int64),
+                                      cp_luck.POT_GROWTH[rules.form, rules.pot], len(rotations), state.players)
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random seats."""
