@@ -209,3 +209,45 @@ def test_plain_values_are_coerced_as_typers_adapters_coerce_them(tmp_path: Path)
                                                                                             param.name, value)
             compared += 1
     assert compared > 1000
+
+
+_SAME_BOTH_WAYS = """
+import contextlib, io, json, sys
+import rasklad.cli as cli
+from typer.main import get_command_name
+
+def outcome(run, args):
+    sys.argv = ['rasklad', *args]
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            run()
+        except SystemExit as e:
+            code = e.code
+    return [code, out.getvalue(), err.getvalue()]
+
+names = sorted(c.name or get_command_name(c.callback.__name__) for c in cli.app.registered_commands)
+runs = []
+for name in names:
+    for args in ([name, '--help'], [name, '--no-such-option'], [name, '--help', 'extra']):
+        built_alone = cli.app_for(args) is not cli.app
+        runs.append([args, built_alone, outcome(cli.main, args), outcome(cli.app, args)])
+print('RUNS' + json.dumps(runs))
+"""
+
+
+def test_a_command_built_alone_parses_and_helps_as_the_whole_app_does(tmp_path: Path) -> None:
+    """``rasklad NAME ...`` builds command NAME alone (``rasklad.cli.app_for``): for every command its help
+    and its error for an unknown option are those of the whole app, exit code, standard output and error."""
+    env = {**os.environ, "COLUMNS": "120", "TERM": "dumb", "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-c", _SAME_BOTH_WAYS], capture_output=True, text=True, timeout=300,
+                         cwd=tmp_path, env=env)
+    line = next((x for x in out.stdout.splitlines() if x.startswith("RUNS")), None)
+    assert line is not None, out.stderr
+    runs = json.loads(line[len("RUNS"):])
+    assert len(runs) >= 60 and all(alone for _, alone, _, _ in runs)
+    for args, _, alone, whole in runs:
+        assert alone == whole, args
+        assert alone[1] or alone[2], args
+    assert {tuple(a[:2]): r[0] for a, _, r, _ in runs}[("run", "--no-such-option")] == 2
