@@ -24,8 +24,9 @@ up to ``--decisions`` per preset. The views are built before timing, so the figu
 Timing: ``time.process_time`` (CPU time) of a pass over a preset's decisions divided by their number,
 ``--repeats`` passes, interleaved across presets (and across the compiled path and the reference
 when ``--reference``: ``bots.ReferenceEquityBot``, the bot as it was before its compiled loop, and
-"draws only": the ``Generator.random((samples, unseen))`` call both make, whose time bounds the
-speed-up of any twin that draws the same numbers), median reported. Each pass re-seeds every
+"draws only": the numbers both draw, ``Generator.random((samples, unseen))``, made as the compiled
+loop makes them (``_equity._draw``: from the Philox state in C, by numpy from any other generator),
+whose time bounds the speed-up of any twin that draws the same numbers), median reported. Each pass re-seeds every
 decision's generator (Philox, as the streams of a job, or PCG64, ``--bits``), so every pass makes the
 same decisions.
 """
@@ -44,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from games.classic_poker import bots as cbots
+from games.classic_poker.fast import _equity
 from games.core import registry
 
 PRESETS = ("draw", "stud7", "lowball", "stud7-hilo", "draw-joker", "draw-deuces")
@@ -144,7 +146,7 @@ def main() -> None:
             plan = cbots._rules_plan(view)[1]
             seen = len(view["hand"]) + (1 if view["common"] else 0) + sum(map(len, view["up"].values()))
             seen -= len(view["up"][view["seat"]])  # its own up cards are in its hand
-            return rng.random((a.samples, len(plan.deck) - seen))
+            return _equity._draw(rng, a.samples, len(plan.deck) - seen)
         paths["draws only"] = draws_only
     items = {p: decisions(p, a.decisions) for p in PRESETS}
     for p in PRESETS:  # warm-up: evaluator tables built outside the timing

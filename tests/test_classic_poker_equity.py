@@ -104,6 +104,25 @@ def test_equal_numbers_take_numpy_order() -> None:
     assert _equity.ARGSORT_FALLBACKS - before == 10
 
 
+def test_philox_numbers_are_numpys() -> None:
+    """The Philox numbers made from the generator's state are ``Generator.random``'s, and leave the same
+    state, for a job's streams (games.core.streams: the key of a seed, the counter's words 2-3 an item)."""
+    from games.core.streams import Streams
+
+    assert _equity.philox_direct()
+    for seed in range(3):
+        a, b = Streams(np.random.SeedSequence(seed)), Streams(np.random.SeedSequence(seed))
+        for item in range(40):
+            ra, rb = a.at(item, 1), b.at(item, 1)
+            pre = item % 5
+            ra.random(pre)
+            rb.random(pre)
+            shape = (item % 7 * 50 + 1, 30 + item % 25)
+            assert np.array_equal(ra.random(shape), _equity._draw(rb, *shape))
+            assert ra.integers(1 << 30, size=3).tolist() == rb.integers(1 << 30, size=3).tolist()
+            assert ra.random() == rb.random()
+
+
 def test_rules_of_a_view_are_built_once_and_still_checked() -> None:
     view = {"rules": {"preset": "stud7", "form": "stud7"}}
     assert bots._rules_of(view) is bots._rules_of({"rules": {"preset": "stud7", "form": "stud7"}})

@@ -9,13 +9,16 @@ each unfolded opponent's in seat order), every hand valued by the batch evaluato
 around the draw: only the numbers of a row below a threshold (about ``total + 3 sqrt(total)`` of them;
 all of them when fewer than ``total`` are) are ordered, by a bucket sort in C, instead of ``argsort`` of
 all; every hand of a decision goes to the evaluator in one batch; the comparison is one C loop. Equal numbers in a row (about one row in 10^13) have no order numpy
-promises, so such a decision takes its rows from numpy's own ``argsort``.
+promises, so such a decision takes its rows from numpy's own ``argsort``. From a Philox generator (every
+decision of a job: games/core/streams.py) the numbers are made here, as numpy's Philox makes them, from
+its state (``philox_direct``: checked against numpy on first use); from any other, by ``rng.random``.
 """
 
 import numpy as np
 
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.math cimport sqrt
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 DEF MAXN = 60   # unseen cards (54 at most)
 
@@ -100,6 +103,161 @@ cdef inline bint _select(const double* x, int n, int k, double t, uint8_t* out) 
     return True
 
 
+cdef extern from "numpy/random/bitgen.h":
+    ctypedef struct bitgen_t:
+        void *state
+
+
+# numpy's Philox state (``philox_state``, numpy/random/src/philox/philox.h); the layout is checked against
+# ``Generator.random`` on first use (``philox_direct``), and not used when it differs.
+ctypedef struct philox_state:
+    uint64_t *ctr
+    uint64_t *key
+    int buffer_pos
+    uint64_t buffer[4]
+    int has_uint32
+    uint32_t uinteger
+
+
+# numpy's Philox4x64-10 (``philox_next``: the counter bumped before each block of four 64-bit words, a
+# double the top 53 bits of one), two blocks a round so that their multiplies overlap: a job's decisions
+# draw from Philox streams (games/core/streams.py), and numpy's ``random`` calls its generator through a
+# function pointer per number.
+cdef extern from *:
+    """
+    static inline void eq_bump(uint64_t *c) {
+        if (++c[0] == 0 && ++c[1] == 0 && ++c[2] == 0) ++c[3];
+    }
+    static inline void eq_philox2(const uint64_t *ca, const uint64_t *cb, const uint64_t *key,
+                                  uint64_t *wa, uint64_t *wb) {
+        uint64_t a0 = ca[0], a1 = ca[1], a2 = ca[2], a3 = ca[3], b0 = cb[0], b1 = cb[1], b2 = cb[2], b3 = cb[3];
+        uint64_t k0 = key[0], k1 = key[1];
+        int r;
+        for (r = 0; r < 10; r++) {
+            __uint128_t p0, p1, q0, q1;
+            if (r) { k0 += 0x9E3779B97F4A7C15ULL; k1 += 0xBB67AE8584CAA73BULL; }
+            p0 = (__uint128_t)0xD2E7470EE14C6C93ULL * a0;
+            p1 = (__uint128_t)0xCA5A826395121157ULL * a2;
+            q0 = (__uint128_t)0xD2E7470EE14C6C93ULL * b0;
+            q1 = (__uint128_t)0xCA5A826395121157ULL * b2;
+            a0 = (uint64_t)(p1 >> 64) ^ a1 ^ k0; a1 = (uint64_t)p1;
+            a2 = (uint64_t)(p0 >> 64) ^ a3 ^ k1; a3 = (uint64_t)p0;
+            b0 = (uint64_t)(q1 >> 64) ^ b1 ^ k0; b1 = (uint64_t)q1;
+            b2 = (uint64_t)(q0 >> 64) ^ b3 ^ k1; b3 = (uint64_t)q0;
+        }
+        wa[0] = a0; wa[1] = a1; wa[2] = a2; wa[3] = a3; wb[0] = b0; wb[1] = b1; wb[2] = b2; wb[3] = b3;
+    }
+    """
+    void eq_bump(uint64_t *c) noexcept nogil
+    void eq_philox2(const uint64_t *ca, const uint64_t *cb, const uint64_t *key, uint64_t *wa,
+                    uint64_t *wb) noexcept nogil
+
+
+cdef inline double _dbl(uint64_t w) noexcept nogil:
+    return (w >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef void _philox_fill(philox_state *st, double *out, Py_ssize_t cnt) noexcept nogil:
+    """``cnt`` numbers as ``Generator.random`` draws them from a Philox generator, the state left as it
+    leaves it (the counter, the buffer of the last block and its position)."""
+    cdef Py_ssize_t i = 0
+    cdef uint64_t ca[4]
+    cdef uint64_t cb[4]
+    cdef uint64_t wa[4]
+    cdef uint64_t wb[4]
+    cdef int j
+    while i < cnt and st.buffer_pos < 4:
+        out[i] = _dbl(st.buffer[st.buffer_pos])
+        st.buffer_pos += 1
+        i += 1
+    if i == cnt:
+        return
+    for j in range(4):
+        ca[j] = st.ctr[j]
+    while cnt - i > 4:  # two blocks: the second is needed, at least in part
+        eq_bump(ca)
+        for j in range(4):
+            cb[j] = ca[j]
+        eq_bump(cb)
+        eq_philox2(ca, cb, st.key, wa, wb)
+        for j in range(4):
+            out[i + j] = _dbl(wa[j])
+        i += 4
+        for j in range(4):
+            ca[j] = cb[j]
+        if cnt - i <= 4:  # the second block is the last: it stays in the buffer
+            for j in range(4):
+                st.buffer[j] = wb[j]
+            st.buffer_pos = <int>(cnt - i)
+            for j in range(st.buffer_pos):
+                out[i + j] = _dbl(wb[j])
+            for j in range(4):
+                st.ctr[j] = ca[j]
+            return
+        for j in range(4):
+            out[i + j] = _dbl(wb[j])
+        i += 4
+    eq_bump(ca)  # one block for the last 1-4 numbers
+    eq_philox2(ca, ca, st.key, wa, wb)
+    for j in range(4):
+        st.buffer[j] = wa[j]
+        st.ctr[j] = ca[j]
+    st.buffer_pos = <int>(cnt - i)
+    for j in range(st.buffer_pos):
+        out[i + j] = _dbl(wa[j])
+
+
+cdef int _philox_direct = -1   # -1: not checked yet (``philox_direct``)
+
+
+def _draw(object rng, int samples, int n):
+    """``rng.random((samples, n))``: made here from a Philox generator's state when ``philox_direct()``."""
+    cdef philox_state *st
+    cdef double[:, ::1] x
+    if type(rng) is np.random.Generator and type(rng.bit_generator) is np.random.Philox and \
+            (_philox_direct == 1 or _philox_direct == -1 and philox_direct()):
+        bits = rng.bit_generator
+        out = np.empty((samples, n), dtype=np.float64)
+        if samples * n == 0:
+            return out
+        x = out
+        st = <philox_state *> (<bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")).state
+        with bits.lock:
+            with nogil:
+                _philox_fill(st, &x[0, 0], <Py_ssize_t> samples * n)
+        return out
+    return rng.random((samples, n))
+
+
+def philox_direct() -> bool:
+    """Whether Philox generators are drawn from here: checked once, on first use, against
+    ``Generator.random`` on this numpy (the numbers and the state after, from every buffer position, over
+    lengths 1-13 and a long one, and across a carry of the counter); False: numpy draws them."""
+    global _philox_direct
+    if _philox_direct != -1:
+        return _philox_direct == 1
+    _philox_direct = 1
+    try:
+        for key, start in ((0x1234, 0), (2**63 + 5, 0), (7, 2**64 - 3)):
+            ctr = np.array([start, 0, 0, 0], dtype=np.uint64)
+            for skip in range(5):
+                for cnt in (*range(1, 14), 300 * 47):
+                    a = np.random.Generator(np.random.Philox(key=key, counter=ctr))
+                    b = np.random.Generator(np.random.Philox(key=key, counter=ctr))
+                    if skip:
+                        a.random(skip)
+                        b.random(skip)
+                    x, y = a.random((1, cnt)), _draw(b, 1, cnt)
+                    sa, sb = a.bit_generator.state, b.bit_generator.state
+                    if not (np.array_equal(x, y) and a.random() == b.random()
+                            and np.array_equal(sa["state"]["counter"], sb["state"]["counter"])
+                            and sa["buffer_pos"] == sb["buffer_pos"] and np.array_equal(sa["buffer"], sb["buffer"])):
+                        _philox_direct = 0
+    except Exception:
+        _philox_direct = 0
+    return _philox_direct == 1
+
+
 def _values(tabs, const uint8_t[:, ::1] hands, int kind, int64_t low_top):
     """The value that decides the pot of every row: the first table's, or under ``kind`` 2 (a low pot
     with the 8 qualifier, ``hands.low_pot_values``) the qualifying low + QUALIFIED, else the high."""
@@ -143,7 +301,7 @@ def equity(object rng, const uint8_t[::1] unseen, const uint8_t[::1] mine, int n
         total += final - opp_len[j]
     if n > MAXN or total > n or wm > 8 or final > 8 or total == 0 and nopp == 0:
         raise ValueError("equity: unsupported sizes")
-    x_arr = rng.random((samples, n))
+    x_arr = _draw(rng, samples, n)
     cdef const double[:, ::1] x = x_arr
     sel_arr = np.empty((samples, max(total, 1)), dtype=np.uint8)
     cdef uint8_t[:, ::1] sel = sel_arr
