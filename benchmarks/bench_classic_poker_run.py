@@ -20,9 +20,14 @@ default) computes ``adjusted_score`` too: the compiled path's ``play_rows_correc
 each card dealt during play, the luck estimator reads those notes; no ``State``), the estimator's numpy
 work included. ``--before DIR`` (a copy of the code before a change) runs every case with that code too,
 interleaved (``python -m rasklad`` with DIR first on ``PYTHONPATH``), its ``variance_reduction: none``
-jobs cut to ``--before-scale`` of the size and its ``auto`` jobs to ``BEFORE_AUTO_SCALE`` (the readable
-engine plays a few hundred hands a second: 5,000 deals are minutes of it, so its fixed cost is still a
-small part).
+jobs cut to ``--before-scale`` of the size and its ``auto`` jobs to ``--before-auto-scale`` (default
+``BEFORE_AUTO_SCALE``: the readable engine plays a few hundred hands a second: 5,000 deals are minutes of
+it, so its fixed cost is still a small part). Seven-card stud high-low is compared with PokerKit's
+``FixedLimitSevenCardStudHighLowSplitEightOrBetter`` (an eight-or-better low; ours is the preset's
+``ace_either`` low without a qualifier, so the same deal and play, a different low evaluation).
+
+The estimator's cost within a job is the difference of a case's CPU seconds per hand with and without
+``adjusted_score``: ``--case "stud7 6p, duplicate"`` runs the pair.
 """
 
 from __future__ import annotations
@@ -58,7 +63,10 @@ def draw():
                     True, 1, 0, 0, 10_000, players, mode=pk.Mode.CASH_GAME)
 def stud():
     return pk.FixedLimitSevenCardStud.create_state(AUTO, True, 1, 1, 2, 4, 10_000, players, mode=pk.Mode.CASH_GAME)
-new = draw if form == "draw" else stud
+def hilo():
+    return pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter.create_state(AUTO, True, 1, 1, 2, 4, 10_000, players,
+                                                                          mode=pk.Mode.CASH_GAME)
+new = {"draw": draw, "stud7": stud, "stud7-hilo": hilo}[form]
 rnd = random.Random(1)
 for _ in range(n):
     st = new()
@@ -83,15 +91,19 @@ for _ in range(n):
 CASES: list[tuple[str, dict[str, Any], int, str, str, int, str]] = [
     ("draw 6p, duplicate", {"preset": "draw"}, 6, "duplicate", "none", 100_000, "draw"),
     ("draw 6p, fixed seats", {"preset": "draw"}, 6, "fixed", "none", 200_000, "draw"),
-    ("draw 6p, duplicate, adjusted_score", {"preset": "draw"}, 6, "duplicate", "auto", 4_000, "draw"),
+    ("draw 6p, duplicate, adjusted_score", {"preset": "draw"}, 6, "duplicate", "auto", 20_000, "draw"),
     ("stud7 6p, duplicate", {"preset": "stud7"}, 6, "duplicate", "none", 100_000, "stud7"),
     ("stud7 6p, fixed seats", {"preset": "stud7"}, 6, "fixed", "none", 200_000, "stud7"),
-    ("stud7 6p, duplicate, adjusted_score", {"preset": "stud7"}, 6, "duplicate", "auto", 4_000, "stud7"),
+    ("stud7 6p, duplicate, adjusted_score", {"preset": "stud7"}, 6, "duplicate", "auto", 8_000, "stud7"),
+    ("stud7-hilo 6p, duplicate", {"preset": "stud7-hilo"}, 6, "duplicate", "none", 60_000, "stud7-hilo"),
+    ("stud7-hilo 6p, duplicate, adjusted_score", {"preset": "stud7-hilo"}, 6, "duplicate", "auto", 3_000,
+     "stud7-hilo"),
 ]
 
 
-#: The before's ``auto`` jobs relative to the others' (issue 31: before it, every corrected hand went
-#: through ``State.apply`` at about 800 hands a second; 400 deals kept such a job under a minute).
+#: The before's ``auto`` jobs relative to the others' by default (issue 31: before it, every corrected hand
+#: went through ``State.apply`` at about 800 hands a second; 400 deals kept such a job under a minute);
+#: ``--before-auto-scale`` sets it (0.25 against the code before the estimator's terms moved into the kernel).
 BEFORE_AUTO_SCALE = 0.1
 
 
@@ -112,7 +124,9 @@ def main() -> None:
     ap.add_argument("--case", help="only the cases whose name contains this text")
     ap.add_argument("--before", type=Path, help="a copy of the code before a change, run interleaved")
     ap.add_argument("--before-scale", type=float, default=0.05,
-                    help="the size of the before's jobs (variance_reduction none) relative to the others'")
+                    help="the size of the before's jobs (variance_reduction none) relative to the others' (0: none)")
+    ap.add_argument("--before-auto-scale", type=float, default=BEFORE_AUTO_SCALE,
+                    help="the size of the before's jobs under variance_reduction auto relative to the others'")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-cp-"))
     cases = []
@@ -121,9 +135,11 @@ def main() -> None:
             continue
         trees = [("before", args.before.resolve()), ("after", None)] if args.before else [("", None)]
         for label, code in trees:
+            if code is not None and variance == "none" and not args.before_scale:
+                continue  # --before-scale 0: the before's variance_reduction none jobs are left out
             # the readable engine's job is cut (--before-scale) so that a round stays minutes long;
             # each job is still large enough that its fixed cost is a small part of it
-            cut = 1.0 if code is None else args.before_scale if variance == "none" else BEFORE_AUTO_SCALE
+            cut = 1.0 if code is None else args.before_scale if variance == "none" else args.before_auto_scale
             n = max(60, int(deals * args.scale * cut))
             path = work / f"case{i}-{label}.json"
             path.write_text(json.dumps(spec(rules, players, seating, variance, n)))

@@ -22,6 +22,7 @@ Games without an estimator are listed with the reason in docs/statistics.md. Pri
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -171,7 +172,13 @@ def main() -> None:
     ap.add_argument("--game", action="append", help="only these games in the every-game check (default: all)")
     ap.add_argument("--every-game-only", action="store_true", help="only the every-game identical-bots check")
     ap.add_argument("--no-every-game", action="store_true", help="skip the every-game identical-bots check")
+    ap.add_argument("--cost-only", action="store_true",
+                    help="only the cost of the correction (--cost-deals units per --case), as JSON")
     args = ap.parse_args()
+    if args.cost_only:
+        print(json.dumps({name: cost(case, args.cost_deals) for name, case in CASES.items()
+                          if not args.case or name in args.case}))
+        return
     if args.quick:
         args.jobs, args.deals, args.cost_deals = 40, 60, 10
     if not args.no_every_game:
