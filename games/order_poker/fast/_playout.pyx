@@ -9,18 +9,12 @@ generator state afterwards and the same record as one played action by action in
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport uint64_t
 
+from ext.npdraw cimport bitgen_t
 from games.order_poker.fast.kernel cimport (
-    BIDDING, EXCHANGE, K_SIMPLE, K_SOURCES, K_SWAP, MAX_LEGAL, OVER, Deal, apply, category, count_legal, legal,
-    legal_at, start,
+    K_SIMPLE, K_SOURCES, MAX_LEGAL, OVER, Deal, apply, category, count_legal, legal, legal_at, start,
 )
-
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        double (*next_double)(void *st) nogil
+from games.order_poker.fast.policy cimport action_of, random_choice
 
 #: The rule that ended the deal, by the ``end`` code ``play_random`` returns.
 END_RULES = ("OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8")
@@ -28,32 +22,6 @@ END_RULES = ("OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8")
 ROLE_NAMES = (None, "for", "against")
 SIMPLE_PER_SEAT = K_SIMPLE
 SOURCES_PER_SEAT = K_SOURCES
-
-
-cdef inline int choose(const Deal *d, int n, double pp, double kp, bitgen_t *bg) noexcept nogil:
-    """``RandomBot.act``: the index of the chosen action among the ``n`` legal ones."""
-    cdef double u
-    if n == 1:
-        return 0
-    u = bg.next_double(bg.state)
-    if d.phase == BIDDING:  # the pass comes first
-        return 0 if u < pp else 1 + <int>(bg.next_double(bg.state) * (n - 1))
-    if d.phase == EXCHANGE and kp >= 0:  # the keep comes first
-        return 0 if u < kp else 1 + <int>(bg.next_double(bg.state) * (n - 1))
-    return <int>(u * n)
-
-
-cdef inline object action_of(const Deal *d, int code, list simple, list swaps):
-    """The engine's ``Action`` object of the seat to act's ``code`` (from the caller's tables)."""
-    cdef int s = d.turn, src, i, j, take
-    if code < K_SWAP:
-        return simple[K_SIMPLE * s + code]
-    code -= K_SWAP
-    src = code // 25 - 1
-    i = (code % 25) // 5
-    j = code % 5
-    take = d.robot[j] if src < 0 else d.hands[src][j]
-    return swaps[K_SOURCES * s + src + 1][36 * (d.hands[s][i] - 16) + take - 16]
 
 
 cdef bitgen_t *start_deal(Deal *d, rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_prob,
@@ -81,7 +49,7 @@ cdef int run(Deal *d, const double *pp, const double *kp, bitgen_t *bg) noexcept
     while d.phase != OVER:
         s = d.turn
         m = count_legal(d, aux)
-        apply(d, legal_at(d, aux, choose(d, m, pp[s], kp[s], bg)))
+        apply(d, legal_at(d, aux, random_choice(d, m, pp[s], kp[s], bg)))
         moves += 1
     return moves
 
@@ -115,7 +83,7 @@ def play_random(rng, hands, robot, int dealer, int max_rounds, pass_prob, keep_p
                 m = legal(&d, codes)
                 trace.append([action_of(&d, codes[i], simple, swaps) for i in range(m)])
             m = count_legal(&d, codes)  # the action is listed by its index: the others never are
-            code = legal_at(&d, codes, choose(&d, m, pp[s], kp[s], bg))
+            code = legal_at(&d, codes, random_choice(&d, m, pp[s], kp[s], bg))
             actions.append(action_of(&d, code, simple, swaps))
             apply(&d, code)
     return (actions, END_RULES[d.end], [[d.hands[s][i] for i in range(5)] for s in range(n)],

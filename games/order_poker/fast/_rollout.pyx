@@ -25,17 +25,12 @@ from libc.math cimport pow
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
+from ext.npdraw cimport bitgen_t
 from games.order_poker.fast.kernel cimport (
-    BIDDING, EXCHANGE, K_AGAINST, K_FOR, K_KEEP, K_SIMPLE, K_SOURCES, K_STOP, K_SWAP, MAX_LEGAL, OVER, ROLES, Deal,
+    BIDDING, EXCHANGE, K_AGAINST, K_FOR, K_KEEP, K_STOP, K_SWAP, MAX_LEGAL, OVER, ROLES, Deal,
     apply, category, count_legal, legal, legal_at, robot_swap_ok, start,
 )
-
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
-        double (*next_double)(void *st) nogil
+from games.order_poker.fast.policy cimport action_of, random_choice
 
 cdef extern from *:
     """
@@ -1202,32 +1197,6 @@ cdef class Rollouts:
 # the runner's ``view -> act -> apply`` loop does. ``Rollouts.seat_cache``/``set_seat_cache`` carry a
 # ``HeuristicBot``'s bidding cache in and out, so its draws happen exactly when the bot's would.
 
-cdef inline int random_choice(const Deal *d, int n, double pp, double kp, bitgen_t *bg) noexcept nogil:
-    """``RandomBot.act`` (as ``_playout.choose``): the index of the chosen action among ``n``."""
-    cdef double u
-    if n == 1:
-        return 0
-    u = bg.next_double(bg.state)
-    if d.phase == BIDDING:  # the pass comes first
-        return 0 if u < pp else 1 + <int>(bg.next_double(bg.state) * (n - 1))
-    if d.phase == EXCHANGE and kp >= 0:  # the keep comes first
-        return 0 if u < kp else 1 + <int>(bg.next_double(bg.state) * (n - 1))
-    return <int>(u * n)
-
-
-cdef inline object table_action(const Deal *d, int code, list simple, list swaps):
-    """The engine's ``Action`` object of the seat to act's ``code`` (as ``_playout.action_of``)."""
-    cdef int s = d.turn, src, i, j, take
-    if code < K_SWAP:
-        return simple[K_SIMPLE * s + code]
-    code -= K_SWAP
-    src = code // 25 - 1
-    i = (code % 25) // 5
-    j = code % 5
-    take = d.robot[j] if src < 0 else d.hands[src][j]
-    return swaps[K_SOURCES * s + src + 1][36 * (d.hands[s][i] - 16) + take - 16]
-
-
 cdef inline int table_choose(Rollouts pol, Deal *d, const int *heur, const double *pp, const double *kp,
                              bitgen_t *bg) noexcept nogil:
     cdef int aux[MAX_LEGAL]
@@ -1302,9 +1271,9 @@ def play_table(Rollouts pol, rng, hands, robot, int dealer, int max_rounds, int 
         while d.phase != OVER:
             if trace is not None:
                 m = legal(&d, codes)
-                trace.append([table_action(&d, codes[i], simple, swaps) for i in range(m)])
+                trace.append([action_of(&d, codes[i], simple, swaps) for i in range(m)])
             code = table_choose(pol, &d, heur, pp, kp, bg)
-            actions.append(table_action(&d, code, simple, swaps))
+            actions.append(action_of(&d, code, simple, swaps))
             apply(&d, code)
     return (actions, ("OP-4", "OP-6.1", "OP-6.3", "OP-6.7", "OP-6.8")[d.end],
             [[d.hands[s][i] for i in range(5)] for s in range(n)],
