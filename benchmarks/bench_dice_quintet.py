@@ -18,7 +18,8 @@ interleaved with this checkout's run of the same case. Bytecode is written under
 
 Cases: dice poker ``mixed`` and ``full`` with one random player (pyhtzee's solitaire game is the peer),
 ``full`` with two greedy players, ``simple`` with four random players; Quintet random against random
-(target: 20,000 deals/s; no peer) and greedy against blotto; Order Poker's ``montecarlo`` against
+(target: 20,000 deals/s; no peer), greedy against blotto and equilibrium (k = 200) against greedy (issue 30
+item 3: target 60 deals/s); Order Poker's ``montecarlo`` against
 ``heuristic`` and two ``random`` (issue 30 item 3: strong bots; ``--scale 0.5`` keeps the old code's run near
 a minute of CPU); Order Poker's ``heuristic`` and two ``random`` (the compiled play-out's heuristic seats;
 ``--scale 0.08`` for the readable engine's run with ``--before``). Seating is duplicate (one rotation per
@@ -63,6 +64,10 @@ CASES: list[tuple[str, str, dict[str, Any], list[str], int, str]] = [
      40_000, "games"),
     ("quintet, random vs random (2 rotations)", "quintet", {}, ["quintet/random"] * 2, 300_000, "deals"),
     ("quintet, greedy vs blotto (2 rotations)", "quintet", {}, ["quintet/greedy", "quintet/blotto"], 6_000, "deals"),
+    # issue 30 item 3: the equilibrium bot (k = 200) decides once per rotation; ``--scale 0.15`` keeps the
+    # code before its compiled candidates (about 5 deals/s) near a minute of CPU per run.
+    ("quintet, equilibrium vs greedy (2 rotations)", "quintet", {}, ["quintet/equilibrium", "quintet/greedy"],
+     2_000, "deals"),
     # Strong bots (issue 30 item 3) against rule-based ones; every rotation seats the strong bot once.
     ("order poker, montecarlo vs heuristic + 2 random (4 rotations)", "order-poker", {},
      ["order-poker/montecarlo", "order-poker/heuristic", "order-poker/random", "order-poker/random"], 600, "deals"),

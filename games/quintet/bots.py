@@ -21,10 +21,18 @@ import numpy as np
 
 from games.core.entry import no_params
 from games.core.registry import BotInfo, bot_factory
-from games.quintet.construct import partition, sacrifice, strongest_last
+from games.quintet.construct import Partition, sacrifice, strongest_last
 from games.quintet.equilibrium import EquilibriumBot
 from games.quintet.layout import Layout, LayoutSpace
 from games.quintet.rules import PACKETS
+
+
+def _partition(cards: Sequence[int]) -> Partition:
+    """``construct.partition(cards)``, compiled (games/quintet/fast/_equilibrium.pyx: the same packets,
+    tests/test_quintet_equilibrium_fast.py)."""
+    from games.quintet.fast._equilibrium import greedy_partition
+
+    return greedy_partition(tuple(sorted(int(c) for c in cards)))
 
 
 class RandomBot:
@@ -41,7 +49,7 @@ class GreedyBot:
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Layout:
         """Greedy's layout (``rng`` is not used)."""
-        return strongest_last(partition(view["cards"]))
+        return strongest_last(_partition(view["cards"]))
 
 
 class BlottoBot:
@@ -56,7 +64,7 @@ class BlottoBot:
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Layout:
         """The shifted greedy layout; ``random`` draws the slot uniformly from 1..5."""
         slot = int(rng.integers(1, PACKETS + 1)) if self.sacrifice == "random" else int(self.sacrifice)
-        return sacrifice(partition(view["cards"]), slot)
+        return sacrifice(_partition(view["cards"]), slot)
 
 
 BLOTTO_SCHEMA: dict[str, Any] = {
@@ -79,8 +87,9 @@ EQUILIBRIUM_SCHEMA: dict[str, Any] = {
 
 
 def _equilibrium_cost(params: Mapping[str, Any], rules: Any, players: int) -> float:
-    # ~8 layouts/s at k = 200 (benchmarks/compare_quintet.py), inversely proportional to k.
-    return 8.0 * 200.0 / max(5.0, float(params.get("k", 200)))
+    # ~150 deals/s at k = 200 against greedy through `rasklad run` (benchmarks/bench_dice_quintet.py, the compiled
+    # candidates), about inversely proportional to k.
+    return 150.0 * 200.0 / max(5.0, float(params.get("k", 200)))
 
 
 #: The game's bots with their declared speeds (deals/s of one process), used to size shards.
@@ -93,6 +102,6 @@ BOTS: tuple[BotInfo, ...] = (
             "greedy's packets, the weakest sacrificed in a high slot so the others each move down one",
             lambda params, rules, players: 300.0),
     BotInfo("quintet/equilibrium", bot_factory("quintet/equilibrium", EquilibriumBot, EQUILIBRIUM_SCHEMA),
-            EQUILIBRIUM_SCHEMA, "mixed strategy of a k x k matrix game over diverse candidate layouts (scipy linprog)",
+            EQUILIBRIUM_SCHEMA, "mixed strategy of a k x k matrix game over diverse candidate layouts (solved exactly)",
             _equilibrium_cost),
 )

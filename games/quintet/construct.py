@@ -30,6 +30,9 @@ def _combs(n: int) -> npt.NDArray[np.intp]:
     return np.asarray(list(combinations(range(n), PACKET)), dtype=np.intp)
 
 
+#: ``best_slots`` rounds gains to multiples of 2**-30.
+_GRID = float(2**30)
+
 Partition = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
 """Five packets (card ids ascending) and their values, strongest packet first."""
 
@@ -118,19 +121,22 @@ def best_slots(values: Sequence[int], opp_values: npt.NDArray[np.int32], weights
 
     ``opp_values`` (n, 5) are the packet values of the opponent's layouts, played with
     probabilities ``weights``. The expected margin is a sum over (packet, slot) pairs, so the
-    best order is an assignment problem (Hungarian method). Returns ``slots`` as for
-    ``in_slots`` and the expected margin.
+    best order is an assignment problem (Hungarian method). The gains are rounded to a 2**-30
+    grid first, so that sums of them are exact and equal orders are equal whatever the order of
+    the additions (the compiled bot, games/quintet/fast/_equilibrium.pyx, sums in another order
+    and keeps the same orders). Returns ``slots`` as for ``in_slots`` and the expected margin.
     """
     v = np.asarray(values, dtype=np.int64)
     sign = np.sign(v[:, None, None] - opp_values[None, :, :].astype(np.int64))  # (packet, layout, slot)
     gain = np.einsum("pjs,j,s->ps", sign, weights, np.asarray(points, dtype=np.float64))
+    gain = np.floor(gain * _GRID + 0.5)
     from scipy.optimize import linear_sum_assignment  # here: scipy costs a second to import, listing bots none
 
     rows, cols = linear_sum_assignment(gain, maximize=True)
     slots = [0] * PACKETS
     for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
         slots[r] = c
-    return slots, float(gain[rows, cols].sum())
+    return slots, float(gain[rows, cols].sum()) / _GRID
 
 
 def layout_array(layouts: Sequence[Layout]) -> npt.NDArray[np.uint8]:

@@ -45,6 +45,8 @@ from games.quintet.solver import GameSolution, solve_zero_sum
 
 #: ``top`` values of the randomised-greedy partitions, cycled.
 _TOPS = (2, 3, 4, 6)
+#: Oracle rounds of the bot (``build_candidates``'s default).
+ORACLE_ROUNDS = 3
 
 
 class CandidateSet:
@@ -91,7 +93,7 @@ def make_partitions(cards: Sequence[int], count: int, rng: np.random.Generator) 
 
 def build_candidates(cards: Sequence[int], points: Sequence[int], k: int, rng: np.random.Generator,
                      partitions: int | None = None,
-                     oracle_rounds: int = 3) -> tuple[CandidateSet, list[Partition]]:
+                     oracle_rounds: int = ORACLE_ROUNDS) -> tuple[CandidateSet, list[Partition]]:
     """K candidate layouts (steps 1-3 of the module doc) and the partitions behind them."""
     parts = make_partitions(cards, partitions or max(8, k // 5), rng)
     cand = CandidateSet(points)
@@ -161,13 +163,25 @@ class EquilibriumBot:
         return cand, parts, solve_zero_sum(margin_matrix(vals, vals, points))
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Layout:
-        """Sample a layout from the mixed strategy (and fill ``last_report`` if asked)."""
+        """Sample a layout from the mixed strategy (and fill ``last_report`` if asked).
+
+        The candidates and the game come from the compiled ``candidates`` (games/quintet/fast/
+        _equilibrium.pyx), which builds the same ones with the same draws as ``solve`` (the readable
+        steps of this module; tests/test_quintet_equilibrium_fast.py); ``report`` takes the readable
+        steps, whose objects the report reads.
+        """
         cards, points = view["cards"], view["points"]
-        cand, parts, sol = self.solve(cards, points, rng)
-        i = int(rng.choice(len(cand), p=sol.row))
         if self.report:
+            cand, parts, sol = self.solve(cards, points, rng)
+            i = int(rng.choice(len(cand), p=sol.row))
             self.last_report = analyse(cand, parts, sol, cards, rng)
-        return cand.layouts[i]
+            return cand.layouts[i]
+        from games.quintet.fast._equilibrium import candidates
+
+        layouts, _values, row, _col, _parts = candidates(rng, tuple(cards), points, self.k,
+                                                         self.partitions or max(8, self.k // 5), ORACLE_ROUNDS)
+        i = int(rng.choice(len(layouts), p=row))
+        return tuple(tuple(p) for p in layouts[i].tolist())
 
 
 def analyse(cand: CandidateSet, parts: Sequence[Partition], sol: GameSolution, cards: Sequence[int],

@@ -49,6 +49,14 @@ def check_layout(layout: Any, held: Sequence[int] | frozenset[int], index: int |
     or one outside the 32-card deck (Q-1.1), a removed card (Q-1.2), a card given twice (Q-1.3;
     the message also names the held card(s) that are then missing).
     """
+    held_set = held if isinstance(held, frozenset) else frozenset(int(c) for c in held)
+    if type(layout) is tuple and len(layout) == PACKETS and all(
+            type(p) is tuple and len(p) == PACKET and all(type(c) is int for c in p) for p in layout):
+        # A bot's layout as bots build it (tuples of int ids): valid iff it is the 25 held cards. Anything
+        # else, and every error message, takes the checks below.
+        cards = {c for p in layout for c in p}
+        if len(cards) == PACKET * PACKETS and cards <= held_set:
+            return layout
     if isinstance(layout, np.ndarray):
         layout = layout.tolist()
     if isinstance(layout, str) or not isinstance(layout, Sequence):
@@ -63,7 +71,6 @@ def check_layout(layout: Any, held: Sequence[int] | frozenset[int], index: int |
         if len(packet) != PACKET:
             raise IllegalAction(f"packet {p} has {len(packet)} cards, not {PACKET}", "Q-1.3", index)
         packets.append(tuple(_card(c, p, index) for c in packet))
-    held_set = held if isinstance(held, frozenset) else frozenset(int(c) for c in held)
     where: dict[int, int] = {}
     for p, packet in enumerate(packets, start=1):
         for c in packet:

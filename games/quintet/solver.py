@@ -1,6 +1,13 @@
-"""Two-player zero-sum matrix games, solved by linear programming (scipy's HiGHS).
+"""Two-player zero-sum matrix games, solved exactly: a double oracle in C, checked by linear programming.
 
-For a payoff matrix ``M`` (row player's gain, column player's loss) the row player's optimal
+``solve_zero_sum`` runs ``games.quintet.fast._equilibrium.solve_game``: the subgame on a few rows and
+columns is solved by a dense simplex, the whole game's best row and column replies to its strategies
+are added while they beat its value by more than 1e-9 (relative to the largest payoff), so the pair
+it returns is an optimal pair of the whole game. Should it give up (an iteration or pivot bound),
+``solve_lp`` solves the game as one LP. Either answer is an exact optimal pair to solver tolerance;
+when the game has several optimal strategies the two may return different ones.
+
+``solve_lp``: for a payoff matrix ``M`` (row player's gain, column player's loss) the row player's optimal
 mixed strategy ``x`` maximises ``v`` subject to ``M^T x >= v`` componentwise, ``sum x = 1``,
 ``x >= 0``; ``v`` is then the value of the game. The column player's optimal strategy is the
 dual solution of the same program (the multipliers of the ``M^T x >= v`` constraints), so one
@@ -30,16 +37,30 @@ class GameSolution:
         return float((m @ self.col).max() - (self.row @ m).min())
 
 
+def _checked(matrix: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    m = np.ascontiguousarray(matrix, dtype=np.float64)
+    if m.ndim != 2 or m.size == 0:
+        raise ValueError(f"a payoff matrix must be 2-D and non-empty, got shape {m.shape}")
+    if not np.isfinite(m).all():
+        raise ValueError("a payoff matrix must be finite")
+    return m
+
+
 def solve_zero_sum(matrix: npt.ArrayLike) -> GameSolution:
     """Solve the zero-sum game with payoff ``matrix`` (m rows, n columns) to the row player.
 
     Raises ``ValueError`` for an empty or non-finite matrix, ``RuntimeError`` if the LP fails.
     """
-    m = np.asarray(matrix, dtype=np.float64)
-    if m.ndim != 2 or m.size == 0:
-        raise ValueError(f"a payoff matrix must be 2-D and non-empty, got shape {m.shape}")
-    if not np.isfinite(m).all():
-        raise ValueError("a payoff matrix must be finite")
+    from games.quintet.fast._equilibrium import solve_game
+
+    m = _checked(matrix)
+    ok, value, x, y = solve_game(m)
+    return GameSolution(float(value), x, y) if ok else solve_lp(m)
+
+
+def solve_lp(matrix: npt.ArrayLike) -> GameSolution:
+    """``solve_zero_sum`` by one linear program (scipy's HiGHS; the fallback, and the test's reference)."""
+    m = _checked(matrix)
     rows, cols = m.shape
     # Variables (x_1..x_m, v); minimise -v.
     c = np.zeros(rows + 1)
