@@ -17,7 +17,7 @@ from games.raspisnoy.rules import Rules
 from games.raspisnoy.scoring import seat_points
 from games.raspisnoy.state import Deal
 
-__all__ = ["MODE_CODES", "Solver", "move_values", "options_of", "payoff_table", "solve_value"]
+__all__ = ["MODE_CODES", "Solver", "move_codes", "move_values", "options_of", "payoff_table", "probe", "solve_value"]
 
 MODE_CODES = {None: 0, JokerMode.HIGH: 1, JokerMode.LOW: 2, JokerMode.PLAIN: 3}
 _MODE_NAMES = {1: "high", 2: "low", 3: "plain"}
@@ -47,6 +47,16 @@ def solve_value(solver: Solver, d: Deal, hands: Sequence[Sequence[int]], root: i
     return int(solver.solve(h, trick, leader, trump, options_of(d.rules), root, list(payoff), d.taken[root]))
 
 
+def probe(solver: Solver, d: Deal, hands: Sequence[Sequence[int]], root: int, payoff: Sequence[int], code: int,
+          gamma: int) -> int:
+    """One null-window test at ``gamma`` of the position after the root's move ``code`` (``move_codes``; -1:
+    the position itself): a result ``v >= gamma`` is a lower bound of the exact value, ``v < gamma`` an
+    upper bound (``Solver.probe``)."""
+    h, trick, leader, trump = _position(d, hands)
+    return int(solver.probe(h, trick, leader, trump, options_of(d.rules), root, list(payoff), d.taken[root], code,
+                            gamma))
+
+
 def token_of(card: int, mode: int, call: int) -> str:
     """The R-8.1 token of a solver move."""
     t = "play:" + card_str(card)
@@ -63,6 +73,22 @@ def move_values(solver: Solver, d: Deal, hands: Sequence[Sequence[int]], payoff:
     h, trick, leader, trump = _position(d, hands)
     listed = {token_of(c, m, call): v for c, m, call, v in
               solver.moves(h, trick, leader, trump, options_of(d.rules), root, list(payoff), d.taken[root])}
+    return _by_token(d, hands, listed)
+
+
+def move_codes(solver: Solver, d: Deal, hands: Sequence[Sequence[int]], payoff: Sequence[int]) -> dict[str, int]:
+    """Every legal token of the seat to act and the solver's code of the move searched for it (``probe``):
+    an equivalent higher card gets the lower card's code."""
+    root = d.to_act()
+    h, trick, leader, trump = _position(d, hands)
+    listed = {token_of(c, m, call): code for c, m, call, code in
+              solver.root_moves(h, trick, leader, trump, options_of(d.rules), root, list(payoff), d.taken[root])}
+    return _by_token(d, hands, listed)
+
+
+def _by_token(d: Deal, hands: Sequence[Sequence[int]], listed: dict[str, int]) -> dict[str, int]:
+    """``listed`` (the solver's moves) extended to every legal token (an equivalent card: its lower one's)."""
+    root = d.to_act()
     present = {c for hand in hands for c in hand} | {p.card for p in d.trick}
     out: dict[str, int] = {}
     own = set(hands[root])

@@ -33,7 +33,7 @@ import numpy as np
 from games.core.cards import rank_of, suit_of
 from games.core.protocol import EstimatingBot
 from games.core.tricks import JokerMode
-from games.raspisnoy.dd import Solver, move_values, payoff_table, solve_value
+from games.raspisnoy.dd import Solver, move_codes, move_values, payoff_table, probe, solve_value
 from games.raspisnoy.rules import Rules
 from games.raspisnoy.scoring import seat_points
 from games.raspisnoy.simple_bots import HeuristicBot
@@ -166,6 +166,7 @@ class PimcBot(EstimatingBot):
         self.time_limit = time_limit
         self.fallback = HeuristicBot()
         self._solver: Solver | None = None
+        self._solver_low: Solver | None = None
         self._estimate: float | None = None
 
     def estimate(self) -> float | None:
@@ -177,6 +178,14 @@ class PimcBot(EstimatingBot):
         if self._solver is None:
             self._solver = Solver(20)  # 64 MB: a full 9-card solve thrashes a smaller table
         return self._solver
+
+    @property
+    def solver_low(self) -> Solver:
+        """The table of the bid's fewest-tricks tests (another payoff than the most-tricks ones: one table
+        for both would be emptied at every switch)."""
+        if self._solver_low is None:
+            self._solver_low = Solver(20)
+        return self._solver_low
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[str], rng: np.random.Generator) -> str:
         """The action with the best mean value over the samples."""
@@ -200,6 +209,8 @@ class PimcBot(EstimatingBot):
         rules: Rules = view["rules"]
         me = view["seat"]
         payoff = payoff_table(rules, view["kind"], view["cards"], view["bids"][me], view["dark"][me])
+        if self.time_limit is None:
+            return self._play_bounded(view, legal, rng, payoff)
         total = dict.fromkeys(legal, 0.0)
         deadline = self._deadline()
         done = 0
@@ -216,11 +227,53 @@ class PimcBot(EstimatingBot):
         self._estimate = total[best] / done if done else None
         return best
 
+    def _play_bounded(self, view: Mapping[str, Any], legal: Sequence[str], rng: np.random.Generator,
+                      payoff: list[int]) -> str:
+        """``_play`` without a time limit, the same choice and estimate from fewer searches: every
+        (sample, move) holds bounds of its exact value, narrowed by null-window tests (``probe``) only
+        where the choice needs them: the token with the highest sum of upper bounds (the first on a tie)
+        is played once its value is exact in every sample, as it then has the highest exact mean."""
+        me = view["seat"]
+        deals = []
+        for _ in range(self.samples):
+            hands = sample_hands(view, rng)
+            d = _shadow_deal(view, hands)
+            deals.append((d, hands, move_codes(self.solver, d, hands, payoff)))
+        taken = view["taken"][me]
+        reach = payoff[taken:min(taken + len(view["hand"]), len(payoff) - 1) + 1]
+        levels = sorted(set(reach))
+        bounds = [{code: [levels[0], levels[-1]] for code in set(codes.values())} for _, _, codes in deals]
+        order = {t: i for i, t in enumerate(legal)}
+        while True:
+            high = {t: sum(b[codes[t]][1] for b, (_, _, codes) in zip(bounds, deals, strict=True)) for t in legal}
+            best = max(legal, key=lambda t: (high[t], -order[t]))
+            open_ = [(b[codes[best]][1] - b[codes[best]][0], -i, i) for i, (b, (_, _, codes)) in
+                     enumerate(zip(bounds, deals, strict=True)) if b[codes[best]][0] < b[codes[best]][1]]
+            if not open_:
+                break
+            i = max(open_)[2]
+            d, hands, codes = deals[i]
+            lohi = bounds[i][codes[best]]
+            above = [x for x in levels if lohi[0] < x <= lohi[1]]
+            gamma = above[len(above) // 2] if above else lohi[1]
+            v = probe(self.solver, d, hands, me, payoff, codes[best], gamma)
+            if v >= gamma:
+                lohi[0] = v
+            else:
+                lohi[1] = v
+        total = 0.0
+        for b, (_, _, codes) in zip(bounds, deals, strict=True):
+            total += b[codes[best]][0]
+        self._estimate = total / len(deals)
+        return best
+
     def _bid(self, view: Mapping[str, Any], legal: Sequence[str], rng: np.random.Generator) -> str:
         rules: Rules = view["rules"]
         me, k = view["seat"], view["cards"]
         dark = legal[0].startswith("dark:")
         values = [int(t.split(":")[1]) for t in legal]
+        if self.time_limit is None:
+            return self._bid_bounded(view, legal, rng, values)
         score = dict.fromkeys(values, 0.0)
         deadline = self._deadline()
         done = 0
@@ -238,4 +291,71 @@ class PimcBot(EstimatingBot):
                 break
         best = max(values, key=lambda v: (score[v], -v))
         self._estimate = score[best] / done if done else None
+        return legal[values.index(best)]
+
+    def _bid_bounded(self, view: Mapping[str, Any], legal: Sequence[str], rng: np.random.Generator,
+                     values: list[int]) -> str:
+        """``_bid`` without a time limit, the same choice and estimate from fewer searches: per sample the
+        most and the fewest tricks are known within bounds, narrowed by null-window tests only where the
+        points of the bid with the highest sum of upper bounds (the lowest on a tie) are not yet exact."""
+        rules: Rules = view["rules"]
+        me, k = view["seat"], view["cards"]
+        dark = legal[0].startswith("dark:")
+        pts = {v: [float(seat_points(rules, view["kind"], k, v, dark, t)) for t in range(k + 1)] for v in values}
+        most_pay = list(range(k + 1))
+        fewest_pay = [-t for t in range(k + 1)]
+        deals = []
+        for _ in range(self.samples):
+            hands = sample_hands(view, rng)
+            d = _shadow_deal(view, hands)
+            d.leader = (d.dealer + 1) % d.n
+            deals.append((d, hands))
+        most = [[0, k] for _ in deals]
+        fewest = [[0, k] for _ in deals]
+
+        def span(v: int, i: int) -> tuple[float, float]:
+            got = [pts[v][min(max(v, f), m)] for f in range(fewest[i][0], fewest[i][1] + 1)
+                   for m in range(most[i][0], most[i][1] + 1)]
+            return min(got), max(got)
+
+        def varies(v: int, i: int, of_most: bool) -> bool:
+            fs, ms = range(fewest[i][0], fewest[i][1] + 1), range(most[i][0], most[i][1] + 1)
+            if of_most:
+                return any(len({pts[v][min(max(v, f), m)] for m in ms}) > 1 for f in fs)
+            return any(len({pts[v][min(max(v, f), m)] for f in fs}) > 1 for m in ms)
+
+        spans = [{v: span(v, i) for v in values} for i in range(len(deals))]
+        while True:
+            high = {v: 0.0 for v in values}
+            for sp in spans:
+                for v in values:
+                    high[v] += sp[v][1]
+            best = max(values, key=lambda v: (high[v], -v))
+            open_ = [(spans[i][best][1] - spans[i][best][0], -i, i) for i in range(len(deals))
+                     if spans[i][best][0] < spans[i][best][1]]
+            if not open_:
+                break
+            i = max(open_)[2]
+            d, hands = deals[i]
+            if most[i][0] < most[i][1] and varies(best, i, True):
+                lo, hi = most[i]
+                gamma = best if lo < best <= hi else lo + (hi - lo + 1) // 2
+                r = probe(self.solver, d, hands, me, most_pay, -1, gamma)
+                if r >= gamma:
+                    most[i][0] = r
+                else:
+                    most[i][1] = r
+            else:
+                lo, hi = fewest[i]
+                g = best if lo <= best < hi else lo + (hi - lo - 1) // 2  # test: fewest <= g
+                r = probe(self.solver_low, d, hands, me, fewest_pay, -1, -g)
+                if r >= -g:
+                    fewest[i][1] = -r
+                else:
+                    fewest[i][0] = -r
+            spans[i] = {v: span(v, i) for v in values}
+        score = 0.0
+        for sp in spans:
+            score += sp[best][0]
+        self._estimate = score / len(deals)
         return legal[values.index(best)]

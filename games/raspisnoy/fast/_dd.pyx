@@ -506,14 +506,49 @@ cdef class Solver:
         cdef long long nodes = 0
         for i in range(m):
             mv = moves[i]
-            v = self._after(seat, mv)
+            v = self._after(seat, mv, 0, 0)
             out.append(((mv & 63) + 16, (mv >> 6) & 3, -1 if ((mv >> 8) & 7) == NOCALL else (mv >> 8) & 7, v))
             nodes += self.c.nodes
         self.nodes = nodes
         return out
 
-    cdef int _after(self, int seat, int mv) except? -999999:
-        """The exact value after ``seat`` plays move ``mv`` (the table is kept: values are exact)."""
+    def root_moves(self, hands, trick, int leader, int trump, tuple options, int root, payoff, int taken=0):
+        """The searched moves of the seat to act (which must be ``root``), unsolved: a list of
+        ``(card id, mode, call, code)``, ``code`` to pass to ``probe`` (the sequence reduction applies)."""
+        self._setup(hands, trick, leader, trump, options, root, payoff, taken)
+        cdef int moves[MAXMOVES]
+        cdef int m, i, seat, mv
+        seat = (self.c.leader + self.c.tcount) % self.c.n
+        if seat != root:
+            raise ValueError(f"seat {seat} is to act, not the root {root}")
+        m = gen_moves(&self.c, seat, moves)
+        out = []
+        for i in range(m):
+            mv = moves[i]
+            out.append(((mv & 63) + 16, (mv >> 6) & 3, -1 if ((mv >> 8) & 7) == NOCALL else (mv >> 8) & 7, mv))
+        return out
+
+    def probe(self, hands, trick, int leader, int trump, tuple options, int root, payoff, int taken, int code,
+              int gamma):
+        """One null-window search of the position after the root's move ``code`` (from ``root_moves``; -1:
+        the position itself) at ``gamma``: a value ``v >= gamma`` is a lower bound of the exact value, a
+        value ``v < gamma`` an upper bound (fail-soft). The table is kept as in ``solve``: bounds are exact."""
+        self._setup(hands, trick, leader, trump, options, root, payoff, taken)
+        cdef int seat = (self.c.leader + self.c.tcount) % self.c.n
+        cdef int v
+        if code < 0:
+            with nogil:
+                v = search(&self.c, gamma - 1, gamma)
+        else:
+            if seat != root:
+                raise ValueError(f"seat {seat} is to act, not the root {root}")
+            v = self._after(seat, code, gamma, 1)
+        self.nodes = self.c.nodes
+        return v
+
+    cdef int _after(self, int seat, int mv, int gamma, int window) except? -999999:
+        """The exact value after ``seat`` plays move ``mv`` (the table is kept: values are exact); with
+        ``window`` the fail-soft value of one null-window search at ``gamma`` instead."""
         cdef Ctx* c = &self.c
         cdef int card = mv & 63, mode = (mv >> 6) & 3, call = (mv >> 8) & 7, w, v, j
         cdef int s_seat[MAXP]
@@ -539,7 +574,10 @@ cdef class Solver:
             c.taken += w == c.root
             c.tcount = 0
         with nogil:
-            v = mtd(c)
+            if window:
+                v = search(c, gamma - 1, gamma)
+            else:
+                v = mtd(c)
         c.hands[seat] |= (<uint64_t>1) << card
         c.leader = s_leader
         c.taken = s_taken
