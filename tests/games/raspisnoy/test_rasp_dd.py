@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from games.core.tricks import Play, TrickRules, legal_plays, trick_winner
-from games.raspisnoy.dd import Solver, move_values, solve_value
+from games.raspisnoy.dd import Solver, move_codes, move_values, probe, solve_value
 from games.raspisnoy.rules import CLASSIC, ODESSA, Rules
 from games.raspisnoy.state import Deal, State
 
@@ -136,3 +136,25 @@ def test_a_small_known_position() -> None:
     got = s.moves([[c("7s"), c("6h")], [c("Kd"), c("Ah")]], [], 0, 1, (False, True, True, False, False, [c("7s")]),
                   0, [0, 10, 20])
     assert sorted(got) == sorted([(c("6h"), 0, -1, 10), (c("7s"), 1, 1, 10), (c("7s"), 3, -1, 0)])
+
+
+@pytest.mark.parametrize(("name", "rules", "players"), VARIANTS[:3], ids=[v[0] for v in VARIANTS[:3]])
+def test_probe_bounds_the_exact_values(name: str, rules: Rules, players: int) -> None:
+    """``probe`` (one fail-soft null-window test) at the brute-force value ``v`` of a move returns at least
+    ``v``, at ``v + 1`` at most ``v``; likewise at the position itself (code -1)."""
+    solver = Solver()
+    rng = np.random.default_rng(len(name) + 7)
+    checked = 0
+    for d, _ in _endings(rules, players, 3, 30):
+        root = d.to_act()
+        payoff = [int(x) for x in rng.integers(-50, 51, size=d.k + 1)]
+        hands = [sorted(h) for h in d.hands]
+        want = brute_moves(d, payoff)
+        for tok, code in move_codes(solver, d, hands, payoff).items():
+            assert probe(solver, d, hands, root, payoff, code, want[tok]) >= want[tok]
+            assert probe(solver, d, hands, root, payoff, code, want[tok] + 1) <= want[tok]
+        best = max(want.values())
+        assert probe(solver, d, hands, root, payoff, -1, best) >= best
+        assert probe(solver, d, hands, root, payoff, -1, best + 1) <= best
+        checked += 1
+    assert checked > 20

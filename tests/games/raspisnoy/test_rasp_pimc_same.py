@@ -76,3 +76,22 @@ def test_kept_table_gives_fresh_table_values() -> None:
         for hands, leader, trump in positions:  # consecutive solves under one payoff share the table
             fresh = Solver(16).solve(hands, [], leader, trump, opts, 0, payoff, 0)
             assert kept.solve(hands, [], leader, trump, opts, 0, payoff, 0) == fresh
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_bounded_decisions_equal_exact_ones(players: int) -> None:
+    """Without a time limit pimc decides from bounds narrowed by null-window tests (``_play_bounded``,
+    ``_bid_bounded``); with one (never reached here) it solves every move of every sample exactly as
+    before. Both give the same action and the same estimate at every decision of deals of 6 and 7 cards
+    of a seeded match, the samples drawn from the same seeded generator."""
+    bounded = PimcBot(samples=12, dd_cards=9)
+    exact = PimcBot(samples=12, dd_cards=9, time_limit=1e9)
+    seen = 0
+    for m, step, view, la in decision_points(players, 1, 7):
+        if view["cards"] < 6:
+            continue
+        rng_a, rng_b = np.random.default_rng(m * 1000 + step), np.random.default_rng(m * 1000 + step)
+        assert bounded.act(view, la, rng_a) == exact.act(view, la, rng_b)
+        assert bounded.estimate() == exact.estimate()
+        seen += 1
+    assert seen > 10
