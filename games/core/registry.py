@@ -136,6 +136,9 @@ _ONE_GAME: dict[str, GameEntry] = {}
 """Games loaded one by one (:func:`game` before :func:`games` ran), by name."""
 _plugins_loaded = False
 _config: dict[str, tuple[str, ...]] = {}
+_ENTRY_POINTS: Any = None
+"""Every installed entry point, read once (``importlib.metadata`` reads every distribution's file on each
+call, whatever the group: issue 30 item 4, a job's fixed cost); :func:`reset` forgets them."""
 
 
 def _split(text: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -160,13 +163,22 @@ def configure(game_modules: str | Sequence[str] | None = None,
 
 def reset() -> None:
     """Forget what :func:`configure` set and every loaded game and bot: the environment decides again."""
-    global _GAMES, _BOTS, _plugins_loaded
+    global _GAMES, _BOTS, _plugins_loaded, _ENTRY_POINTS
     with _lock:
         _config.clear()
         _GAMES = None
         _BOTS = None
         _ONE_GAME.clear()
         _plugins_loaded = False
+        _ENTRY_POINTS = None
+
+
+def _entry_points(group: str) -> Any:
+    """The installed entry points of ``group`` (``rasklad.games``, ``rasklad.bots``)."""
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None:
+        _ENTRY_POINTS = entry_points()
+    return _ENTRY_POINTS.select(group=group)
 
 
 def _modules(key: str, env: str) -> tuple[str, ...]:
@@ -183,7 +195,7 @@ def _check_entry(obj: Any, where: str) -> GameEntry:
 
 def _load_games() -> dict[str, GameEntry]:
     found: dict[str, GameEntry] = {}
-    for ep in entry_points(group="rasklad.games"):
+    for ep in _entry_points("rasklad.games"):
         entry = _check_entry(ep.load(), f"entry point {ep.name} ({ep.value})")
         found[entry.name] = entry
     for module in _modules("game_modules", "RASKLAD_GAME_MODULES"):
@@ -212,7 +224,7 @@ def _one_game(name: str) -> GameEntry | None:
         return _ONE_GAME[name]
     if _modules("game_modules", "RASKLAD_GAME_MODULES"):
         return None
-    found = [ep for ep in entry_points(group="rasklad.games") if ep.name == name]
+    found = [ep for ep in _entry_points("rasklad.games") if ep.name == name]
     if len(found) != 1:
         return None
     entry = _check_entry(found[0].load(), f"entry point {found[0].name} ({found[0].value})")
@@ -260,7 +272,7 @@ def register_generic(name: str, factory: Callable[..., Bot], supports: Callable[
 def _load_plugins() -> None:
     """Run the ``rasklad.bots`` entry points and import the extra bot modules (they register bots)."""
     global _plugins_loaded
-    for ep in entry_points(group="rasklad.bots"):
+    for ep in _entry_points("rasklad.bots"):
         ep.load()()
     for module in _modules("bot_modules", "RASKLAD_BOT_MODULES"):
         importlib.import_module(module)
