@@ -254,8 +254,7 @@ class PimcBot(EstimatingBot):
             i = max(open_)[2]
             d, hands, codes = deals[i]
             lohi = bounds[i][codes[best]]
-            above = [x for x in levels if lohi[0] < x <= lohi[1]]
-            gamma = above[len(above) // 2] if above else lohi[1]
+            gamma = lohi[1]  # does it reach its upper bound? (fewer nodes than bisecting the bounds)
             v = probe(self.solver, d, hands, me, payoff, codes[best], gamma)
             if v >= gamma:
                 lohi[0] = v

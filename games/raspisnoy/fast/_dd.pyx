@@ -25,11 +25,12 @@ the same as with a fresh table, only found sooner.
 from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
 from libc.stdlib cimport calloc, free
 
-from games.raspisnoy.fast.tricks cimport led_of, plain_allowed, real_base, trick_trump_of, winner_index
+from games.raspisnoy.fast.tricks cimport led_of, plain_allowed, play_key, real_base, trick_trump_of, winner_index
 
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
 
 DEF MAXP = 6
 DEF MAXMOVES = 64
@@ -58,6 +59,8 @@ cdef struct Ctx:
     int root
     int duck  # the root wants no more tricks than it has (its payoff is highest now): low plays first
     int npay
+    int pay_lo[64][64]  # [taken][w]: the lowest and highest payoff[taken .. taken + w] (within the table)
+    int pay_hi[64][64]
     int payoff[64]
     uint64_t hands[MAXP]
     int tcount
@@ -94,8 +97,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
     cdef uint64_t hand = c.hands[seat]
     cdef uint64_t real = hand & ~c.jokers
     cdef uint64_t jok = hand & c.jokers
-    cdef uint64_t base, present
-    cdef int m = 0, card, s, L = -1, T = -1, prev, between, x, lead_mode = 0, plain = 0
+    cdef uint64_t base, present, sb
+    cdef int m = 0, card, s, L = -1, T = -1, prev, lead_mode = 0, plain = 0
     cdef int i
     if c.tcount == 0:
         base = real
@@ -105,38 +108,30 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
         lead_mode = c.tmode[0]
         base = real_base(real, lead_mode, L, T, c.must_trump, c.leads_any)  # tricks.pxd
         plain = c.joker_plain and plain_allowed(lead_mode, L, T, real, c.must_trump)
-    # real cards, with the sequence reduction
+    # real cards, with the sequence reduction: a card is skipped when the previous listed card of its
+    # suit has no card of the suit present between them
     present = 0
     for i in range(c.n):
         present |= c.hands[i]
     for i in range(c.tcount):
         present |= (<uint64_t>1) << c.tcard[i]
-    prev = -1
     for s in range(4):
+        sb = base & (<uint64_t>0x111111111 << s)
         prev = -1
-        card = s
-        while card < 36:
-            if (base >> card) & 1:
-                if prev >= 0:
-                    between = 0
-                    x = prev + 4
-                    while x < card:
-                        if (present >> x) & 1:
-                            between = 1
-                            break
-                        x += 4
-                    if not between:
-                        prev = card
-                        card += 4
-                        continue
-                moves[m] = card | (NOCALL << 8)
-                m += 1
+        while sb:
+            card = __builtin_ctzll(sb)
+            sb &= sb - 1
+            if prev >= 0 and not (present & ((((<uint64_t>1) << card) - 1) & ~(((<uint64_t>2) << prev) - 1))
+                                  & (<uint64_t>0x111111111 << s)):
                 prev = card
-            card += 4
+                continue
+            moves[m] = card | (NOCALL << 8)
+            m += 1
+            prev = card
     # jokers (R-4.4, R-4.5)
-    for card in range(36):
-        if not (jok >> card) & 1:
-            continue
+    while jok:
+        card = __builtin_ctzll(jok)
+        jok &= jok - 1
         if c.tcount == 0:
             if c.leads_any or c.rotating:
                 for s in range(4):
@@ -178,16 +173,51 @@ cdef inline int move_key(Ctx* c, int mv) noexcept nogil:
     return -k if c.duck else k
 
 
+cdef inline int follow_key(Ctx* c, int mv, int L, int T, int cur, int mine, int is_root) noexcept nogil:
+    """A follower's search order (higher first): where its side wants the trick and does not hold it, the
+    cheapest winning play first, then the lowest others; where its side holds it, the lowest plays first;
+    the root ducking (``duck``) dumps its highest losing plays first; the others then play low."""
+    cdef int card = mv & 63, mode = (mv >> 6) & 3
+    cdef int k = play_key(c.tcount, mode, card, L, T)
+    cdef int strength = k if k >= 0 else c_rank(card)
+    cdef int wins = k > cur
+    if c.duck:
+        if is_root:
+            return strength if not wins else -1000 + strength
+        return -strength
+    if mine:
+        return -strength
+    if wins:
+        return 1000 - strength
+    return -strength
+
+
 cdef void order_moves(Ctx* c, int* moves, int m) noexcept nogil:
-    cdef int i, j, mv, k
+    """Moves sorted by ``move_key`` (a lead) or ``follow_key`` (a follower), best first."""
+    cdef int keys[MAXMOVES]
+    cdef int i, j, mv, k, L, T, wi, cur, seat, mine
+    if c.tcount == 0:
+        for i in range(m):
+            keys[i] = move_key(c, moves[i])
+    else:
+        L = led_suit(c)
+        T = trick_trump(c, L)
+        wi = winner_index(c.tcount, c.tmode, c.tcard, c.tcall, c.rotating, c.trump)
+        cur = play_key(wi, c.tmode[wi], c.tcard[wi], L, T)
+        seat = (c.leader + c.tcount) % c.n
+        mine = (c.tseat[wi] == c.root) == (seat == c.root)  # the seat's side holds the trick
+        for i in range(m):
+            keys[i] = follow_key(c, moves[i], L, T, cur, mine, seat == c.root)
     for i in range(1, m):
         mv = moves[i]
-        k = move_key(c, mv)
+        k = keys[i]
         j = i - 1
-        while j >= 0 and move_key(c, moves[j]) < k:
+        while j >= 0 and keys[j] < k:
             moves[j + 1] = moves[j]
+            keys[j + 1] = keys[j]
             j -= 1
         moves[j + 1] = mv
+        keys[j + 1] = k
 
 
 cdef int trick_winner_seat(Ctx* c) noexcept nogil:
@@ -287,13 +317,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # The root ends with between taken and taken + (tricks left) tricks: the payoff over that range
     # bounds the value (a fail-soft bound, so it may be returned as is).
     w = __builtin_popcountll(c.hands[c.leader]) + (c.tcount > 0)
-    lo_pay = INF
-    hi_pay = -INF
-    for i in range(c.taken, min(c.taken + w, c.npay - 1) + 1):
-        if c.payoff[i] < lo_pay:
-            lo_pay = c.payoff[i]
-        if c.payoff[i] > hi_pay:
-            hi_pay = c.payoff[i]
+    lo_pay = c.pay_lo[c.taken][w]
+    hi_pay = c.pay_hi[c.taken][w]
     if hi_pay <= alpha or lo_pay == hi_pay:
         return hi_pay
     if lo_pay >= beta:
@@ -453,6 +478,16 @@ cdef class Solver:
         for i in range(len(payoff)):
             self.c.payoff[i] = payoff[i]
         self.c.npay = len(payoff)
+        cdef int t, w, lo, hi
+        for t in range(self.c.npay):
+            lo = INF
+            hi = -INF
+            for w in range(64):
+                if t + w < self.c.npay:
+                    lo = min(lo, self.c.payoff[t + w])
+                    hi = max(hi, self.c.payoff[t + w])
+                self.c.pay_lo[t][w] = lo
+                self.c.pay_hi[t][w] = hi
         self.c.duck = 1
         for i in range(taken + 1, len(payoff)):
             if self.c.payoff[i] > self.c.payoff[taken]:
