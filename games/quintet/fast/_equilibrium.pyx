@@ -140,7 +140,8 @@ cdef int simplex(int m, int n, double *T, double *b, double *d, int *rowvar, int
                  int max_pivots) noexcept nogil:
     """Maximise sum(y) s.t. B y <= 1, y >= 0 for ``T`` = B (m x n, every entry > 0), in place (a compact
     tableau: basic variables ``rowvar``, non-basic ``colvar``; labels 0..n-1 the y, n..n+m-1 the slacks).
-    Bland's rule. Returns the number of pivots, -1 if the bound was hit."""
+    Bland's rule; ``eps`` is the entering tolerance, pivots are entries above 1e-9. Returns the number of
+    pivots, -1 if the bound was hit."""
     cdef int i, j, r, s, piv = 0, best_label
     cdef double p, f, ratio, best
     for i in range(m):
@@ -165,7 +166,7 @@ cdef int simplex(int m, int n, double *T, double *b, double *d, int *rowvar, int
         best = 0.0
         for i in range(m):
             f = T[i * n + s]
-            if f > eps:
+            if f > 1e-9:  # no pivot on a rounding residue (the entries are in (0, 1] at the start)
                 ratio = b[i] / f
                 if r < 0 or ratio < best - 1e-12:
                     best = ratio
