@@ -161,7 +161,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
 
 
 cdef inline int move_key(Ctx* c, int mv) noexcept nogil:
-    """Search order: strong plays first (a high joker, then trumps, then high ranks), a low joker last;
+    """A lead's search order: strong plays first (a high joker, then high ranks, any suit), a low joker last;
     the reverse when the root wants no more tricks (``duck``: misère, the fewest tricks, a bid made)."""
     cdef int card = mv & 63, mode = (mv >> 6) & 3, k
     if mode == 1:
@@ -169,7 +169,7 @@ cdef inline int move_key(Ctx* c, int mv) noexcept nogil:
     elif mode == 2:
         k = -1
     else:
-        k = c_rank(card) + (20 if c.trump >= 0 and c_suit(card) == c.trump else 0)
+        k = c_rank(card)
     return -k if c.duck else k
 
 
