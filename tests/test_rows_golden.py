@@ -9,6 +9,12 @@ game, on purpose:
 
     .venv/bin/python tests/test_rows_golden.py --game classic-poker    # (several --game, or none: all)
 
+A bot whose decisions change (not the game: Quintet's compiled ``equilibrium`` picks another of several
+optimal mixtures of its restricted game than scipy's LP did, f605171) leaves the game's version alone,
+since a record does not depend on the bots that made it and older records must still replay; the hashes
+of the specs that seat that bot are taken again, and a paired match of old against new shows no loss of
+strength (``benchmarks/quintet_equilibrium_paired.py``, docs/quintet.md).
+
 A column added to a table (a new measure of every game, say) changes no existing value: take the hashes
 of the new columns only, every existing column still checked against its stored hash:
 
