@@ -653,7 +653,7 @@ cdef class Build:
         self.matrix(n)
         if self.game.solve(n, n, self.M, self.x, self.y, &v) == 0:
             return 0
-        from games.quintet.solver import solve_lp
+        from games.quintet.lp import solve_lp
         arr = np.asarray(<double[:n * n]> self.M).reshape(n, n)
         sol = solve_lp(arr)
         for i in range(n):
