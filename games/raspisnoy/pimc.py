@@ -15,11 +15,15 @@ mean value is played:
   mean points is made (within the legal bids, so with the dealer restriction). The bot looks rather
   than bid dark, and in a dark deal bids from samples of its own hand too.
 
-Full 9-card four-hand solves take from tens of milliseconds to seconds (README), and a decision
-solves every legal card of every sample, so the bot solves exactly only when a hand holds at most
-``dd_cards`` cards and otherwise plays as the heuristic bot. ``time_limit`` (seconds per decision,
-null: none) stops sampling early; it makes the play depend on the machine's speed, so it is off by
-default.
+The bot needs only the best action and its mean, not every value: without a time limit it keeps
+bounds of each (sample, card) value, or of each sample's most and fewest tricks, and narrows them by
+null-window searches (``Solver.probe``) only for the action with the highest sum of upper bounds, until
+that action's value is exact in every sample: it is then the action with the highest exact mean (the
+first legal one, the lowest bid, on a tie), the same choice and estimate as solving everything.
+Full 9-card four-hand decisions still take up to about a second (docs/performance.md), so the bot
+solves only when a hand holds at most ``dd_cards`` cards and otherwise plays as the heuristic bot.
+``time_limit`` (seconds per decision, null: none) stops sampling early and solves every card of
+every sample exactly; it makes the play depend on the machine's speed, so it is off by default.
 """
 
 from __future__ import annotations
