@@ -14,12 +14,8 @@ from libc.stdint cimport uint32_t, uint64_t
 
 import numpy as np
 
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
-        double (*next_double)(void *st) nogil
+from ext.npdraw cimport bitgen_t, permute
+from ext.npphilox cimport philox_state
 
 DEF MAXN = 416  # 8 decks
 DEF MAXH = 16   # 7 players x 2 hands + spare
@@ -34,40 +30,6 @@ DEF L_H = 1
 DEF L_DH = 2
 DEF L_DS = 3
 DEF L_P = 4
-
-
-cdef inline uint64_t interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
-    """numpy's ``random_interval``: uniform in [0, mx]."""
-    cdef uint64_t mask = mx, value
-    if mx == 0:
-        return 0
-    mask |= mask >> 1
-    mask |= mask >> 2
-    mask |= mask >> 4
-    mask |= mask >> 8
-    mask |= mask >> 16
-    mask |= mask >> 32
-    if mx <= 0xffffffffUL:
-        value = bg.next_uint32(bg.state) & mask
-        while value > mx:
-            value = bg.next_uint32(bg.state) & mask
-    else:
-        value = bg.next_uint64(bg.state) & mask
-        while value > mx:
-            value = bg.next_uint64(bg.state) & mask
-    return value
-
-
-cdef inline void permute(bitgen_t *bg, int *out, int n) noexcept nogil:
-    """``Generator.permutation(n)``."""
-    cdef int i, j, t
-    for i in range(n):
-        out[i] = i
-    for i in range(n - 1, 0, -1):
-        j = <int> interval(bg, i)
-        t = out[i]
-        out[i] = out[j]
-        out[j] = t
 
 
 ctypedef struct Shoe:
@@ -433,20 +395,11 @@ def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bin
 
 
 # ---------------------------------------------------------------------------------------------- whole shards
-# numpy's Philox state (``philox_state`` in numpy/random/src/philox/philox.h), written in place to point the
-# generator at the stream of (deal, rotation) as ``games.core.streams.Streams.at`` does; ``Streams.direct``
-# is True only when that layout was checked against the documented state setter on this numpy.
-ctypedef struct philox_state:
-    uint64_t *ctr
-    uint64_t *key
-    int buffer_pos
-    uint64_t buffer[4]
-    int has_uint32
-    uint32_t uinteger
-
-
-# numpy's Philox4x64-10 (numpy/random/src/philox/philox.h: the counter bumped before each block of four
-# 64-bit words, a 32-bit draw the low then the high half of one word, a double the top 53 bits), inlined:
+# numpy's Philox state (``philox_state``, ext/npphilox.pxd) is written in place to point the generator at the
+# stream of (deal, rotation) as ``games.core.streams.Streams.at`` does; ``Streams.direct`` is True only when
+# that layout was checked against the documented state setter on this numpy.
+# numpy's Philox4x64-10 (ext/npphilox.pxd: the counter bumped before each block of four 64-bit words, a
+# 32-bit draw the low then the high half of one word, a double the top 53 bits), inlined:
 # the stub's permutation makes about 450 bounded 32-bit draws a deal (six decks), and a call through the bit
 # generator's function pointers for each, with numpy's own block, cost a third of the kernel. The stub's
 # stream is made two blocks at a time (``bj_philox_2blocks``) and the permutation's indices drawn before its
@@ -457,21 +410,8 @@ cdef extern from *:
     typedef struct { uint64_t ctr[4]; uint64_t key[2]; uint64_t buf[4]; int pos; int has32; uint32_t u32; } bj_philox;
 
     static inline void bj_philox_block(bj_philox *s) {
-        uint64_t c0, c1, c2, c3, k0 = s->key[0], k1 = s->key[1];
-        int r;
-        if (++s->ctr[0] == 0 && ++s->ctr[1] == 0 && ++s->ctr[2] == 0) ++s->ctr[3];
-        c0 = s->ctr[0]; c1 = s->ctr[1]; c2 = s->ctr[2]; c3 = s->ctr[3];
-        for (r = 0; r < 10; r++) {
-            __uint128_t p0, p1;
-            if (r) { k0 += 0x9E3779B97F4A7C15ULL; k1 += 0xBB67AE8584CAA73BULL; }
-            p0 = (__uint128_t)0xD2E7470EE14C6C93ULL * c0;
-            p1 = (__uint128_t)0xCA5A826395121157ULL * c2;
-            c0 = (uint64_t)(p1 >> 64) ^ c1 ^ k0;
-            c1 = (uint64_t)p1;
-            c2 = (uint64_t)(p0 >> 64) ^ c3 ^ k1;
-            c3 = (uint64_t)p0;
-        }
-        s->buf[0] = c0; s->buf[1] = c1; s->buf[2] = c2; s->buf[3] = c3;
+        np_philox_bump(s->ctr);
+        np_philox_block(s->ctr, s->key, s->buf);
         s->pos = 0;
     }
     static inline uint64_t bj_next64(bj_philox *s) {
@@ -487,30 +427,12 @@ cdef extern from *:
         return (uint32_t)(n & 0xffffffffULL);
     }
     /* Blocks ctr0 + 1 and ctr0 + 2 of the stream (0, 0, item, stream) (the counter bumped before each block,
-       as bj_philox_block) into out[8]: two independent blocks a round, so their multiplies overlap. (Four
-       run out of registers and are slower; so is gcc's vectorization of the lanes.) */
+       as bj_philox_block, with no carry out of its first word) into out[8]. gcc's vectorization of the two
+       lanes is slower here. */
     static inline __attribute__((optimize("no-tree-vectorize"))) void bj_philox_2blocks(
             const uint64_t *key, uint64_t ctr0, uint64_t item, uint64_t stream, uint64_t *out) {
-        uint64_t a0 = ctr0 + 1, a1 = 0, a2 = item, a3 = stream, b0 = ctr0 + 2, b1 = 0, b2 = item, b3 = stream;
-        uint64_t k0 = key[0], k1 = key[1];
-        int r;
-        for (r = 0; r < 10; r++) {
-            __uint128_t p0, p1, q0, q1;
-            if (r) { k0 += 0x9E3779B97F4A7C15ULL; k1 += 0xBB67AE8584CAA73BULL; }
-            p0 = (__uint128_t)0xD2E7470EE14C6C93ULL * a0;
-            p1 = (__uint128_t)0xCA5A826395121157ULL * a2;
-            q0 = (__uint128_t)0xD2E7470EE14C6C93ULL * b0;
-            q1 = (__uint128_t)0xCA5A826395121157ULL * b2;
-            a0 = (uint64_t)(p1 >> 64) ^ a1 ^ k0;
-            a1 = (uint64_t)p1;
-            a2 = (uint64_t)(p0 >> 64) ^ a3 ^ k1;
-            a3 = (uint64_t)p0;
-            b0 = (uint64_t)(q1 >> 64) ^ b1 ^ k0;
-            b1 = (uint64_t)q1;
-            b2 = (uint64_t)(q0 >> 64) ^ b3 ^ k1;
-            b3 = (uint64_t)q0;
-        }
-        out[0] = a0; out[1] = a1; out[2] = a2; out[3] = a3; out[4] = b0; out[5] = b1; out[6] = b2; out[7] = b3;
+        uint64_t ca[4] = {ctr0 + 1, 0, item, stream}, cb[4] = {ctr0 + 2, 0, item, stream};
+        np_philox_2blocks(ca, cb, key, out, out + 4);
     }
 
     /* The stream (0, 0, item, 0) of key as 32-bit draws (a word's low half, then its high half: bj_next32),
@@ -554,7 +476,7 @@ cdef extern from *:
     }
     static uint64_t bj_next64_v(void *s) { return bj_next64((bj_philox *)s); }
     static uint32_t bj_next32_v(void *s) { return bj_next32((bj_philox *)s); }
-    static double bj_double_v(void *s) { return (bj_next64((bj_philox *)s) >> 11) * (1.0 / 9007199254740992.0); }
+    static double bj_double_v(void *s) { return np_philox_double(bj_next64((bj_philox *)s)); }
     """
     ctypedef struct bj_philox:
         uint64_t ctr[4]

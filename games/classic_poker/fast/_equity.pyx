@@ -18,7 +18,10 @@ import numpy as np
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.math cimport sqrt
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+
+from ext.npdraw cimport bitgen_t
+from ext.npphilox cimport np_philox_2blocks, np_philox_block, np_philox_bump, np_philox_double, philox_state
 
 DEF MAXN = 60   # unseen cards (54 at most)
 
@@ -103,63 +106,12 @@ cdef inline bint _select(const double* x, int n, int k, double t, uint8_t* out) 
     return True
 
 
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-
-
-# numpy's Philox state (``philox_state``, numpy/random/src/philox/philox.h); the layout is checked against
-# ``Generator.random`` on first use (``philox_direct``), and not used when it differs.
-ctypedef struct philox_state:
-    uint64_t *ctr
-    uint64_t *key
-    int buffer_pos
-    uint64_t buffer[4]
-    int has_uint32
-    uint32_t uinteger
-
-
-# numpy's Philox4x64-10 (``philox_next``: the counter bumped before each block of four 64-bit words, a
-# double the top 53 bits of one), two blocks a round so that their multiplies overlap: a job's decisions
-# draw from Philox streams (games/core/streams.py), and numpy's ``random`` calls its generator through a
-# function pointer per number.
-cdef extern from *:
-    """
-    static inline void eq_bump(uint64_t *c) {
-        if (++c[0] == 0 && ++c[1] == 0 && ++c[2] == 0) ++c[3];
-    }
-    static inline void eq_philox2(const uint64_t *ca, const uint64_t *cb, const uint64_t *key,
-                                  uint64_t *wa, uint64_t *wb) {
-        uint64_t a0 = ca[0], a1 = ca[1], a2 = ca[2], a3 = ca[3], b0 = cb[0], b1 = cb[1], b2 = cb[2], b3 = cb[3];
-        uint64_t k0 = key[0], k1 = key[1];
-        int r;
-        for (r = 0; r < 10; r++) {
-            __uint128_t p0, p1, q0, q1;
-            if (r) { k0 += 0x9E3779B97F4A7C15ULL; k1 += 0xBB67AE8584CAA73BULL; }
-            p0 = (__uint128_t)0xD2E7470EE14C6C93ULL * a0;
-            p1 = (__uint128_t)0xCA5A826395121157ULL * a2;
-            q0 = (__uint128_t)0xD2E7470EE14C6C93ULL * b0;
-            q1 = (__uint128_t)0xCA5A826395121157ULL * b2;
-            a0 = (uint64_t)(p1 >> 64) ^ a1 ^ k0; a1 = (uint64_t)p1;
-            a2 = (uint64_t)(p0 >> 64) ^ a3 ^ k1; a3 = (uint64_t)p0;
-            b0 = (uint64_t)(q1 >> 64) ^ b1 ^ k0; b1 = (uint64_t)q1;
-            b2 = (uint64_t)(q0 >> 64) ^ b3 ^ k1; b3 = (uint64_t)q0;
-        }
-        wa[0] = a0; wa[1] = a1; wa[2] = a2; wa[3] = a3; wb[0] = b0; wb[1] = b1; wb[2] = b2; wb[3] = b3;
-    }
-    """
-    void eq_bump(uint64_t *c) noexcept nogil
-    void eq_philox2(const uint64_t *ca, const uint64_t *cb, const uint64_t *key, uint64_t *wa,
-                    uint64_t *wb) noexcept nogil
-
-
-cdef inline double _dbl(uint64_t w) noexcept nogil:
-    return (w >> 11) * (1.0 / 9007199254740992.0)
-
-
 cdef void _philox_fill(philox_state *st, double *out, Py_ssize_t cnt) noexcept nogil:
     """``cnt`` numbers as ``Generator.random`` draws them from a Philox generator, the state left as it
-    leaves it (the counter, the buffer of the last block and its position)."""
+    leaves it (the counter, the buffer of the last block and its position). The state's layout is checked
+    against ``Generator.random`` on first use (``philox_direct``), and not used when it differs; the blocks
+    are made two at a time (ext/npphilox.pxd): numpy's ``random`` calls its generator through a function
+    pointer per number."""
     cdef Py_ssize_t i = 0
     cdef uint64_t ca[4]
     cdef uint64_t cb[4]
@@ -167,7 +119,7 @@ cdef void _philox_fill(philox_state *st, double *out, Py_ssize_t cnt) noexcept n
     cdef uint64_t wb[4]
     cdef int j
     while i < cnt and st.buffer_pos < 4:
-        out[i] = _dbl(st.buffer[st.buffer_pos])
+        out[i] = np_philox_double(st.buffer[st.buffer_pos])
         st.buffer_pos += 1
         i += 1
     if i == cnt:
@@ -175,13 +127,13 @@ cdef void _philox_fill(philox_state *st, double *out, Py_ssize_t cnt) noexcept n
     for j in range(4):
         ca[j] = st.ctr[j]
     while cnt - i > 4:  # two blocks: the second is needed, at least in part
-        eq_bump(ca)
+        np_philox_bump(ca)
         for j in range(4):
             cb[j] = ca[j]
-        eq_bump(cb)
-        eq_philox2(ca, cb, st.key, wa, wb)
+        np_philox_bump(cb)
+        np_philox_2blocks(ca, cb, st.key, wa, wb)
         for j in range(4):
-            out[i + j] = _dbl(wa[j])
+            out[i + j] = np_philox_double(wa[j])
         i += 4
         for j in range(4):
             ca[j] = cb[j]
@@ -190,21 +142,21 @@ cdef void _philox_fill(philox_state *st, double *out, Py_ssize_t cnt) noexcept n
                 st.buffer[j] = wb[j]
             st.buffer_pos = <int>(cnt - i)
             for j in range(st.buffer_pos):
-                out[i + j] = _dbl(wb[j])
+                out[i + j] = np_philox_double(wb[j])
             for j in range(4):
                 st.ctr[j] = ca[j]
             return
         for j in range(4):
-            out[i + j] = _dbl(wb[j])
+            out[i + j] = np_philox_double(wb[j])
         i += 4
-    eq_bump(ca)  # one block for the last 1-4 numbers
-    eq_philox2(ca, ca, st.key, wa, wb)
+    np_philox_bump(ca)  # one block for the last 1-4 numbers
+    np_philox_block(ca, st.key, wa)
     for j in range(4):
         st.buffer[j] = wa[j]
         st.ctr[j] = ca[j]
     st.buffer_pos = <int>(cnt - i)
     for j in range(st.buffer_pos):
-        out[i + j] = _dbl(wa[j])
+        out[i + j] = np_philox_double(wa[j])
 
 
 cdef int _philox_direct = -1   # -1: not checked yet (``philox_direct``)

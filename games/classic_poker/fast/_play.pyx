@@ -24,12 +24,7 @@ positions of mask m; ``ACE`` + i a draw of four keeping (and showing) the ace at
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint32_t, uint64_t
 
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
-        double (*next_double)(void *st) nogil
+from ext.npdraw cimport bitgen_t, bounded
 
 DEF MAXP = 10
 DEF MAXC = 64       # card ids (jokers 52, 53)
@@ -125,22 +120,6 @@ ctypedef struct Game:
     bint ev_folded[MAXE][MAXP]
     int ev_n[MAXE][MAXP]
     int ev_cards[MAXE][MAXP][MAXH]
-
-
-cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
-    """``Generator.integers(n)``: numpy's buffered Lemire draw on 32 bits; nothing drawn for n = 1."""
-    cdef uint32_t rng = n - 1, rng_excl = n, leftover, threshold
-    cdef uint64_t m
-    if rng == 0:
-        return 0
-    m = (<uint64_t> bg.next_uint32(bg.state)) * rng_excl
-    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    if leftover < rng_excl:
-        threshold = (<uint32_t> 0xFFFFFFFFUL - rng) % rng_excl
-        while leftover < threshold:
-            m = (<uint64_t> bg.next_uint32(bg.state)) * rng_excl
-            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    return <uint32_t> (m >> 32)
 
 
 cdef inline int current_bet(Game *g) noexcept nogil:

@@ -25,7 +25,7 @@ from libc.math cimport pow
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
-from ext.npdraw cimport bitgen_t
+from ext.npdraw cimport bitgen_t, permute
 from games.order_poker.fast.kernel cimport (
     BIDDING, EXCHANGE, K_AGAINST, K_FOR, K_KEEP, K_STOP, K_SWAP, MAX_LEGAL, OVER, ROLES, Deal,
     apply, category, count_legal, legal, legal_at, robot_swap_ok, start,
@@ -1067,7 +1067,7 @@ cdef class Rollouts:
         the decisions and ``rng``'s state afterwards against the readable loop.
         """
         cdef Deal base
-        cdef int n = len(known), npool = len(pool), s, i, j, k, t, need, smp, nh = len(hidden)
+        cdef int n = len(known), npool = len(pool), s, i, k, t, need, smp, nh = len(hidden)
         cdef int nc = candidates.shape[0] // 5
         cdef int pool_c[36]
         cdef int perm[36]
@@ -1077,7 +1077,7 @@ cdef class Rollouts:
         cdef int hid_known[6][5]
         cdef int fixed[6][5]
         cdef int is_fixed[6]
-        cdef uint64_t mask, value, seed
+        cdef uint64_t seed
         cdef bitgen_t *rg
         cdef bitgen_t *bg
         if not self.direct:
@@ -1105,21 +1105,7 @@ cdef class Rollouts:
         bg = <bitgen_t *> PyCapsule_GetPointer(self.gen.bit_generator.capsule, "BitGenerator")
         with rng.bit_generator.lock:
             for smp in range(samples):
-                for i in range(npool):
-                    perm[i] = i
-                for i in range(npool - 1, 0, -1):  # numpy's _shuffle_raw with random_interval(i)
-                    mask = <uint64_t> i
-                    mask |= mask >> 1
-                    mask |= mask >> 2
-                    mask |= mask >> 4
-                    mask |= mask >> 8
-                    mask |= mask >> 16
-                    mask |= mask >> 32
-                    value = rg.next_uint32(rg.state) & mask
-                    while value > <uint64_t> i:
-                        value = rg.next_uint32(rg.state) & mask
-                    j = <int> value
-                    perm[i], perm[j] = perm[j], perm[i]
+                permute(rg, perm, npool)  # rng.permutation(npool)
                 for s in range(n):
                     if is_fixed[s]:
                         for i in range(5):

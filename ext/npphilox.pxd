@@ -1,0 +1,78 @@
+# cython: language_level=3
+"""numpy's Philox4x64-10 in C, for kernels that draw a job's Philox streams (games/core/streams.py) without a
+call through the bit generator per number.
+
+``philox_state`` is numpy's state layout (``philox_state`` in numpy/random/src/philox/philox.h), reached by
+``(<bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")).state``; a kernel that reads or writes
+it checks that layout against numpy's own draws or documented state setter first (``Streams.direct``,
+``games.classic_poker.fast._equity.philox_direct``). The block function is numpy's ``philox4x64_round``
+ten times with the key bumped between rounds: ``np_philox_block`` one block of a counter,
+``np_philox_2blocks`` two blocks at once (their multiplies overlap; four run out of registers and are slower).
+Whether gcc's vectorization helps depends on the caller: the equity fill is about a fifth slower with it off,
+the blackjack stub's refill faster (its own attribute there).
+numpy bumps the counter (``np_philox_bump``) before each block of four 64-bit words, draws a 32-bit
+number as a word's low half then its high half, and a double as the top 53 bits of a word
+(``np_philox_double``). Inline C only: a module that cimports it compiles its own copy.
+"""
+
+from libc.stdint cimport uint32_t, uint64_t
+
+
+ctypedef struct philox_state:
+    uint64_t *ctr
+    uint64_t *key
+    int buffer_pos
+    uint64_t buffer[4]
+    int has_uint32
+    uint32_t uinteger
+
+
+cdef extern from *:
+    """
+    #ifndef RASKLAD_NPPHILOX_H
+    #define RASKLAD_NPPHILOX_H
+    /* One Philox4x64 round of the words (x0, x1, x2, x3) under the round key (k0, k1). */
+    #define NP_PHILOX_ROUND(x0, x1, x2, x3, k0, k1) do { \\
+            __uint128_t np_lo_ = (__uint128_t)0xD2E7470EE14C6C93ULL * (x0); \\
+            __uint128_t np_hi_ = (__uint128_t)0xCA5A826395121157ULL * (x2); \\
+            (x0) = (uint64_t)(np_hi_ >> 64) ^ (x1) ^ (k0); (x1) = (uint64_t)np_hi_; \\
+            (x2) = (uint64_t)(np_lo_ >> 64) ^ (x3) ^ (k1); (x3) = (uint64_t)np_lo_; \\
+        } while (0)
+    #define NP_PHILOX_BUMPKEY(k0, k1) do { (k0) += 0x9E3779B97F4A7C15ULL; (k1) += 0xBB67AE8584CAA73BULL; } while (0)
+
+    static inline void np_philox_bump(uint64_t *c) {
+        if (++c[0] == 0 && ++c[1] == 0 && ++c[2] == 0) ++c[3];
+    }
+    /* The block of counter ctr (not bumped here) into out[4]. */
+    static inline void np_philox_block(const uint64_t *ctr, const uint64_t *key, uint64_t *out) {
+        uint64_t a0 = ctr[0], a1 = ctr[1], a2 = ctr[2], a3 = ctr[3], k0 = key[0], k1 = key[1];
+        int r;
+        for (r = 0; r < 10; r++) {
+            if (r) NP_PHILOX_BUMPKEY(k0, k1);
+            NP_PHILOX_ROUND(a0, a1, a2, a3, k0, k1);
+        }
+        out[0] = a0; out[1] = a1; out[2] = a2; out[3] = a3;
+    }
+    /* The blocks of counters ca and cb into wa[4] and wb[4], a round of both at a time. */
+    static inline void np_philox_2blocks(
+            const uint64_t *ca, const uint64_t *cb, const uint64_t *key, uint64_t *wa, uint64_t *wb) {
+        uint64_t a0 = ca[0], a1 = ca[1], a2 = ca[2], a3 = ca[3], b0 = cb[0], b1 = cb[1], b2 = cb[2], b3 = cb[3];
+        uint64_t k0 = key[0], k1 = key[1];
+        int r;
+        for (r = 0; r < 10; r++) {
+            if (r) NP_PHILOX_BUMPKEY(k0, k1);
+            NP_PHILOX_ROUND(a0, a1, a2, a3, k0, k1);
+            NP_PHILOX_ROUND(b0, b1, b2, b3, k0, k1);
+        }
+        wa[0] = a0; wa[1] = a1; wa[2] = a2; wa[3] = a3; wb[0] = b0; wb[1] = b1; wb[2] = b2; wb[3] = b3;
+    }
+    static inline double np_philox_double(uint64_t w) {
+        return (w >> 11) * (1.0 / 9007199254740992.0);
+    }
+    #endif
+    """
+    void np_philox_bump(uint64_t *c) noexcept nogil
+    void np_philox_block(const uint64_t *ctr, const uint64_t *key, uint64_t *out) noexcept nogil
+    void np_philox_2blocks(const uint64_t *ca, const uint64_t *cb, const uint64_t *key, uint64_t *wa,
+                           uint64_t *wb) noexcept nogil
+    double np_philox_double(uint64_t w) noexcept nogil
