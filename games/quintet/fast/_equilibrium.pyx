@@ -36,12 +36,7 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
-        double (*next_double)(void *st) nogil
+from ext.npdraw cimport bitgen_t, bounded, interval
 
 DEF NCOMB = 201376   # C(32, 5)
 DEF NH = 53130       # C(25, 5)
@@ -100,38 +95,6 @@ cdef int _ready() except -1:
 cdef inline int32_t value5(const int *pos) noexcept nogil:
     """The value of five deck positions, ascending."""
     return VALUES[BINOM[pos[0]][1] + BINOM[pos[1]][2] + BINOM[pos[2]][3] + BINOM[pos[3]][4] + BINOM[pos[4]][5]]
-
-
-cdef inline uint64_t interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
-    """numpy's ``random_interval``: uniform in [0, mx] (mx < 2**32 here)."""
-    cdef uint64_t mask = mx, value
-    if mx == 0:
-        return 0
-    mask |= mask >> 1
-    mask |= mask >> 2
-    mask |= mask >> 4
-    mask |= mask >> 8
-    mask |= mask >> 16
-    value = bg.next_uint32(bg.state) & mask
-    while value > mx:
-        value = bg.next_uint32(bg.state) & mask
-    return value
-
-
-cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
-    """``Generator.integers(n)``: numpy's Lemire draw on 32 bits; nothing drawn for n = 1."""
-    cdef uint32_t rng = n - 1, leftover, threshold
-    cdef uint64_t m
-    if rng == 0:
-        return 0
-    m = (<uint64_t> bg.next_uint32(bg.state)) * n
-    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    if leftover < n:
-        threshold = (<uint32_t> 0xFFFFFFFFUL - rng) % n
-        while leftover < threshold:
-            m = (<uint64_t> bg.next_uint32(bg.state)) * n
-            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
-    return <uint32_t> (m >> 32)
 
 
 # ------------------------------------------------------------------ the matrix game
