@@ -65,23 +65,9 @@ cdef int _ready() except -1:
     if READY:
         return 0
     from itertools import permutations
-    from ext.handeval import evaluate
+    from games.quintet.fast._play import value_table  # the play-out's table: built once, shared
     _binomials()
-    hands = np.empty((NCOMB, 5), dtype=np.uint8)
-    cdef unsigned char[:, ::1] h = hands
-    cdef int a, b, c, d, e, i = 0
-    for e in range(4, 32):
-        for d in range(3, e):
-            for c in range(2, d):
-                for b in range(1, c):
-                    for a in range(b):
-                        h[i, 0] = a + LOW
-                        h[i, 1] = b + LOW
-                        h[i, 2] = c + LOW
-                        h[i, 3] = d + LOW
-                        h[i, 4] = e + LOW
-                        i += 1
-    _TABLE = np.ascontiguousarray(evaluate(hands, "quintet"), dtype=np.int32)
+    _TABLE = value_table()
     if int(_TABLE.max()) >= (1 << 24) or int(_TABLE.min()) < 0:
         raise ValueError("quintet values must be in 0..2**24-1 for the sort keys")
     VALUES = _TABLE

@@ -21,7 +21,7 @@ rotation.
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int32_t, uint64_t
 
-from ext.npdraw cimport bitgen_t, bounded
+from ext.npdraw cimport bitgen_t, bounded, interval
 
 import numpy as np
 
@@ -69,25 +69,16 @@ cdef int _ready() except -1:
     return 0
 
 
+def value_table():
+    """The quintet value of every five deck positions, by their colex rank (int32; built once per process).
+    ``games.quintet.fast._equilibrium`` reads the same table."""
+    _ready()
+    return _TABLE
+
+
 cdef inline int32_t value5(const int *pos) noexcept nogil:
     """The value of five deck positions, ascending."""
     return VALUES[BINOM[pos[0]][1] + BINOM[pos[1]][2] + BINOM[pos[2]][3] + BINOM[pos[3]][4] + BINOM[pos[4]][5]]
-
-
-cdef inline uint64_t interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
-    """numpy's ``random_interval``: uniform in [0, mx] (mx < 2**32 here)."""
-    cdef uint64_t mask = mx, value
-    if mx == 0:
-        return 0
-    mask |= mask >> 1
-    mask |= mask >> 2
-    mask |= mask >> 4
-    mask |= mask >> 8
-    mask |= mask >> 16
-    value = bg.next_uint32(bg.state) & mask
-    while value > mx:
-        value = bg.next_uint32(bg.state) & mask
-    return value
 
 
 cdef void sort5(int *p) noexcept nogil:
