@@ -130,6 +130,9 @@ class Settings(BaseSettings):
     status_max_age_s: float = _f("api", 0.5, "GET /v1/jobs/{id} may answer with a status this old (seconds; "
                                             "0: read the job store every time)", ge=0)
     reconcile_seconds: float = _f("api", 30.0, "how often the API runs the reconciler (seconds; 0: never)", ge=0)
+    pending_stale_seconds: float = _f("api", 20.0, "a shard marked queued whose message was not confirmed sent "
+                                                   "this long ago lost its sender; the reconciler sends it "
+                                                   "(seconds)", gt=0)
     events_per_key: int = _f("api", 10, "event streams (SSE: /v1/jobs/{id}/events, the web app's live list) one "
                                         "key may have open at once, across the API processes (more get 429)", gt=0)
     replay_workers: int = _f("api", 2, "deal-viewer replays (a deal of a job without stored records, played "

@@ -143,11 +143,22 @@ def test_sigkill_of_a_whole_worker_mid_job(service: Service, tmp_path: Path) -> 
     assert_exact(service, key, final, tmp_path)
 
 
-def test_a_shard_marked_queued_by_a_sender_killed_before_its_send_runs(service: Service, tmp_path: Path) -> None:
+def test_a_shard_marked_queued_by_a_sender_killed_before_its_send_runs(tmp_path: Path) -> None:
     """A worker SIGKILLed inside its commit's top-up, after marking the job's next shard queued and before
     sending its message, left a marker of a message that never existed: the job stalled for good (seen in
-    CI). The reconciler sends a shard whose mark stayed unconfirmed past ``PENDING_STALE_S``."""
-    from workers.jobs import PENDING_STALE_S
+    CI). The reconciler sends a shard whose mark stayed unconfirmed past ``RASKLAD_PENDING_STALE_SECONDS``
+    (3 s here; the reconciler runs every 2 s)."""
+    stale_s = 3.0
+    with redis_db() as db:
+        service = Service(tmp_path, db, extra_env={"RASKLAD_PENDING_STALE_SECONDS": str(stale_s)})
+        service.start_api()
+        try:
+            _orphaned_mark(service, tmp_path, stale_s)
+        finally:
+            service.stop()
+
+
+def _orphaned_mark(service: Service, tmp_path: Path, stale_s: float) -> None:
     from workers.tracking import Tracker
 
     key = service.create_key("alice")
@@ -161,7 +172,7 @@ def test_a_shard_marked_queued_by_a_sender_killed_before_its_send_runs(service: 
         t0 = time.monotonic()
         service.start_worker("w1", 1)
         final = service.wait_job(http, job["id"], timeout=240)
-        assert time.monotonic() - t0 > PENDING_STALE_S / 2  # it waited for the reconciler, not for a chain
+        assert time.monotonic() - t0 > stale_s / 2  # it waited for the reconciler, not for a chain
         assert tracker.in_flight(job["id"]) == 0
     assert_exact(service, key, final, tmp_path)
 

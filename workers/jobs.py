@@ -57,9 +57,6 @@ class Control:
     tracker: Tracker
 
 
-#: A shard marked queued whose send was not confirmed this long ago lost its sender (``Tracker.stale_pending``).
-PENDING_STALE_S = 20.0
-
 #: Broker priorities of shard messages (0 is taken first; ``workers.celery_app`` has a list per step).
 PRIORITIES = 10
 
@@ -297,9 +294,9 @@ def _reconcile_job(ctl: Control, job: Job) -> list[int] | None:
         ctl.celery.send_task(FINALIZE, args=(job.id,))
         return None
     # Marked queued but never sent (the sender died between its mark and its sends): send them now.
-    # A send takes milliseconds; a mark still pending after a reconciler period and a margin is orphaned
-    # (at worst a shard runs twice, and its commit is idempotent).
-    orphaned = sorted(ctl.tracker.stale_pending(job.id, PENDING_STALE_S) - done)
+    # A send takes milliseconds; a mark still pending after ``RASKLAD_PENDING_STALE_SECONDS`` (20 s) is
+    # orphaned (at worst a shard runs twice, and its commit is idempotent).
+    orphaned = sorted(ctl.tracker.stale_pending(job.id, ctl.settings.pending_stale_seconds) - done)
     if orphaned:
         log.warning("reconcile: %s: shards %s were marked queued by a process that died before sending them",
                     job.id, orphaned)
