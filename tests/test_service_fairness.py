@@ -137,9 +137,14 @@ def test_deal_viewer_serves_stored_records_and_bounds_replays(svc: Service, keys
         assert again.json()["record"]["deal"] and again.json()["frames"]
 
     with svc.client(keys["alice"]) as a:
-        # A valid heavy spec (one deal: about 20 s of montecarlo since its play-outs run in C; declared
-        # 70 s); cancelled at once, only viewed.
-        heavy = a.post("/v1/jobs", json=spec(bots=heavy_bots(1000, 20), deals=4, shard_deals=1)).json()
+        # A valid heavy spec, cancelled at once, only viewed: a Raspisnoy match with a full-deal pimc seat
+        # (every decision solved: about 13 s of CPU a match, README). Order Poker's montecarlo at its
+        # largest accepted parameters replays one deal's rotation in 1-3 s since its play-outs got fast,
+        # under the 3 s limit this test must see reached.
+        heavy_spec = {"kind": "tournament", "game": "raspisnoy", "players": 4, "seating": "duplicate",
+                      "bots": [{"name": "raspisnoy/pimc", "params": {"dd_cards": 9}}] + ["raspisnoy/heuristic"] * 3,
+                      "deals": 4, "shard_deals": 1, "seed": 33}
+        heavy = a.post("/v1/jobs", json=heavy_spec).json()
         assert a.post(f"/v1/jobs/{heavy['id']}/cancel").status_code == 200
         # Eight viewer requests for its deals at once: one replays (and is killed at the time
         # limit), the rest get 429 at once; meanwhile bob's routes answer.
