@@ -268,9 +268,13 @@ class JobStore:
             engine = engine.execution_options(schema_translate_map={None: schema})
         self.engine: Engine = engine
         self._dialect = engine.dialect.name
-        _metadata.create_all(self.engine, checkfirst=True)
-        for index in jobs_table.indexes:  # a store created before an index was declared gets it now
-            index.create(self.engine, checkfirst=True)
+        # One write transaction (BEGIN IMMEDIATE on SQLite): processes opening a new store at once wait
+        # for each other under the busy timeout, instead of one failing with "database is locked" when
+        # its deferred transaction, having read the schema, tries to write it.
+        with self._tx() as conn:
+            _metadata.create_all(conn, checkfirst=True)
+            for index in jobs_table.indexes:  # a store created before an index was declared gets it now
+                index.create(conn, checkfirst=True)
 
     def close(self) -> None:
         """Release the store's connections."""
