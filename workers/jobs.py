@@ -11,6 +11,7 @@ import contextlib
 import logging
 import secrets
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,10 +65,16 @@ PRIORITIES = 10
 def enqueue(ctl: Control, job_id: str, shards: list[int]) -> None:
     """Send ``run_shard`` for each shard (marked queued first, so a reconciler never doubles them).
     These are shards lost or of dead workers: they go first (priority 0)."""
-    ctl.tracker.mark_queued(job_id, shards)
-    for k in shards:
-        ctl.celery.send_task(RUN_SHARD, args=(job_id, k), priority=0)
-    ctl.tracker.sent(job_id, shards)
+    _send(ctl.celery, ctl.tracker, job_id, shards, lambda i: 0)
+
+
+def _send(celery: Celery, tracker: Tracker, job_id: str, shards: list[int], priority: Callable[[int], int]) -> None:
+    """Mark ``shards`` queued, send their ``run_shard`` messages (the i-th at ``priority(i)``), then confirm
+    the sends: a mark never confirmed (its sender died in between) is sent again by the reconciler."""
+    tracker.mark_queued(job_id, shards)
+    for i, k in enumerate(shards):
+        celery.send_task(RUN_SHARD, args=(job_id, k), priority=priority(i))
+    tracker.sent(job_id, shards)
 
 
 def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: int,
@@ -96,10 +103,7 @@ def enqueue_next(celery: Celery, tracker: Tracker, job_id: str, total: int, n: i
         if k not in done:
             out.append(k)
     if out:
-        tracker.mark_queued(job_id, out)
-        for i, k in enumerate(out):
-            celery.send_task(RUN_SHARD, args=(job_id, k), priority=min(PRIORITIES - 1, base + i))
-        tracker.sent(job_id, out)
+        _send(celery, tracker, job_id, out, lambda i: min(PRIORITIES - 1, base + i))
     return out
 
 

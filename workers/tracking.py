@@ -174,14 +174,14 @@ class Tracker:
         dead: list[str] = []
         values = {str(w): str(v) for w, v in self.r.hgetall(self._FLEET).items()}
         for worker, value in values.items():
-            processes, _, until = str(value).partition(":")
+            processes, _, until = value.partition(":")
             try:
                 if float(until) >= now:
-                    live[str(worker)] = int(processes)
+                    live[worker] = int(processes)
                     continue
             except ValueError:
                 pass
-            dead.append(str(worker))
+            dead.append(worker)
         if dead:
             # Only the values read as expired go: a worker that noted itself again meanwhile (back from a
             # cut-off) keeps its fresh entry (a plain HDEL would drop it until its next heartbeat).
