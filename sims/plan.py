@@ -178,7 +178,7 @@ def check_shard_time(spec: TournamentSpec, limit_s: float) -> None:
     from games.core import registry
 
     seconds, slowest = unit_seconds(spec)
-    unit = registry.game(spec.game).unit
+    unit, units = registry.game(spec.game).unit_names  # deal/deals, match/matches, pulka/pulkas
     if seconds > limit_s:
         bot = spec.bots[slowest]
         field = f"bots[{slowest}].params" if bot.params else f"bots[{slowest}]"
@@ -189,7 +189,7 @@ def check_shard_time(spec: TournamentSpec, limit_s: float) -> None:
     assert spec.shard_deals is not None
     if spec.shard_deals * seconds > limit_s:
         fits = max(1, int(limit_s / 4 / seconds))
-        raise SpecError([("shard_deals", f"a shard of {spec.shard_deals:,} {unit}s is predicted to take about "
+        raise SpecError([("shard_deals", f"a shard of {spec.shard_deals:,} {units} is predicted to take about "
                                          f"{spec.shard_deals * seconds:,.0f} s, more than the shard time limit of "
                                          f"{limit_s:g} s (4 x the shard_seconds setting): use shard_deals <= "
                                          f"{fits:,} or leave it out")])

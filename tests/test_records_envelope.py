@@ -89,3 +89,13 @@ def test_rules_that_are_not_an_object_are_refused(name: str) -> None:
     with pytest.raises((IllegalAction, RulesError)) as e:
         entry.state_from_record({**random_record(name), "rules": ["preset"]})
     assert (e.value.rule or "").startswith(entry.rule_prefix)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_from_record_builds_on_the_rules_the_entry_read(name: str) -> None:
+    """GameEntry.from_record(record, rules) keeps the rules it is given (the entry read them once with the
+    envelope); no game reads the record's rules a second time."""
+    entry = registry.game(name)
+    rec = random_record(name)
+    rules = entry.record_rules(rec) if entry.record_rules is not None else entry.rules(rec["rules"])
+    assert entry.from_record(rec, rules).rules is rules

@@ -384,3 +384,22 @@ def test_match_length_sizes_shards_and_keeps_older_job_ids() -> None:
     assert isinstance(one, TournamentSpec) and isinstance(five, TournamentSpec)
     assert one.shard_deals is not None and five.shard_deals is not None and one.shard_deals == 5 * five.shard_deals
     assert "match_length" not in one.canonical() and five.canonical()["match_length"] == 5
+
+
+@pytest.mark.parametrize(("game", "players", "one", "many"), [
+    ("preferans", 3, "pulka", "pulkas"), ("raspisnoy", 3, "match", "matches"), ("order-poker", 4, "deal", "deals")])
+def test_a_refused_shard_time_names_the_games_unit(game: str, players: int, one: str, many: str) -> None:
+    """The shard-time refusal says the unit as leaderboards do (issue 29 item 5): "a shard of 1,000
+    matches", "one pulka", never "matchs"."""
+    from sims.plan import check_shard_time, unit_seconds
+
+    spec = parse_spec({"kind": "tournament", "game": game, "players": players, "bots": [f"{game}/random"] * players,
+                       "deals": 10**6, "shard_deals": 1000, "seed": 1})
+    assert isinstance(spec, TournamentSpec)
+    seconds, _ = unit_seconds(spec)
+    with pytest.raises(SpecError) as e:
+        check_shard_time(spec, 2 * seconds)  # one unit fits, a thousand do not
+    assert e.value.errors[0][0] == "shard_deals" and e.value.errors[0][1].startswith(f"a shard of 1,000 {many} is ")
+    with pytest.raises(SpecError) as e:
+        check_shard_time(spec, seconds / 2)
+    assert e.value.errors[0][1].startswith(f"one {one} with these bots is predicted")

@@ -140,15 +140,16 @@ def _check_entry(given: Mapping[str, Any], replayed: Mapping[str, Any], k: int) 
                                 f"the replay gives {replayed[key]!r}", rule, deal=k)
 
 
-def validate(record: Any, strict: bool | None = None) -> tuple[State, State]:
+def validate(record: Any, strict: bool | None = None, rules: Rules | None = None) -> tuple[State, State]:
     """Check ``record`` in LP-7.5's order; (the fresh state, the state after its actions).
 
     ``strict``: every round must be complete (LP-7.4); default: when the record has an ``outcome``.
+    ``rules``: as ``record_rules`` read them (``GameEntry.state_from_record``); None: read here.
     """
     finished, first = _envelope(record)
     strict = finished if strict is None else strict
     deal, actions = record["deal"], record["actions"]
-    rules = _rules(record, len(deal))
+    rules = _rules(record, len(deal)) if rules is None else rules
     players = record["players"]
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, not {players}", "LP-1.1")
@@ -220,9 +221,9 @@ def record_rules(record: Any) -> Rules:
 
 
 def from_record(record: Any, rules: Rules) -> State:
-    """The fresh match of a record, after checking all of it (LP-7.5): faults name the rule and index.
-    ``validate`` reads the envelope and rules again in LP-7.5's order (it also serves the strict replay)."""
-    fresh, _ = validate(record)
+    """The fresh match of a record whose ``rules`` the entry has read (``record_rules``), after checking
+    all of it (LP-7.5): faults name the rule and index."""
+    fresh, _ = validate(record, rules=rules)
     return fresh
 
 

@@ -87,10 +87,12 @@ def _outcome_shape(record: Mapping[str, Any], deals: int) -> list[Any] | None:
     return entries
 
 
-def validate(record: Any) -> tuple[State, State]:
-    """Check ``record`` in R-8.7's order; (the fresh match, the match after its actions)."""
-    check_envelope(record, NAME, VERSION, RECORD_RULE)
-    rules = rules_from(record.get("rules"))
+def validate(record: Any, rules: Rules | None = None) -> tuple[State, State]:
+    """Check ``record`` in R-8.7's order; (the fresh match, the match after its actions). ``rules``: as
+    ``GameEntry.state_from_record`` read them with the envelope; None: both are read here first."""
+    if rules is None:
+        check_envelope(record, NAME, VERSION, RECORD_RULE)
+        rules = rules_from(record.get("rules"))
     players = record["players"]
     try:
         plan = schedule(rules, players)  # R-1.1
@@ -162,9 +164,9 @@ def record_rules(record: Any) -> Rules:
 
 
 def from_record(record: Any, rules: Rules) -> State:
-    """The fresh match of a record, after checking all of it in R-8.7's order (``validate`` reads the
-    envelope and rules again in that order: it also serves ``replay_deal``)."""
-    fresh, _ = validate(record)
+    """The fresh match of a record whose envelope and ``rules`` the entry has read (R-8.7's first
+    checks), after checking the rest of it in R-8.7's order."""
+    fresh, _ = validate(record, rules)
     return fresh
 
 
