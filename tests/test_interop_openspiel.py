@@ -31,6 +31,17 @@ def test_every_adapted_game_is_registered_with_its_rules_as_parameters() -> None
         assert params["players"] == registry.game(name).seats(rules)[0]
 
 
+def test_every_game_of_the_project_is_adapted() -> None:
+    """Issue 32: every game (pyproject's ``rasklad.games`` entry points) has an adapter, so the tests over
+    ``ADAPTERS`` (random_sim_test here, api_test in test_interop_pettingzoo.py) cover every game."""
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    games = set(pyproject["project"]["entry-points"]["rasklad.games"])
+    assert len(games) == 8 and set(ADAPTERS) == games
+
+
 def test_parameters_pick_a_preset_and_override_its_options() -> None:
     g = pyspiel.load_game("rasklad_liars_poker(players=3,preset=trading-floor,digits_per_note=2)")
     assert (g.rules.preset, g.rules.digit_order, g.rules.rebid, g.rules.digits_per_note) == \

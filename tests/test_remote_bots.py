@@ -297,3 +297,90 @@ def test_keep_alive_client_reads_every_framing_and_reuses_connections() -> None:
     assert got == [(200, answer, False), (200, answer, False), (200, answer, False), (200, answer, False),
                    (204, b"", False), (302, b"", True), (200, answer, False)]
     assert connections == 2  # one kept alive throughout, one more after the server closed it
+
+
+def test_the_example_remote_bot_plays_without_a_fault() -> None:
+    """``examples/remote_bot.py``, the server a user copies, answers every decision of a shard legally, and
+    the same (job, deal, rotation, step) seeds its choice: a second run gives the same rows."""
+    import socket
+
+    from service_harness import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "examples" / "remote_bot.py"), "--port", str(port)])
+    try:
+        for _ in range(400):  # until the server listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert proc.poll() is None, "examples/remote_bot.py exited"
+                threading.Event().wait(0.05)
+        spec = parse_spec(_spec({"remote": f"http://127.0.0.1:{port}/", "label": "mine"}, max_faults=0))
+        first, again = run_shard(spec, 0), run_shard(spec, 0)
+        assert set(first["seats"].column("remote_faults").to_pylist()) == {0}
+        assert first["seats"].num_rows == 6 * 2 * 2 and "mine" in first["seats"].column("bot").to_pylist()
+        for t in ("deals", "seats"):
+            _same(first[t], again[t])
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_keys_remote_decisions_in_flight_are_limited_across_workers() -> None:
+    """``RASKLAD_REMOTE_PER_KEY``: the slots of a key live in the broker's Redis, shared by every worker;
+    a shard takes what is left (none: it waits, here stopped), another key is not affected."""
+    import redis
+    from service_harness import REDIS_HOST, REDIS_PORT, redis_db
+
+    from workers.remote_slots import give_back, take
+
+    with redis_db() as db:
+        r = redis.Redis(host=REDIS_HOST, port=REDIS_PORT, db=db)
+        a, n = take(r, "alice", 3, 5, 60)  # one worker's shard: 3 of alice's 5 slots
+        assert n == 3
+        b, m = take(r, "alice", 3, 5, 60)  # another worker's: the 2 left
+        assert m == 2
+        assert take(r, "alice", 1, 5, 60, stop=lambda: True)[1] == 0  # none free
+        assert take(r, "bob", 3, 5, 60)[1] == 3  # another key's slots
+        give_back(r, "alice", a, n)
+        assert take(r, "alice", 4, 5, 60)[1] == 3  # given back: free again
+        give_back(r, "alice", b, m)
+
+
+def test_keys_create_takes_remote_bot_prefixes_repeatedly(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "RASKLAD_DATA": str(tmp_path), "RASKLAD_DB": f"sqlite:///{tmp_path / 'jobs.sqlite'}"}
+    run = [sys.executable, "-m", "rasklad", "keys"]
+    done = subprocess.run([*run, "create", "--name", "me", "--remote-bot", "https://bots.example.com/a/",
+                           "--remote-bot", "http://127.0.0.1:8765/"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    listed = subprocess.run([*run, "list"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert [json.loads(line)["remote_bots"] for line in listed.stdout.splitlines()] == \
+        [["https://bots.example.com/a/", "http://127.0.0.1:8765/"]]
+
+
+def test_a_request_holds_the_contracts_keys() -> None:
+    """Issue 32's contract, names kept exactly: format, game, version, rules, players, seat,
+    unit {job, deal, rotation}, view, legal (the encoded actions), step."""
+    seen: list[dict[str, Any]] = []
+
+    async def record(req: Any) -> tuple[int, Any]:
+        seen.append(req)
+        return 200, {"action": req["legal"][-1]}
+
+    for url in _thread_server(record):
+        spec = parse_spec(_spec({"remote": url, "label": "mine"}, max_faults=0))
+        run_shard(spec, 0)
+    entry = registry.game(GAME)
+    assert seen
+    for req in seen:
+        assert {"format", "game", "version", "rules", "players", "seat", "unit", "view", "legal", "step"} <= set(req)
+        assert (req["format"], req["game"], req["version"], req["players"]) == \
+            ("rasklad-act/1", GAME, entry.version, 2)
+        assert req["rules"] == entry.rules_dict(entry.rules({})) and req["seat"] in (0, 1)
+        assert set(req["unit"]) == {"job", "deal", "rotation"} and req["unit"]["deal"] in range(6)
+        assert isinstance(req["legal"], list) and req["legal"] and isinstance(req["step"], int)
+    assert {r["unit"]["rotation"] for r in seen} == {0, 1} and {r["seat"] for r in seen} == {0, 1}
