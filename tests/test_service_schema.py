@@ -24,6 +24,32 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
+
+def _import_lazy_modules() -> None:
+    """Import now, on a shallow stack, what schemathesis and Hypothesis import lazily while generating.
+
+    pytest rewrites the asserts of every module of a distribution with a pytest plugin (both have one),
+    so such a module is parsed by ``ast`` when first imported. Imported deep inside Hypothesis' generation,
+    CPython 3.11.7's AST validator once failed there with "SystemError: AST constructor recursion depth
+    mismatch" (a CPython bug, gh-106905, fixed in 3.11.8/3.12.1); imported here, nothing is deep.
+    """
+    import contextlib
+    import importlib
+    import pkgutil
+
+    for pkg in ("schemathesis.specs.openapi", "schemathesis.generation", "schemathesis.engine",
+                "schemathesis.core", "schemathesis.openapi", "schemathesis.transport", "schemathesis.wfc"):
+        root = importlib.import_module(pkg)
+        for mod in pkgutil.walk_packages(root.__path__, pkg + ".", onerror=lambda _name: None):
+            with contextlib.suppress(ImportError):  # an optional dependency this test does not use
+                importlib.import_module(mod.name)
+    for name in ("hypothesis.internal.conjecture.optimiser", "hypothesis.strategies._internal.flatmapped",
+                 "hypothesis.strategies._internal.random", "hypothesis.strategies._internal.regex"):
+        importlib.import_module(name)
+
+
+_import_lazy_modules()
+
 #: Generated requests per operation, mode and job id at most: 14 operations, about 25 s.
 EXAMPLES = 25
 
