@@ -43,6 +43,7 @@ class BotHandler:
         self.info = registry.get(name, game)  # ``game``: the game a game-generic bot plays
         self.game = self.info.game
         self.bot = self.info.factory(**dict(params or {}))
+        self.unlisted = registry.game(self.game).unlisted_legal
 
     def answer(self, req: Any) -> tuple[int, Any]:
         """The status and body for one request."""
@@ -52,15 +53,26 @@ class BotHandler:
             return 422, {"error": f"this server plays {self.info.name}, not a bot of {req.get('game')!r}"}
         legal_json = req.get("legal")
         engine = req.get("engine")
-        if legal_json is None or not isinstance(engine, dict) or "legal" not in engine:
-            return 422, {"error": "the request does not list the legal actions as the engine's objects "
-                                  "(a game whose actions are too many to list cannot be served by bot-serve)"}
+        if not isinstance(engine, dict):
+            return 422, {"error": "the request has no engine section (the view's type notes)"}
+        if (legal_json is None and self.unlisted is None) or (legal_json is not None and "legal" not in engine):
+            return 422, {"error": "the request does not list the legal actions as the engine's objects"}
         view = from_json(req["view"], engine.get("view_types"))
-        legal = from_json(engine["legal"], engine.get("legal_types"))
         unit = req.get("unit") or {}
         seed = hashlib.sha256(json.dumps([unit.get("job"), unit.get("deal"), unit.get("rotation"), req.get("step"),
                                           req.get("seat")]).encode()).digest()
         rng = np.random.default_rng(int.from_bytes(seed[:16], "big"))
+        if legal_json is None:  # too many to list (Quintet's layouts): rebuilt from the view (GameEntry)
+            assert self.unlisted is not None
+            space, encode = self.unlisted(view)
+            if req.get("legal_count") != len(space):
+                return 422, {"error": f"the view gives {len(space)} legal actions, the request says "
+                                      f"{req.get('legal_count')!r}"}
+            action = self.bot.act(view, space, rng)
+            if action not in space:
+                return 500, {"error": f"the bot chose {action!r}, which is not a legal action"}
+            return 200, {"action": encode(action)}
+        legal = from_json(engine["legal"], engine.get("legal_types"))
         action = self.bot.act(view, legal, rng)
         for i, a in enumerate(legal):
             if a == action:

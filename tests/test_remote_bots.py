@@ -25,7 +25,7 @@ import pyarrow as pa
 import pytest
 
 from games.core import registry
-from sims.botserve import start
+from sims.botserve import BotHandler, start
 from sims.jsonview import from_json, to_json
 from sims.remote import RemoteAccess, RemoteBotFailed
 from sims.remoteurl import UrlRefused, allowed_prefix, check_url_resolved
@@ -92,6 +92,34 @@ def test_bot_serve_plays_as_the_local_bot() -> None:
         for t in ("deals", "seats"):
             _same(local[t], remote[t])
         assert set(remote["seats"].column("remote_faults").to_pylist()) == {0}
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_bot_serve_serves_quintet_whose_layouts_a_request_cannot_list() -> None:
+    """Quintet's requests carry ``legal: null`` and ``legal_count`` (6.2e14 layouts, Q-1.3): bot-serve
+    rebuilds the layouts from the view (GameEntry.unlisted_legal) and answers {"seat", "layout"}, so a
+    served greedy bot (it draws nothing) gives exactly the local rows, with no fault."""
+    quintet = {"kind": "tournament", "game": "quintet", "players": 2, "deals": 6, "shard_deals": 6, "seed": 5}
+    proc = subprocess.Popen([sys.executable, "-m", "rasklad", "bot-serve", "quintet/greedy", "--port", "0"],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        url = re.search(r"on (http://\S+)", proc.stderr.readline()).group(1)  # type: ignore[union-attr]
+        local = run_shard(parse_spec({**quintet, "bots": [{"name": "quintet/greedy", "label": "mine"},
+                                                           "quintet/random"]}), 0)
+        remote = run_shard(parse_spec({**quintet, "bots": [{"remote": url, "label": "mine"}, "quintet/random"]}), 0)
+        for t in ("deals", "seats"):
+            _same(local[t], remote[t])
+        assert set(remote["seats"].column("remote_faults").to_pylist()) == {0}
+        handler = BotHandler("quintet/greedy")
+        view = registry.game("quintet").deal(registry.game("quintet").presets["default"], 2, 0,
+                                             np.random.default_rng(3)).view(0)
+        body = {"format": "rasklad-act/1", "game": "quintet", "seat": 0, "view": to_json(view)[0], "legal": None,
+                "legal_count": 1, "engine": {"view_types": to_json(view)[1]}}
+        status, answer = handler.answer(json.loads(json.dumps(body)))
+        assert status == 422 and "1" in answer["error"]  # a count the view does not give is refused
     finally:
         proc.terminate()
         proc.wait(10)

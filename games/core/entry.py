@@ -464,6 +464,12 @@ class GameEntry:
     score_total: Callable[[Any], int] | None = None
     """``score_total(state)``: what the seats' scores of the finished unit sum to under the rules
     (``lambda state: 0`` for a zero-sum game)."""
+    unlisted_legal: Callable[[Mapping[str, Any]], tuple[Sequence[Any], Callable[[Any], Any]]] | None = None
+    """For a game whose legal actions are too many to list in a remote bot's request (Quintet's
+    layouts, whose ``legal`` is then null): ``unlisted_legal(view)`` rebuilds, from the acting seat's
+    view alone, its legal actions (a lazy sequence, as ``legal_actions()`` returns) and an encoder of
+    one of them in the game's JSON form (``encode_action``'s), so that ``rasklad bot-serve`` can serve
+    the game's bots. None: every legal list is short enough to be sent."""
     chance_prefix: bool = False
     """True when a record's ``deal`` holds only the chance consumed so far, because how much is drawn
     depends on the play (Dice Poker stores every face thrown and no other, DP-8.1): the stub at the

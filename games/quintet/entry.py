@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,7 @@ import numpy as np
 from games.core.cards import card_str
 from games.core.entry import GameEntry
 from games.quintet import record, tables
-from games.quintet.layout import check_layout, layout_strs
+from games.quintet.layout import LayoutSpace, check_layout, layout_strs
 from games.quintet.playthrough import PLAYTHROUGH
 from games.quintet.rules import NAME, PLAYERS, PRESETS, RANKING, VERSION, Rules
 from games.quintet.state import State
@@ -27,6 +27,13 @@ def _seats(rules: Rules) -> tuple[int, int]:
 
 def _encode(state: State, layout: Any) -> dict[str, Any]:
     return {"seat": state.to_act(), "layout": layout_strs(check_layout(layout, state.space.held))}
+
+
+def _unlisted_legal(view: Mapping[str, Any]) -> tuple[LayoutSpace, Callable[[Any], dict[str, Any]]]:
+    """The layouts of the view's 25 cards (Q-1.3) and their encoder: what ``rasklad bot-serve`` needs to
+    serve a Quintet bot, whose request cannot list its 6.2e14 legal layouts."""
+    space, seat = LayoutSpace(view["cards"]), view["seat"]
+    return space, lambda layout: {"seat": seat, "layout": layout_strs(check_layout(layout, space.held))}
 
 
 def describe(state: State, layout: Any) -> str:
@@ -87,6 +94,7 @@ ENTRY = GameEntry(
     encode_action=_encode,
     record_rules=record.record_rules,
     decode_action=record.decode_action,
+    unlisted_legal=_unlisted_legal,
     tables=tables.TABLES,
     bots=_bots,
     unit="deal",
