@@ -24,6 +24,14 @@ cdef extern from "numpy/random/bitgen.h":
         double (*next_double)(void *st) nogil
 
 
+cdef inline int random_index(bitgen_t *bg, int m) noexcept nogil:
+    """``int(Generator.random() * m)`` (``random()`` is ``next_double``), nothing drawn for m = 1: the random
+    bots' uniform choice among ``m`` legal actions (Raspisnoy's ``RandomBot.act``)."""
+    if m == 1:
+        return 0
+    return <int>(bg.next_double(bg.state) * m)
+
+
 @cython.cdivision(True)  # n >= 2 where it divides: no zero check (the kernels compile with cdivision)
 cdef inline uint32_t bounded(bitgen_t *bg, uint32_t n) noexcept nogil:
     """``Generator.integers(n)`` for 1 <= n < 2**32: numpy's buffered Lemire draw on 32 bits; nothing

@@ -25,7 +25,8 @@ the same as with a fresh table, only found sooner.
 from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
 from libc.stdlib cimport calloc, free
 
-from games.raspisnoy.fast.tricks cimport led_of, plain_allowed, play_key, real_base, trick_trump_of, winner_index
+from games.raspisnoy.fast.tricks cimport (joker_moves, led_of, plain_allowed, play_key, real_base, trick_trump_of,
+                                          winner_index)
 
 
 cdef extern from *:
@@ -132,30 +133,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
     while jok:
         card = __builtin_ctzll(jok)
         jok &= jok - 1
-        if c.tcount == 0:
-            if c.leads_any or c.rotating:
-                for s in range(4):
-                    moves[m] = card | (1 << 6) | (s << 8)
-                    m += 1
-            elif c.trump >= 0:
-                moves[m] = card | (1 << 6) | (c.trump << 8)
-                m += 1
-            if c.joker_low:
-                for s in range(4):
-                    moves[m] = card | (2 << 6) | (s << 8)
-                    m += 1
-            if c.joker_plain:
-                moves[m] = card | (3 << 6) | (NOCALL << 8)
-                m += 1
-        else:
-            moves[m] = card | (1 << 6) | (NOCALL << 8)
-            m += 1
-            if c.joker_low:
-                moves[m] = card | (2 << 6) | (NOCALL << 8)
-                m += 1
-            if plain:
-                moves[m] = card | (3 << 6) | (NOCALL << 8)
-                m += 1
+        m += joker_moves(card, c.tcount, c.leads_any, c.rotating, c.trump, c.joker_low, c.joker_plain, plain,
+                         moves + m)  # tricks.pxd, shared with the play-outs
     order_moves(c, moves, m)
     return m
 

@@ -24,13 +24,9 @@ from libc.math cimport fabs
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 
-from games.raspisnoy.fast.tricks cimport engine_moves, led_of, trick_trump_of, winner_index
+from ext.npdraw cimport bitgen_t, random_index
+from games.raspisnoy.fast.tricks cimport bid_values_of, engine_moves, led_of, trick_trump_of, winner_index
 
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        double (*next_double)(void *st) nogil
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
@@ -103,33 +99,13 @@ cdef struct Game:
 
 
 cdef inline int choose(int m, bitgen_t* bg) noexcept nogil:
-    """``RandomBot.act``: no draw for one action, else ``int(random() * m)``."""
-    if m == 1:
-        return 0
-    return <int>(bg.next_double(bg.state) * m)
+    """``RandomBot.act``: no draw for one action, else ``int(random() * m)`` (ext/npdraw.pxd)."""
+    return random_index(bg, m)
 
 
-cdef int bid_values(Opt* o, Game* g, int seat, int lo, int* out) noexcept nogil:
-    """``Deal.bid_values`` (R-3.1, R-3.3, R-3.4, R-3.8)."""
-    cdef int m = 0, v, duty, forbidden = -1, s, tot = 0
-    duty = o.max_passes >= 0 and g.runs[seat] >= o.max_passes
-    if o.restriction and seat == g.dealer:
-        for s in range(o.n):
-            if s != seat and g.bids[s] >= 0:
-                tot += g.bids[s]
-        if 0 <= g.k - tot <= g.k:
-            forbidden = g.k - tot
-    for v in range(lo, g.k + 1):
-        if duty and v == 0:
-            continue
-        if v == forbidden:
-            continue
-        out[m] = v
-        m += 1
-    if m == 0 and duty and forbidden >= 0:
-        out[0] = 1
-        m = 1
-    return m
+cdef inline int bid_values(Opt* o, Game* g, int seat, int lo, int* out) noexcept nogil:
+    """``Deal.bid_values`` (R-3.1, R-3.3, R-3.4, R-3.8; tricks.pxd, shared with ``_playout.pyx``)."""
+    return bid_values_of(o.n, g.k, g.dealer, o.restriction, o.max_passes, g.bids, g.runs, seat, lo, out)
 
 
 cdef double card_strength(Opt* o, int c, uint64_t hand, int trump) noexcept nogil:

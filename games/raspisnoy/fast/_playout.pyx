@@ -13,13 +13,9 @@ Cards are 0..35 (core id − 16). Used by the benchmark against OpenSpiel (bench
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t
 
-from games.raspisnoy.fast.tricks cimport engine_moves, led_of, trick_trump_of, winner_index
+from ext.npdraw cimport bitgen_t, random_index
+from games.raspisnoy.fast.tricks cimport bid_values_of, engine_moves, led_of, trick_trump_of, winner_index
 
-cdef extern from "numpy/random/bitgen.h":
-    ctypedef struct bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        double (*next_double)(void *st) nogil
 
 DEF MAXP = 6
 DEF MAXL = 80
@@ -59,27 +55,9 @@ cdef struct Game:
     int tricks
 
 
-cdef int bid_values(Opt* o, Game* g, int seat, int lo, int* out) noexcept nogil:
-    """``Deal.bid_values`` (R-3.1, R-3.3, R-3.4, R-3.8)."""
-    cdef int m = 0, v, duty, forbidden = -1, s, tot = 0
-    duty = o.max_passes >= 0 and g.runs[seat] >= o.max_passes
-    if o.restriction and seat == o.dealer:
-        for s in range(o.n):
-            if s != seat and g.bids[s] >= 0:
-                tot += g.bids[s]
-        if 0 <= o.k - tot <= o.k:
-            forbidden = o.k - tot
-    for v in range(lo, o.k + 1):
-        if duty and v == 0:
-            continue
-        if v == forbidden:
-            continue
-        out[m] = v
-        m += 1
-    if m == 0 and duty and forbidden >= 0:
-        out[0] = 1
-        m = 1
-    return m
+cdef inline int bid_values(Opt* o, Game* g, int seat, int lo, int* out) noexcept nogil:
+    """``Deal.bid_values`` (R-3.1, R-3.3, R-3.4, R-3.8; tricks.pxd, shared with ``_match.pyx``)."""
+    return bid_values_of(o.n, o.k, o.dealer, o.restriction, o.max_passes, g.bids, g.runs, seat, lo, out)
 
 
 cdef int play_moves(Opt* o, Game* g, int seat, int* moves) noexcept nogil:
@@ -99,9 +77,8 @@ cdef int winner(Opt* o, Game* g) noexcept nogil:
 
 
 cdef inline int choose(int m, bitgen_t* bg) noexcept nogil:
-    if m == 1:
-        return 0
-    return <int>(bg.next_double(bg.state) * m)
+    """``RandomBot.act``: no draw for one action, else ``int(random() * m)`` (ext/npdraw.pxd)."""
+    return random_index(bg, m)
 
 
 cdef int play(Opt* o, Game* g, bitgen_t* bg, int* trace) noexcept nogil:

@@ -92,13 +92,72 @@ cdef inline int plain_allowed(int lead_mode, int led, int trump, uint64_t real, 
     return not follow and (trump == 3 or not trumps or not must_trump)
 
 
+cdef inline int joker_moves(int card, int count, int leads_any, int rotating, int deal_trump, int joker_low,
+                            int joker_plain, int plain, int* moves) noexcept nogil:
+    """R-4.4, R-4.5: the plays of joker ``card`` in the engine's order (high < low < plain, then call); a lead
+    (``count`` 0) calls a suit, a follower's call is none (7); ``plain``: R-4.6 lets a follower play it
+    plain (``plain_allowed``). The number of moves written."""
+    cdef int m = 0, s
+    if count == 0:  # R-4.5: a joker lead
+        if leads_any or rotating:
+            for s in range(4):
+                moves[m] = card | (1 << 6) | (s << 8)
+                m += 1
+        elif deal_trump >= 0:
+            moves[m] = card | (1 << 6) | (deal_trump << 8)
+            m += 1
+        if joker_low:
+            for s in range(4):
+                moves[m] = card | (2 << 6) | (s << 8)
+                m += 1
+        if joker_plain:
+            moves[m] = card | (3 << 6) | (7 << 8)
+            m += 1
+        return m
+    moves[m] = card | (1 << 6) | (7 << 8)
+    m += 1
+    if joker_low:
+        moves[m] = card | (2 << 6) | (7 << 8)
+        m += 1
+    if plain:
+        moves[m] = card | (3 << 6) | (7 << 8)
+        m += 1
+    return m
+
+
+cdef inline int bid_values_of(int n, int k, int dealer, int restriction, int max_passes, int* bids, int* runs,
+                              int seat, int lo, int* out) noexcept nogil:
+    """``Deal.bid_values`` (R-3.1, R-3.3, R-3.4, R-3.8): the bids ``lo..k`` ``seat`` may make, ascending, with
+    ``bids`` the others' bids so far (-1: none) and ``runs`` each seat's passes in a row (``max_passes`` -1:
+    no limit)."""
+    cdef int m = 0, v, duty, forbidden = -1, s, tot = 0
+    duty = max_passes >= 0 and runs[seat] >= max_passes
+    if restriction and seat == dealer:
+        for s in range(n):
+            if s != seat and bids[s] >= 0:
+                tot += bids[s]
+        if 0 <= k - tot <= k:
+            forbidden = k - tot
+    for v in range(lo, k + 1):
+        if duty and v == 0:
+            continue
+        if v == forbidden:
+            continue
+        out[m] = v
+        m += 1
+    if m == 0 and duty and forbidden >= 0:
+        out[0] = 1
+        m = 1
+    return m
+
+
 cdef inline int engine_moves(uint64_t hand, uint64_t jokers, int count, int lead_mode, int led, int trick_trump,
                              int deal_trump, int rotating, int must_trump, int joker_plain, int joker_low,
                              int leads_any, int* moves) noexcept nogil:
     """R-4.6: every legal play of ``hand`` in the readable engine's order (``legal_plays``: by card, then
     mode high < low < plain, then call); ``count`` plays are on the trick (0: a lead)."""
     cdef uint64_t real = hand & ~jokers, base
-    cdef int m = 0, card, s, plain = 0
+    cdef int m = 0, card, plain = 0
     if count == 0:
         base = real
     else:
@@ -109,28 +168,5 @@ cdef inline int engine_moves(uint64_t hand, uint64_t jokers, int count, int lead
             moves[m] = card | (7 << 8)
             m += 1
         elif (hand >> card) & 1 and (jokers >> card) & 1:
-            if count == 0:  # R-4.5: a joker lead
-                if leads_any or rotating:
-                    for s in range(4):
-                        moves[m] = card | (1 << 6) | (s << 8)
-                        m += 1
-                elif deal_trump >= 0:
-                    moves[m] = card | (1 << 6) | (deal_trump << 8)
-                    m += 1
-                if joker_low:
-                    for s in range(4):
-                        moves[m] = card | (2 << 6) | (s << 8)
-                        m += 1
-                if joker_plain:
-                    moves[m] = card | (3 << 6) | (7 << 8)
-                    m += 1
-            else:
-                moves[m] = card | (1 << 6) | (7 << 8)
-                m += 1
-                if joker_low:
-                    moves[m] = card | (2 << 6) | (7 << 8)
-                    m += 1
-                if plain:
-                    moves[m] = card | (3 << 6) | (7 << 8)
-                    m += 1
+            m += joker_moves(card, count, leads_any, rotating, deal_trump, joker_low, joker_plain, plain, moves + m)
     return m
