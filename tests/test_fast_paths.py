@@ -14,6 +14,7 @@ table of bots the path names (``FastPath.bots_for_test``), many seeded deals:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,8 +24,13 @@ import pytest
 from games.core import registry
 from games.core.entry import FastPath, GameEntry
 
-DEALS = 400  # per (seat count, preset, table): about 5,000 kernel deals for Order Poker
-MATCHES = 10  # the same for a game whose unit is a match (a Raspisnoy match is 20 to 70 deals)
+#: ``FAST_PATH_DEPTH=10`` plays every count below ten times over (``make conformance-deep``).
+DEPTH = max(1, int(os.environ.get("FAST_PATH_DEPTH", "1")))
+DEALS = 400 * DEPTH  # per (seat count, preset, table): about 5,000 kernel deals for Order Poker
+MATCHES = 10 * DEPTH  # the same for a game whose unit is a match (a Raspisnoy match is 20 to 70 deals)
+#: Games whose matches are long: a Preferans pulka of random bidders runs to about 220 deals, so 3 pulkas a
+#: case (about 660 deals through the readable loop; 10 took 40-140 s a case, half of the file's time).
+MATCHES_OF = {"preferans": 3 * DEPTH}
 
 
 def _cases() -> list[Any]:
@@ -109,7 +115,7 @@ def _flat(entry: GameEntry, actions: Sequence[Any]) -> list[Any]:
 @pytest.mark.parametrize("entry, fp, rules, table", _cases())
 def test_fast_path_equals_the_readable_engine(entry: GameEntry, fp: FastPath, rules: Any,
                                               table: list[tuple[str, Mapping[str, Any]]]) -> None:
-    check_parity(entry, fp, rules, table, MATCHES if entry.unit == "match" else DEALS)
+    check_parity(entry, fp, rules, table, MATCHES_OF.get(entry.name, MATCHES) if entry.unit == "match" else DEALS)
 
 
 def test_every_fast_path_names_tables_to_test() -> None:
