@@ -11,7 +11,10 @@ subset of the hand. Figures are the medians over the rounds, in hands per CPU se
 
     .venv/bin/pip install pokerkit     # the peer: for this benchmark only (the tests' cross-check uses it too)
     .venv/bin/python benchmarks/bench_classic_poker_run.py [--rounds 3] [--scale 1.0] [--case draw]
-        [--before /tmp/before [--before-scale 0.05]] [--json out.json]
+        [--before /tmp/before [--before-scale 0.05]] [--rules-seats 3] [--json out.json]
+
+``--rules-seats N`` puts ``classic-poker/rules`` at the first N seats (random at the others); PokerKit
+still plays random (its figures are then only a reference, not the same players).
 
 A hand is one play of a deal: ``seating: duplicate`` plays every deal once per rotation of the bots (six
 hands per deal at six seats; the cards are dealt once), ``seating: fixed`` once. ``variance_reduction``:
@@ -107,10 +110,14 @@ CASES: list[tuple[str, dict[str, Any], int, str, str, int, str]] = [
 BEFORE_AUTO_SCALE = 0.1
 
 
-def spec(rules: dict[str, Any], players: int, seating: str, variance: str, deals: int) -> dict[str, Any]:
-    """The job of one case (summary rows, shards of at most 10,000 deals)."""
+def spec(rules: dict[str, Any], players: int, seating: str, variance: str, deals: int,
+         rules_seats: int = 0) -> dict[str, Any]:
+    """The job of one case (summary rows, shards of at most 10,000 deals; the first ``rules_seats`` seats
+    ``classic-poker/rules``, the others random)."""
+    bots = [{"name": "classic-poker/rules"}] * rules_seats \
+        + [{"name": "classic-poker/random"}] * (players - rules_seats)
     return {"kind": "tournament", "name": "bench classic poker", "game": "classic-poker", "rules": rules,
-            "players": players, "bots": [{"name": "classic-poker/random"}] * players, "deals": deals,
+            "players": players, "bots": bots, "deals": deals,
             "seating": seating, "seed": 1, "record": "summary", "shard_deals": min(deals, 10_000),
             "variance_reduction": variance}
 
@@ -122,6 +129,7 @@ def main() -> None:
     ap.add_argument("--peer-hands", type=int, default=1_500)
     ap.add_argument("--json")
     ap.add_argument("--case", help="only the cases whose name contains this text")
+    ap.add_argument("--rules-seats", type=int, default=0, help="classic-poker/rules at the first N seats")
     ap.add_argument("--before", type=Path, help="a copy of the code before a change, run interleaved")
     ap.add_argument("--before-scale", type=float, default=0.05,
                     help="the size of the before's jobs (variance_reduction none) relative to the others' (0: none)")
@@ -142,7 +150,7 @@ def main() -> None:
             cut = 1.0 if code is None else args.before_scale if variance == "none" else args.before_auto_scale
             n = max(60, int(deals * args.scale * cut))
             path = work / f"case{i}-{label}.json"
-            path.write_text(json.dumps(spec(rules, players, seating, variance, n)))
+            path.write_text(json.dumps(spec(rules, players, seating, variance, n, args.rules_seats)))
             hands = n * (players if seating == "duplicate" else 1)
             cases.append((f"{name}{f' [{label}]' if label else ''}", path, hands, form, code))
     forms = sorted({c[3] for c in cases})

@@ -3,7 +3,7 @@
 ``tests/test_fast_paths.py`` checks every preset the path plays; here: options no preset has (the
 draws of CP-7.4 ``max_draw`` 3 and ``3_or_4_with_ace``, CP-5.4's qualifier, stakes), the new stock of
 CP-7.5 and stud's common card of CP-8.6 actually reached, ``play_rows`` against the rows of the
-readable loop, and what ``supports`` refuses.
+readable loop, ``classic-poker/rules`` seats at more seat counts and options, and what ``supports`` refuses.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.classic_poker.bots import RandomBot
+from games.classic_poker.bots import RandomBot, RulesBot
 from games.classic_poker.fast.playout import FAST
 from games.classic_poker.rules import PRESETS, Rules
 from games.classic_poker.state import State
@@ -42,12 +42,33 @@ def test_options_no_preset_has_play_as_the_engine(rules: Rules, players: int) ->
     check_parity(ENTRY, FAST, rules, RANDOM * players, deals=150, seed=5)
 
 
-def _loop_rows(rules: Rules, players: int, deal: int, streams: Streams) -> list[Any]:
-    """Every rotation of one deal through the readable loop and the row functions (tables.py)."""
+RULES_TABLE: list[tuple[str, dict[str, Any]]] = [("classic-poker/rules", {})]
+
+
+@pytest.mark.parametrize("rules, players, mixed", [
+    (PRESETS["draw"], 6, False), (PRESETS["stud7"], 5, True), (PRESETS["stud5"], 8, False),  # CP-8.7's four-flush
+    (PRESETS["lowball"], 4, True), (PRESETS["stud7-hilo"], 3, False),
+    (Rules(max_draw=3), 4, False),                             # CP-7.4: discards over the limit
+    (Rules(max_draw="3_or_4_with_ace"), 4, True),              # the ace kept and shown
+    (Rules(pot="low", low_ranking="ace_to_five", low_qualifier="8"), 3, False),   # CP-5.4
+    (Rules(pot="high_low", low_ranking="ace_either"), 5, True),
+    (Rules(form="stud7", deck="36", ace_low_straight="off", four_flush="on"), 5, False),  # CP-10.2, CP-4
+])
+def test_rules_seats_play_as_the_engine(rules: Rules, players: int, mixed: bool) -> None:
+    """``classic-poker/rules`` in the kernel (every seat, or alternating with random seats) at seat counts
+    and options the generic test's two-seat table leaves out."""
+    table = [RULES_TABLE[0] if s % 2 == 0 or not mixed else RANDOM[0] for s in range(players)]
+    check_parity(ENTRY, FAST, rules, table, deals=40, seed=9)
+
+
+def _loop_rows(rules: Rules, players: int, deal: int, streams: Streams, seats: list[Any] | None = None) -> list[Any]:
+    """Every rotation of one deal through the readable loop and the row functions (tables.py); ``seats`` the
+    bots of rotation 0 (random by default), rotated by one seat each rotation."""
     st0 = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
+    base = seats or [RandomBot()] * players
     out = []
     for r in range(players):
-        st, rng, bots = st0.copy(), streams.at(deal, r + 1), [RandomBot()] * players
+        st, rng, bots = st0.copy(), streams.at(deal, r + 1), base[r:] + base[:r]
         while not st.is_over():
             seat = st.to_act()
             st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
@@ -65,6 +86,19 @@ def test_play_rows_equal_the_row_functions_of_the_readable_loop(preset: str) -> 
         fresh = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
         rows = FAST.play_rows(fresh, ENTRY.tables, [[RandomBot()] * players] * players, streams.rotations(deal))
         assert rows == _loop_rows(rules, players, deal, streams), f"{preset}, deal {deal}"
+
+
+@pytest.mark.parametrize("preset", ["draw", "lowball-a5", "stud7", "stud7-hilo"])
+def test_play_rows_of_rules_seats_equal_the_readable_loop(preset: str) -> None:
+    """Rotations of rules and random seats (each rotation its own seating) in ``play_rows``."""
+    rules = PRESETS[preset]
+    seats: list[Any] = [RulesBot(), RandomBot(), RulesBot(), RulesBot(), RandomBot()]
+    streams = Streams(np.random.SeedSequence(98))
+    for deal in range(12):
+        fresh = ENTRY.deal(rules, 5, deal % 5, streams.at(deal, 0))
+        rotations = [seats[r:] + seats[:r] for r in range(5)]
+        rows = FAST.play_rows(fresh, ENTRY.tables, rotations, streams.rotations(deal))
+        assert rows == _loop_rows(rules, 5, deal, streams, seats), f"{preset}, deal {deal}"
 
 
 def test_the_new_stock_and_the_common_card_are_reached() -> None:
@@ -107,7 +141,12 @@ def test_supports_refuses_what_the_kernel_does_not_play() -> None:
     assert not FAST.supports(Rules(dealers_choice=("draw", "stud7")), random)  # CP-9.2
     assert not FAST.supports(Rules(max_raises=61), random)
     assert not FAST.supports(PRESETS["draw"], [RandomBot(), _Subclass(), RandomBot()])
-    assert not FAST.supports(PRESETS["draw"], [RandomBot(), registry.make("classic-poker/rules", {}), RandomBot()])
+    rules_seats = [RandomBot(), registry.make("classic-poker/rules", {}), RandomBot()]
+    assert FAST.supports(PRESETS["draw"], rules_seats) and FAST.supports(PRESETS["stud7"], rules_seats)
+    # a rules seat with wild cards: its strength and discards follow the wild evaluator (the readable engine)
+    for wild in ("draw-joker", "draw-bug", "draw-deuces"):
+        assert FAST.supports(PRESETS[wild], random) and not FAST.supports(PRESETS[wild], rules_seats)
+    assert not FAST.supports(PRESETS["draw"], [RandomBot(), registry.make("classic-poker/equity", {}), RandomBot()])
     assert ENTRY.fast_path(PRESETS["jackpots"], random) is None
     assert ENTRY.fast_path(dataclasses.replace(PRESETS["stud7"], ante=2), random) is FAST
 
@@ -126,17 +165,19 @@ def test_a_job_gives_the_same_rows_by_play_rows_and_by_played_states(preset: str
     assert fast["seats"].select(keep).equals(played["seats"].select(keep))
 
 
-@pytest.mark.parametrize("preset, players, seating", [
-    ("draw", 4, "duplicate"), ("stud7", 4, "duplicate"), ("lowball-a5", 3, "duplicate"),
-    ("stud7-hilo", 6, "random"), ("short36-draw", 6, "duplicate"),   # CP-7.5's new stock, CP-8.6's common card
+@pytest.mark.parametrize("preset, players, seating, rules_seats", [
+    ("draw", 4, "duplicate", 0), ("stud7", 4, "duplicate", 0), ("lowball-a5", 3, "duplicate", 0),
+    ("stud7-hilo", 6, "random", 0), ("short36-draw", 6, "duplicate", 0),   # CP-7.5's new stock, CP-8.6's common card
+    ("draw", 6, "duplicate", 3), ("stud7", 4, "duplicate", 2),             # classic-poker/rules seats
 ])
-def test_a_corrected_job_gives_the_same_rows_with_and_without_states(preset: str, players: int, seating: str) -> None:
+def test_a_corrected_job_gives_the_same_rows_with_and_without_states(preset: str, players: int, seating: str,
+                                                                     rules_seats: int) -> None:
     """Under ``variance_reduction: auto`` a summary job takes ``play_rows_corrected`` (the kernel's chance log,
     no ``State``); a job storing full records plays each rotation's ``State`` through ``play_out`` and the
     estimator reads the finished states (sims/run.py). Every row is the same, ``adjusted_score`` included."""
+    bots = ["classic-poker/rules"] * rules_seats + ["classic-poker/random"] * (players - rules_seats)
     spec = {"kind": "tournament", "game": "classic-poker", "rules": {"preset": preset}, "players": players,
-            "bots": ["classic-poker/random"] * players, "deals": 40, "shard_deals": 40, "seating": seating,
-            "seed": 13}
+            "bots": bots, "deals": 40, "shard_deals": 40, "seating": seating, "seed": 13}
     logged = run_shard(parse_spec(spec), 0)
     played = run_shard(parse_spec({**spec, "record": "full"}), 0)
     assert logged["deals"].equals(played["deals"])

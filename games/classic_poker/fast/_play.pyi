@@ -7,20 +7,25 @@ import numpy as np
 
 CODES: dict[str, int]
 MAX_RAISES: int
+RULES_TABLE_SIZE: int
 
 Result = tuple[bool, list[int], list[int], list[int], list[list[int]]]
 
 def play(rng: np.random.Generator, deck: Sequence[int], reshuffle: Sequence[int], players: int, dealer: int,
-         carried: Sequence[int], ante: int, opts: tuple[int, ...], trace: bool = False
+         carried: Sequence[int], ante: int, opts: tuple[int, ...], trace: bool = False,
+         kinds: Sequence[int] | None = None, tab: bytes | None = None
          ) -> tuple[list[int], list[int], list[int] | None, Result]: ...
 def results(rng_at: Callable[[int], np.random.Generator], deck: Sequence[int], reshuffle: Sequence[int], players: int,
-            dealer: int, carried: Sequence[int], ante: int, opts: tuple[int, ...], rotations: int) -> list[Any]: ...
+            dealer: int, carried: Sequence[int], ante: int, opts: tuple[int, ...], rotations: int,
+            kinds: Sequence[Sequence[int]] | None = None, tab: bytes | None = None) -> list[Any]: ...
 def logged_results(rng_at: Callable[[int], np.random.Generator], deck: Sequence[int], reshuffle: Sequence[int],
                    players: int, dealer: int, carried: Sequence[int], ante: int, opts: tuple[int, ...],
-                   rotations: int) -> list[tuple[Any, list[Any]]]: ...
+                   rotations: int, kinds: Sequence[Sequence[int]] | None = None, tab: bytes | None = None
+                   ) -> list[tuple[Any, list[Any]]]: ...
 def corrected_results(rng_at: Callable[[int], np.random.Generator], deck: Sequence[int], reshuffle: Sequence[int],
                       players: int, dealer: int, carried: Sequence[int], ante: int, opts: tuple[int, ...],
-                      rotations: int, final: int, draw: bool, orders: Callable[[int, int], np.ndarray]
+                      rotations: int, final: int, draw: bool, orders: Callable[[int, int], np.ndarray],
+                      kinds: Sequence[Sequence[int]] | None = None, tab: bytes | None = None
                       ) -> tuple[list[Any], np.ndarray, np.ndarray]: ...
 def logged_hands(units: Sequence[tuple[Sequence[int], Sequence[Sequence[Any]]]], players: int, final: int, draw: bool,
                  orders: Callable[[int, int], np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None: ...

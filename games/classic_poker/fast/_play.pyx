@@ -1,5 +1,5 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""One classic-poker deal of ``classic-poker/random`` seats in C (docs/rules/classic-poker.md).
+"""One classic-poker deal of ``classic-poker/random`` and ``classic-poker/rules`` seats in C (docs/rules/classic-poker.md).
 
 The deal is the readable engine's (games/classic_poker/state.py): the deck order (and in draw the
 reshuffle order) drawn up front and read from the top (CP-1.8, CP-11.2); antes (CP-6.2) and the
@@ -13,14 +13,18 @@ Openers (CP-7.3) and the showing hands of wild cards or of a low pot are not her
 ``supports`` refuses them). Hands are not evaluated here: the showdown's values come from
 ``ext.handeval`` afterwards, over the final hands this returns (they decide nothing during play).
 
-The bot is ``bots.RandomBot``: one ``Generator.integers(n)`` per decision over the engine's legal list
-(fold left out when a check is legal), numpy's buffered Lemire draw on ``next_uint32``, nothing drawn
-when one action is legal (as games/dice_poker/fast/_play.pyx).
+A seat's bot (``Game.kind``) is ``bots.RandomBot``: one ``Generator.integers(n)`` per decision over the
+engine's legal list (fold left out when a check is legal), numpy's buffered Lemire draw on ``next_uint32``,
+nothing drawn when one action is legal (as games/dice_poker/fast/_play.pyx); or ``bots.RulesBot``, which
+draws nothing (its one draw is the dealer's choice, CP-9.2, not played here): its strength reads the
+caller's table of five-card hands (``rules_strength``), its discards are ``bots.standard_discard`` of natural
+cards (``rules_draw``).
 
 Action codes: 0 fold, 1 check, 2 call, ``RAISE`` + a a raise of a; ``DRAW`` + m a discard of the hand
 positions of mask m; ``ACE`` + i a draw of four keeping (and showing) the ace at position i.
 """
 
+from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint32_t, uint64_t
 
@@ -37,6 +41,8 @@ DEF DRAW = 256
 DEF ACE = 512
 CODES = {"raise": RAISE, "draw": DRAW, "ace": ACE}
 MAX_RAISES = 60
+DEF TABLE_SIZE = 13 ** 5 * 3   # the rules bot's five-card table (five_key)
+RULES_TABLE_SIZE = TABLE_SIZE
 
 # the draws of CP-7.4 in the engine's order: discards of 0, 1, .. 5 of the five positions, each size
 # in itertools.combinations' (lexicographic) order
@@ -64,12 +70,15 @@ ctypedef struct Opts:
     int max_raises
     int max_draw        # 5, 3, or 4 for 3_or_4_with_ace
     bint four_flush     # CP-8.7 in the showing hand
+    bint low_pot        # pot=low (the rules bot's strength and discards, CP-5)
+    const unsigned char *tab   # the rules bot's table of five-card hands (playout._rules_table), or NULL
 
 
 ctypedef struct Game:
     int n
     int dealer
     int pos[MAXP]
+    int kind[MAXP]          # each seat's bot: 0 bots.RandomBot, 1 bots.RulesBot
     int deck[MAXC]
     int ndeck
     int ptr
@@ -326,6 +335,219 @@ cdef void advance(Game *g, const Opts *o) noexcept nogil:
     interval(g, best_showing(g, o), True)
 
 
+# ---- bots.RulesBot (classic-poker/rules) -------------------------------------------------------------------
+#
+# Its decisions read the hand's strength (bots._strength: 0, 0.5, 1, 2, here doubled: 0, 1, 2, 4). From five
+# cards on, the made hand's category comes from ``Opts.tab``, a table of every five natural cards by their
+# ranks and suit shape (``five_key``) that playout._rules_table fills from the engine's own evaluator
+# (hands.high_mode / low_mode, handeval.describe): in a high pot the class of the category (0 high card,
+# 1 pair, 2 four-flush, 3 two pair or better, in every ranking's order) and bit 2 for a made hand that a
+# draw keeps whole (straight, flush, full house, four, straight flush); in a low pot (draw) the strength
+# itself. Six and seven cards take the best class of their five-card subsets (values order by category
+# first). Below five cards (stud's early streets) it is hands.showing_key of the natural high ranking over
+# the first cards of the hand. Wild cards are not here (the play-out's supports refuses rules seats then).
+
+cdef inline int five_key(const int *c) noexcept nogil:
+    """Index into ``Opts.tab`` of five natural cards: their ranks ascending in base 13, then 0 (no four of
+    a suit), 1 (four of a suit) or 2 (a flush)."""
+    cdef int r[5]
+    cdef int ns[4]
+    cdef int i, j, t, k = 0, sc = 0
+    for i in range(4):
+        ns[i] = 0
+    for i in range(5):
+        r[i] = c[i] >> 2
+        ns[c[i] & 3] += 1
+    for i in range(1, 5):
+        t = r[i]
+        j = i
+        while j > 0 and r[j - 1] > t:
+            r[j] = r[j - 1]
+            j -= 1
+        r[j] = t
+    for i in range(5):
+        k = k * 13 + r[i]
+    for i in range(4):
+        if ns[i] == 5:
+            sc = 2
+        elif ns[i] == 4:
+            sc = 1
+    return k * 3 + sc
+
+
+cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
+    """bots._strength of the seat's hand (with stud's common card), doubled."""
+    cdef int cards[MAXH]
+    cdef int sub[5]
+    cdef int counts[13]
+    cdef int n = g.ncards[seat], i, a, b, j, k, cls = 0, c, pr = -1, shape0 = 0, shape1 = 0, top = -1
+    cdef bint flush
+    for i in range(n):
+        cards[i] = g.cards[seat][i]
+    if g.common >= 0:
+        cards[n] = g.common
+        n += 1
+    if n >= 5:
+        if n == 5:
+            c = o.tab[five_key(cards)]
+            if o.low_pot:
+                return c
+            cls = c & 3
+        else:  # the best five of six or seven: leave out one or two cards
+            for a in range(n):
+                for b in range(a + 1, n + 1):  # six cards: leave out a (b = n); seven: a and b < n
+                    if (n == 6) != (b == n):
+                        continue
+                    k = 0
+                    for j in range(n):
+                        if j != a and j != b:
+                            sub[k] = cards[j]
+                            k += 1
+                    c = o.tab[five_key(sub)] & 3
+                    if c > cls:
+                        cls = c
+        if cls == 3:
+            return 4
+        if cls == 2:
+            return 1
+        if cls == 1:  # bots._pair_rank: the highest rank held twice
+            for i in range(13):
+                counts[i] = 0
+            for i in range(n):
+                counts[cards[i] >> 2] += 1
+            for i in range(13):
+                if counts[i] >= 2:
+                    pr = i
+            return 2 if pr >= 9 else 1
+        return 0
+    # hands.showing_key of the first four cards, natural high (CP-8.3, CP-8.7)
+    if n > 4:
+        n = 4
+    for i in range(13):
+        counts[i] = 0
+    for i in range(n):
+        counts[cards[i] >> 2] += 1
+        if cards[i] >> 2 > top:
+            top = cards[i] >> 2
+    for i in range(13):
+        if counts[i] > shape0:
+            shape1 = shape0
+            shape0 = counts[i]
+        elif counts[i] > shape1:
+            shape1 = counts[i]
+    if shape0 >= 4:
+        cls = 5
+    elif shape0 == 3:
+        cls = 4
+    elif shape0 == 2:
+        cls = 3 if shape1 == 2 else 1
+    else:
+        cls = 0
+    if o.four_flush and n == 4 and cls < 3:
+        flush = True
+        for i in range(1, 4):
+            if cards[i] & 3 != cards[0] & 3:
+                flush = False
+        if flush:
+            cls = 2
+    if cls >= 3:
+        return 4
+    if cls >= 1:
+        return 2
+    return 1 if top >= 10 else 0
+
+
+cdef int rules_bet(Game *g, const Opts *o, int seat, int owe, bint can_check, bint raise_ok) noexcept nogil:
+    """bots.RulesBot's bet: the largest raise with a strong hand, call (or check, or the smallest raise) a
+    fair one, or a marginal one late (the dealer, or nothing to call), else check or fold (bots._bets)."""
+    cdef int s = rules_strength(g, o, seat)
+    cdef bint late = seat == g.dealer or owe == 0
+    if s >= 4 and raise_ok:
+        return RAISE + o.limit
+    if s >= 2 or (late and s >= 1):
+        if owe > 0:
+            return 2
+        if can_check:
+            return 1
+        if raise_ok:
+            return RAISE + o.min_bet
+        return 0
+    return 1 if can_check else 0
+
+
+cdef inline int popcount5(int m) noexcept nogil:
+    return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1) + (m >> 4 & 1)
+
+
+cdef int rules_draw(Game *g, const Opts *o, int seat, int nopt, bint ace_ok) noexcept nogil:
+    """bots.standard_discard of natural cards (CP-7.4): the code of the legal draw closest to the plan."""
+    cdef int *h = g.cards[seat]
+    cdef int keep = 0, want, i, k, r, key, s, n, best_s = 0, best_n = 0, mask, code = -1, score, bscore = -1
+    cdef int counts[13]
+    cdef int suits[4]
+    cdef bint seen[13]
+    if o.low_pot:  # keep one card of each rank 8 or lower (the ace low), lowest first
+        for i in range(13):
+            seen[i] = False
+        for key in range(-1, 12):
+            for i in range(5):
+                r = h[i] >> 2
+                if (-1 if r == 12 else r) == key and not seen[r] and (r <= 6 or r == 12):
+                    keep |= 1 << i
+                    seen[r] = True
+    elif o.tab[five_key(h)] & 4:  # a straight or better: stand pat
+        keep = 31
+    else:
+        for i in range(13):
+            counts[i] = 0
+        for i in range(5):
+            counts[h[i] >> 2] += 1
+        for i in range(5):
+            if counts[h[i] >> 2] >= 2:
+                keep |= 1 << i
+        if keep == 0:
+            for i in range(4):
+                suits[i] = 0
+            for i in range(5):
+                suits[h[i] & 3] += 1
+            for i in range(5):  # Counter.most_common(1): the first suit seen among the most frequent
+                if suits[h[i] & 3] > best_n:
+                    best_n = suits[h[i] & 3]
+                    best_s = h[i] & 3
+            if best_n >= 4:
+                for i in range(5):
+                    if h[i] & 3 == best_s:
+                        keep |= 1 << i
+            else:
+                k = 0
+                for i in range(1, 5):
+                    if h[i] >> 2 > h[k] >> 2:
+                        k = i
+                keep = 1 << k
+    want = 31 & ~keep
+    # the legal draws in the engine's order: DRAW_MASKS[0:nopt], then a draw of four keeping each ace;
+    # the one discarding exactly the plan, else the most planned cards with the fewest cards (the first)
+    for k in range(nopt):
+        mask = DRAW_MASKS[k]
+        if mask == want:
+            return DRAW + mask
+        score = popcount5(mask & want) * 8 + (7 - popcount5(mask))
+        if score > bscore:
+            bscore = score
+            code = DRAW + mask
+    if ace_ok:
+        for i in range(5):
+            if h[i] >> 2 == 12 and h[i] < 52:
+                mask = 31 & ~(1 << i)
+                if mask == want:
+                    return ACE + i
+                score = popcount5(mask & want) * 8 + (7 - popcount5(mask))
+                if score > bscore:
+                    bscore = score
+                    code = ACE + i
+    return code
+
+
 cdef int note(Game *g, int seat, int code, int lg) noexcept nogil:
     if g.nact >= MAXA:
         return -1
@@ -337,14 +559,16 @@ cdef int note(Game *g, int seat, int code, int lg) noexcept nogil:
 
 
 cdef int bet_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
-    """One betting decision of the random bot (betting.legal_actions, bots.RandomBot, betting.apply)."""
+    """One betting decision (betting.legal_actions, bots.RandomBot or bots.RulesBot, betting.apply)."""
     cdef int seat = g.to_act, cur = current_bet(g), owe, k, nr, i, code, amount
     cdef bint can_check, raise_ok
     owe = cur - g.bets[seat]
     can_check = owe == 0 and (g.may_check or cur > 0)
     raise_ok = g.can_raise[seat] and g.raises <= o.max_raises
     nr = (o.limit - o.min_bet + 1) if raise_ok else 0
-    if can_check:  # [check, raises...]: the fold is left out
+    if g.kind[seat] == 1:
+        code = rules_bet(g, o, seat, owe, can_check, raise_ok)
+    elif can_check:  # [check, raises...]: the fold is left out
         k = <int> bounded(bg, 1 + nr)
         code = 1 if k == 0 else RAISE + o.min_bet + k - 1
     else:  # [fold, call?, raises...]
@@ -409,7 +633,7 @@ cdef void rebuild_stock(Game *g) noexcept nogil:
 
 
 cdef int draw_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
-    """One draw of the random bot (State._draw_options, State._apply_draw; CP-7.4, CP-7.5)."""
+    """One draw (State._draw_options, bots.RandomBot or bots.standard_discard, State._apply_draw; CP-7.4, CP-7.5)."""
     cdef int seat = g.queue[g.qhead], room, top, nopt, k, mask, i, j, code, ace_at = -1, naces = 0
     cdef int thrown[5]
     cdef int nthrown = 0
@@ -426,20 +650,28 @@ cdef int draw_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
         for i in range(g.ncards[seat]):
             if g.cards[seat][i] >> 2 == 12 and g.cards[seat][i] < 52:
                 naces += 1
-    k = <int> bounded(bg, nopt + naces)
-    if k < nopt:
-        mask = DRAW_MASKS[k]
-        code = DRAW + mask
+    if g.kind[seat] == 1:
+        code = rules_draw(g, o, seat, nopt, ace_ok)
+        if code >= ACE:
+            ace_at = code - ACE
+            mask = 31 & ~(1 << ace_at)
+        else:
+            mask = code - DRAW
     else:
-        j = k - nopt
-        for i in range(g.ncards[seat]):
-            if g.cards[seat][i] >> 2 == 12 and g.cards[seat][i] < 52:
-                if j == 0:
-                    ace_at = i
-                    break
-                j -= 1
-        mask = 31 & ~(1 << ace_at)
-        code = ACE + ace_at
+        k = <int> bounded(bg, nopt + naces)
+        if k < nopt:
+            mask = DRAW_MASKS[k]
+            code = DRAW + mask
+        else:
+            j = k - nopt
+            for i in range(g.ncards[seat]):
+                if g.cards[seat][i] >> 2 == 12 and g.cards[seat][i] < 52:
+                    if j == 0:
+                        ace_at = i
+                        break
+                    j -= 1
+            mask = 31 & ~(1 << ace_at)
+            code = ACE + ace_at
     if note(g, seat, code, top | ((1 if ace_ok else 0) << 3)) < 0:
         return -1
     g.qhead += 1
@@ -492,9 +724,16 @@ cdef int run(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
     return 0
 
 
-cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts) except -1:
+cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts,
+              tab=None) except -1:
     cdef int i, c
-    o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush = opts
+    o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush, o.low_pot = opts
+    if tab is None:
+        o.tab = NULL
+    else:
+        if type(tab) is not bytes or len(tab) != TABLE_SIZE:
+            raise ValueError(f"the rules table is bytes of length {TABLE_SIZE}")
+        o.tab = <const unsigned char *> PyBytes_AS_STRING(tab)  # the caller's argument: alive while it plays
     if not 2 <= players <= MAXP or len(deck) > MAXC or len(reshuffle) > MAXC:
         raise ValueError(f"the kernel plays 2..{MAXP} players and decks of at most {MAXC} cards")
     g.n = players
@@ -509,6 +748,18 @@ cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carrie
         g.re[i] = reshuffle[i]
     for i in range(players):
         g.ante0[i] = ante + carried[i]
+    return 0
+
+
+cdef int seat_kinds(Game *g, const Opts *o, kinds) except -1:
+    """Each seat's bot (0 random, 1 rules) from ``kinds`` (None: every seat random)."""
+    cdef int i
+    for i in range(g.n):
+        g.kind[i] = 0 if kinds is None else kinds[i]
+        if not 0 <= g.kind[i] <= 1:
+            raise ValueError(f"unknown bot code {g.kind[i]}")
+        if g.kind[i] == 1 and o.tab == NULL:
+            raise ValueError("a rules seat needs the rules table")
     return 0
 
 
@@ -565,14 +816,17 @@ cdef object result(Game *g):
     return (g.showdown, [g.committed[i] for i in range(g.n)], [g.fold_street[i] for i in range(g.n)], live, held)
 
 
-def play(rng, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, bint trace=False):
-    """Play the deal of ``deck`` (and ``reshuffle``) with random seats drawing from ``rng``. Returns
-    (codes, seats, legal per decision when ``trace`` else None, ``result``)."""
+def play(rng, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, bint trace=False,
+         kinds=None, tab=None):
+    """Play the deal of ``deck`` (and ``reshuffle``), random seats drawing from ``rng``; ``kinds`` the bot of
+    each seat (0 random, 1 rules, which reads ``tab``; None: all random). Returns (codes, seats, legal per
+    decision when ``trace`` else None, ``result``)."""
     cdef Opts o
     cdef Game g
     cdef Game *gp = &g
     cdef int i
-    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts, tab)
+    seat_kinds(gp, &o, kinds)
     g.want_log = False
     reset(gp, gp)
     play_one(gp, &o, rng)
@@ -582,16 +836,19 @@ def play(rng, deck, reshuffle, int players, int dealer, carried, int ante, tuple
     return codes, seats, legal, result(gp)
 
 
-def results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations):
-    """``result`` of the deal played once per rotation r, drawing from ``rng_at(r)`` (all random seats)."""
+def results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations,
+            kinds=None, tab=None):
+    """``result`` of the deal played once per rotation r, drawing from ``rng_at(r)``, the seats' bots
+    ``kinds[r]`` (as ``play``; None: all random)."""
     cdef Opts o
     cdef Game g
     cdef Game *gp = &g
     cdef int r
-    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts, tab)
     g.want_log = False
     out = []
     for r in range(rotations):
+        seat_kinds(gp, &o, None if kinds is None else kinds[r])
         reset(gp, gp)
         play_one(gp, &o, rng_at(r))
         out.append(result(gp))
@@ -613,16 +870,18 @@ cdef object chance_log(Game *g):
     return out
 
 
-def logged_results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations):
+def logged_results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations,
+                   kinds=None, tab=None):
     """``results``, each rotation's ``result`` paired with its ``chance_log`` (the luck estimator's input)."""
     cdef Opts o
     cdef Game g
     cdef Game *gp = &g
     cdef int r
-    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts, tab)
     g.want_log = True
     out = []
     for r in range(rotations):
+        seat_kinds(gp, &o, None if kinds is None else kinds[r])
         reset(gp, gp)
         play_one(gp, &o, rng_at(r))
         out.append((result(gp), chance_log(gp)))
@@ -846,7 +1105,7 @@ cdef class _Hands:
 
 
 def corrected_results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts,
-                      int rotations, int final, bint draw, orders):
+                      int rotations, int final, bint draw, orders, kinds=None, tab=None):
     """``results`` of every rotation, with every final hand the luck estimator's terms look at: returns
     (results, hands, meta). ``hands`` (rows of ``final`` cards) are ``luck._event_hands``' for every card
     dealt during play whose term is not left out, rotation by rotation and card by card: per varying seat,
@@ -860,10 +1119,11 @@ def corrected_results(rng_at, deck, reshuffle, int players, int dealer, carried,
     cdef _Hands buf = _Hands(final, draw, orders, rotations * 16)
     if players > MAXP:
         raise ValueError("at most 10 players")
-    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts)
+    load(gp, &o, deck, reshuffle, players, dealer, carried, ante, opts, tab)
     g.want_log = True
     played = []
     for r in range(rotations):
+        seat_kinds(gp, &o, None if kinds is None else kinds[r])
         reset(gp, gp)
         play_one(gp, &o, rng_at(r))
         played.append(result(gp))

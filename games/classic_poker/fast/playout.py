@@ -1,4 +1,4 @@
-"""The compiled play-out of classic-poker deals where every seat is ``classic-poker/random``.
+"""The compiled play-out of classic-poker deals whose seats are ``classic-poker/random`` or ``classic-poker/rules``.
 
 A random decision costs the readable engine a view (which deep-copies the history), the legal list
 and ``apply``; the random bot reads none of the view. ``Playout`` hands a fresh deal to ``_play``
@@ -20,11 +20,19 @@ decide nothing during a draw deal's play), high, low or high-low, ``max_draw`` 5
 high or high-low pot (the showing hands of CP-8.3 are the natural ones; CP-8.7's four-flush). Not
 played here (the readable engine plays them): openers (``jackpots``, CP-7.3), stud with wild cards or a
 low pot (their showing hands), dealer's choice (CP-9.2), ``stud_opening=bring_in`` (CP-8.8), ``max_raises``
-above 60, and any seat that is not ``RandomBot`` itself.
+above 60, and any seat that is not ``RandomBot`` or ``RulesBot`` itself.
+
+``RulesBot`` (``bots._strength``, ``bots.standard_discard``) plays in the kernel on natural cards: its made
+hands come from a table of every five cards by ranks and suit shape (``_rules_table``, filled from the
+engine's own evaluator and ``handeval.describe``). With wild cards or jokers (the draw presets
+``draw-joker``, ``draw-bug``, ``draw-deuces``) a rules seat goes to the readable engine: the bot's strength
+and discards then depend on how the wild evaluator declares each wild card, which that table does not hold.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -32,7 +40,7 @@ import numpy as np
 
 from ext import handeval
 from games.classic_poker import hands
-from games.classic_poker.bots import RandomBot
+from games.classic_poker.bots import RandomBot, RulesBot
 from games.classic_poker.fast import _play
 from games.classic_poker.rules import Rules
 from games.classic_poker.state import Action, State
@@ -65,12 +73,83 @@ def _opts(rules: Rules) -> tuple[int, ...]:
     if out is None:
         md = {5: 5, 3: 3, "3_or_4_with_ace": 4}[rules.max_draw]
         out = _OPTS[rules] = (_FORMS[rules.form], rules.min_bet, rules.limit, rules.max_raises, md,
-                              int(rules.four_flush == "on"))
+                              int(rules.four_flush == "on"), int(rules.pot == "low"))
     return out
 
 
-def _all_random(bots: Sequence[Any]) -> bool:
-    return all(type(b) is RandomBot for b in bots)  # a subclass may choose differently
+_KINDS: dict[type, int] = {RandomBot: 0, RulesBot: 1}  # the kernel's bot codes; a subclass may choose differently
+
+
+def _kinds(rules: Rules, bots: Sequence[Any]) -> tuple[int, ...] | None:
+    """The kernel's bot code of each seat, or None when it does not play this table under ``rules``: a seat
+    that is neither ``RandomBot`` nor ``RulesBot``, or a rules seat with wild cards (the module docstring)."""
+    out = tuple(_KINDS.get(type(b), -1) for b in bots)
+    if -1 in out or (1 in out and hands.wild_ids(rules)):
+        return None
+    return out
+
+
+#: The rules bot's five-card table by rules (``_rules_table``): bounded, cleared when full.
+_TABS: dict[Rules, bytes] = {}
+_MADE = ("straight", "flush", "full_house", "four", "straight_flush", "five")  # bots.standard_discard stands pat
+_LOW_STRENGTH = {"5-high": 4, "6-high": 4, "7-high": 4, "8-high": 2, "9-high": 1, "A-high": 4}  # bots._strength x 2
+
+
+def _rules_table(rules: Rules) -> bytes:
+    """What ``RulesBot`` reads of five natural cards, by ``_play.five_key`` (ranks ascending in base 13, then
+    0 no four of a suit, 1 four of a suit, 2 a flush; nothing else of the cards decides a natural hand's
+    category): in a low pot ``bots._strength`` doubled (0, 1, 2, 4), else the class of the high category
+    (0 high card, 1 pair, 2 four-flush, 3 two pair or better) plus 4 for a hand ``standard_discard`` keeps
+    whole. Values from ``hands.high_mode`` / ``low_mode`` and ``handeval.describe``, as the bot computes them."""
+    tab = _TABS.get(rules)
+    if tab is not None:
+        return tab
+    lo = min(c >> 2 for c in hands.deck_of(rules) if c < 52)
+    reps: list[list[int]] = []
+    at: list[int] = []
+    for ranks in itertools.combinations_with_replacement(range(lo, 13), 5):
+        if max(Counter(ranks).values()) > 4:
+            continue
+        key = 0
+        for r in ranks:
+            key = key * 13 + r
+        reps.append([4 * r + i % 4 for i, r in enumerate(ranks)])  # equal ranks are adjacent: distinct suits
+        at.append(key * 3)
+        if len(set(ranks)) >= 4:  # four of suit 0 (one of each rank), the fifth card of suit 1
+            seen: set[int] = set()
+            four = []
+            for r in ranks:
+                four.append(4 * r + (0 if r not in seen and len(seen) < 4 else 1))
+                seen.add(r)
+            reps.append(four)
+            at.append(key * 3 + 1)
+        if len(set(ranks)) == 5:
+            reps.append([4 * r for r in ranks])
+            at.append(key * 3 + 2)
+    out = bytearray(_play.RULES_TABLE_SIZE)
+    if rules.pot == "low":
+        mode = hands.low_mode(rules)
+        vals = handeval.evaluate_mode(reps, mode)
+        ok = hands.low_qualifies(rules, vals).tolist()
+        for i, v, q in zip(at, vals.tolist(), ok, strict=True):
+            out[i] = _LOW_STRENGTH.get(handeval.describe(v, mode), 0) if q else 0
+    else:
+        mode = hands.high_mode(rules)
+        order = mode.categories()
+        two = order.index("two_pair")
+        for i, v in zip(at, handeval.evaluate_mode(reps, mode).tolist(), strict=True):
+            name = handeval.describe(v, mode)
+            cls = 3 if order.index(name) >= two else 1 if name == "pair" else 2 if name == "four_flush" else 0
+            out[i] = cls | (4 if name in _MADE else 0)
+    tab = bytes(out)
+    if len(_TABS) >= 32:
+        _TABS.clear()
+    _TABS[rules] = tab
+    return tab
+
+
+def _tab(rules: Rules, kinds: Sequence[Sequence[int]]) -> bytes | None:
+    return _rules_table(rules) if any(1 in k for k in kinds) else None
 
 
 def _fresh(state: Any) -> bool:
@@ -98,8 +177,6 @@ def _legal(state: State, seat: int, code: int, lg: int) -> list[Action]:
         if lg & 4:
             out += [Action(bet=bt.raise_by(a)) for a in range(r.min_bet, r.limit + 1)]
         return out
-    import itertools
-
     hand = state.cards[seat]
     out = [Action(discard=tuple(d)) for k in range((lg & 7) + 1) for d in itertools.combinations(hand, k)]
     if lg >> 3 & 1:
@@ -109,17 +186,19 @@ def _legal(state: State, seat: int, code: int, lg: int) -> list[Action]:
 
 
 class Playout(FastPath):
-    """Deals where every seat is ``classic-poker/random``, under the rules of ``supported``."""
+    """Deals whose seats are ``classic-poker/random`` or ``classic-poker/rules``, under the rules of ``supported``
+    (rules seats on natural cards only: ``_kinds``)."""
 
     name = "classic-poker/c-random"
 
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
-        """Every seat is ``RandomBot`` itself and the kernel plays ``rules`` (``supported``)."""
-        return _all_random(bots) and supported(rules)
+        """The kernel plays ``rules`` (``supported``) and every seat (``_kinds``)."""
+        return supported(rules) and _kinds(rules, bots) is not None
 
     def _run(self, state: Any, bots: Sequence[Any], rng: np.random.Generator, trace: bool) -> list[list[Action]] | None:
         if not self.supports(state.rules, bots):
-            raise ValueError("this play-out plays only classic-poker/random seats under supported rules")
+            raise ValueError("this play-out plays only classic-poker/random and classic-poker/rules seats under "
+                             "supported rules")
         if not _fresh(state):  # a deal under way: the readable loop
             lists: list[list[Action]] = []
             while not state.is_over():
@@ -128,8 +207,11 @@ class Playout(FastPath):
                 lists.append(list(legal))
                 state.apply(bots[seat].act(state.view(seat), legal, rng))
             return lists if trace else None
+        kinds = _kinds(state.rules, bots)
+        assert kinds is not None
         codes, seats, lgs, _ = _play.play(rng, state.deck_order, state.reshuffle_order, state.players, state.dealer,
-                                          state.carried, state.rules.ante, _opts(state.rules), trace)
+                                          state.carried, state.rules.ante, _opts(state.rules), trace, kinds,
+                                          _tab(state.rules, [kinds]))
         out: list[list[Action]] | None = [] if trace else None
         for i, (seat, code) in enumerate(zip(seats, codes, strict=True)):
             if out is not None and lgs is not None:
@@ -150,11 +232,12 @@ class Playout(FastPath):
     def play_rows(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
                   rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
         """Every rotation of the fresh deal in C, rows from the kernel's final hands (tables.py's values)."""
-        if tables is not TABLES or not _fresh(state) or not all(_all_random(b) for b in rotations) \
-                or not supported(state.rules):
+        kinds = _rotation_kinds(state, tables, rotations)
+        if kinds is None:
             return super().play_rows(state, tables, rotations, rng_at)
         played = _play.results(rng_at, state.deck_order, state.reshuffle_order, state.players, state.dealer,
-                               state.carried, state.rules.ante, _opts(state.rules), len(rotations))
+                               state.carried, state.rules.ante, _opts(state.rules), len(rotations), kinds,
+                               _tab(state.rules, kinds))
         return _rows(state.rules, state.players, state.dealer, played)
 
     def play_rows_corrected(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
@@ -167,14 +250,14 @@ class Playout(FastPath):
         ``State`` replayed. None for another estimator or a table ``play_rows`` would give to the readable loop."""
         from games.classic_poker import luck as cp_luck  # luck imports the engine's modules; only needed here
 
-        if luck is not cp_luck.LUCK or tables is not TABLES or not _fresh(state) \
-                or not all(_all_random(b) for b in rotations) or not supported(state.rules):
+        kinds = _rotation_kinds(state, tables, rotations)
+        if luck is not cp_luck.LUCK or kinds is None:
             return None
         rules = state.rules
         played, flat, meta = _play.corrected_results(
             rng_at, state.deck_order, state.reshuffle_order, state.players, state.dealer, state.carried, rules.ante,
             _opts(rules), len(rotations), 7 if rules.form == "stud7" else 5, rules.form == "draw",
-            cp_luck._kernel_orders)
+            cp_luck._kernel_orders, kinds, _tab(rules, kinds))
         rows = _rows(rules, state.players, state.dealer, played)
         if not len(meta):
             return rows, [[0.0] * state.players for _ in rotations]
@@ -184,8 +267,31 @@ class Playout(FastPath):
                                       cp_luck.POT_GROWTH[rules.form, rules.pot], len(rotations), state.players)
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
-        """Random seats."""
-        return [[("classic-poker/random", {})] * players]
+        """Random seats; at 2 seats also a rules seat and a random one (one table: the readable engine's side
+        of each costs seconds; tests/test_classic_poker_fast.py plays rules seats at more counts)."""
+        rand: tuple[str, Mapping[str, Any]] = ("classic-poker/random", {})
+        rules: tuple[str, Mapping[str, Any]] = ("classic-poker/rules", {})
+        out: list[list[tuple[str, Mapping[str, Any]]]] = [[rand] * players]
+        if players == 2:
+            out.append([rules, rand])
+        return out
+
+
+def _rotation_kinds(state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]]) -> list[tuple[int, ...]] | None:
+    """Each rotation's bot codes when the kernel plays every rotation of this fresh deal, else None."""
+    if tables is not TABLES or not _fresh(state) or not supported(state.rules):
+        return None
+    out = []
+    rules_seat = False
+    for bots in rotations:
+        k = tuple(_KINDS.get(type(b), -1) for b in bots)
+        if -1 in k:
+            return None
+        rules_seat = rules_seat or 1 in k
+        out.append(k)
+    if rules_seat and hands.wild_ids(state.rules):  # _kinds' refusal, asked once per deal
+        return None
+    return out
 
 
 def _rows(rules: Rules, players: int, dealer: int, played: Sequence[Any]) -> list[RotationRows]:
