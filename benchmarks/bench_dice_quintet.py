@@ -17,7 +17,8 @@ interleaved with this checkout's run of the same case. Bytecode is written under
 ``PYTHONPYCACHEPREFIX`` per tree (``PYTHONDONTWRITEBYTECODE`` dropped), as an installed package's is.
 
 Cases: dice poker ``mixed`` and ``full`` with one random player (pyhtzee's solitaire game is the peer),
-``full`` with two greedy players, ``simple`` with four random players; Quintet random against random
+``full`` with two greedy players, ``simple`` with four random players, ``full`` optimal against greedy (the
+solved strategy cached beforehand: ``rasklad solve dice-poker``); Quintet random against random
 (target: 20,000 deals/s; no peer), greedy against blotto and equilibrium (k = 200) against greedy (issue 30
 item 3: target 60 deals/s); Order Poker's ``montecarlo`` against
 ``heuristic`` and two ``random`` (issue 30 item 3: strong bots; ``--scale 0.5`` keeps the old code's run near
@@ -62,6 +63,10 @@ CASES: list[tuple[str, str, dict[str, Any], list[str], int, str]] = [
      ["dice-poker/greedy", "dice-poker/random"], 60_000, "games"),
     ("dice poker simple, 4 × random (4 rotations)", "dice-poker", {"preset": "simple"}, ["dice-poker/random"] * 4,
      40_000, "games"),
+    # The optimal bot's seats in the compiled play-out (issue 30 item 1: a look-up in the solved strategy);
+    # ``--scale 0.04`` for the readable engine's run with ``--before``.
+    ("dice poker full, optimal vs greedy (2 rotations)", "dice-poker", {"preset": "full"},
+     ["dice-poker/optimal", "dice-poker/greedy"], 60_000, "games"),
     ("quintet, random vs random (2 rotations)", "quintet", {}, ["quintet/random"] * 2, 300_000, "deals"),
     ("quintet, greedy vs blotto (2 rotations)", "quintet", {}, ["quintet/greedy", "quintet/blotto"], 6_000, "deals"),
     # issue 30 item 3: the equilibrium bot (k = 200) decides once per rotation; ``--scale 0.15`` keeps the

@@ -68,3 +68,49 @@ def test_play_rows_are_the_row_functions_of_the_engine(opts: dict[str, Any]) -> 
             st = dealt.copy()
             play_deal(st, seat_bots, np.random.default_rng(seeds[r]))  # the readable loop
             assert got[r] == (TABLES.deal_rows(st), TABLES.seat_rows(st)), f"deal {d}, rotation {r}"
+
+
+@pytest.mark.parametrize("opts", [o for o in OPTIONS if o["preset"] == "full"],
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_optimal_seats_play_as_the_engine(opts: dict[str, Any], tmp_path: Any) -> None:
+    """The kernel's optimal seats (a full strategy solves in a tenth of a second: each option's own, in
+    ``tmp_path``); both presets at their defaults are in ``tests/test_fast_paths.py``."""
+    rules = Rules.from_dict(opts)
+    opt = ("dice-poker/optimal", {"cache_dir": str(tmp_path)})
+    for table in ([opt], [opt, ("dice-poker/greedy", {})], [("dice-poker/random", {}), opt, opt]):
+        check_parity(ENTRY, FAST, rules, table, deals=10, seed=len(table))
+
+
+def test_optimal_seats_only_where_they_are_a_look_up(tmp_path: Any) -> None:
+    """``simple``: the registered optimal bot plays optimal-race (not a look-up); two optimal seats with
+    strategies from different places; a subclass: the readable engine's."""
+    from games.dice_poker.optimal import OptimalBot
+
+    class Mine(OptimalBot):
+        pass
+
+    opt, greedy = registry.make("dice-poker/optimal", {}), registry.make("dice-poker/greedy", {})
+    assert FAST.supports(Rules.from_dict({"preset": "full"}), [opt, greedy])
+    assert FAST.supports(Rules.from_dict({"preset": "mixed"}), [OptimalBot(), greedy])
+    assert not FAST.supports(Rules.from_dict({"preset": "simple"}), [opt, greedy])
+    assert not FAST.supports(Rules.from_dict({"preset": "full"}),
+                             [opt, registry.make("dice-poker/optimal", {"cache_dir": str(tmp_path)})])
+    assert not FAST.supports(Rules.from_dict({"preset": "full"}), [Mine(), greedy])
+    assert not FAST.supports(Rules.from_dict({"preset": "full"}), [registry.make("dice-poker/optimal-race", {})])
+
+
+@pytest.mark.parametrize("preset", ["full", "mixed"])
+def test_play_rows_with_optimal_seats(preset: str) -> None:
+    """``play_rows`` of tables with an optimal seat (the default strategies, as tests/test_fast_paths.py's)."""
+    rules = Rules.from_dict({"preset": preset})
+    players = 3
+    bots = [registry.make(n, {}) for n in ("dice-poker/optimal", "dice-poker/greedy", "dice-poker/random")]
+    rotations = [[bots[(s + r) % players] for s in range(players)] for r in range(players)]
+    for d in range(8):
+        dealt = State.deal(rules, players, d % players, np.random.default_rng(d))
+        seeds = [1000 * d + r for r in range(players)]
+        got = FAST.play_rows(dealt, TABLES, rotations, lambda r, seeds=seeds: np.random.default_rng(seeds[r]))
+        for r, seat_bots in enumerate(rotations):
+            st = dealt.copy()
+            play_deal(st, seat_bots, np.random.default_rng(seeds[r]))  # the readable loop
+            assert got[r] == (TABLES.deal_rows(st), TABLES.seat_rows(st)), f"deal {d}, rotation {r}"

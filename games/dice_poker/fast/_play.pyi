@@ -7,8 +7,13 @@ import numpy as np
 
 CATEGORY_NAMES: tuple[str, ...]
 
+class Optimal:
+    def __init__(self, parts: Sequence[tuple[Any, ...]], turn: tuple[Any, ...], keeps: tuple[Any, ...],
+                 locked: bool) -> None: ...
+
 def play(rng: np.random.Generator, faces: tuple[int, ...], players: int, first: int, opts: tuple[Any, ...],
-         bots: Sequence[int], trace: bool = False
+         bots: Sequence[int], trace: bool = False, optimal: Optimal | None = None
          ) -> tuple[list[int], list[int], list[tuple[int, int]] | None]: ...
 def rows(rng_at: Callable[[int], np.random.Generator], faces: tuple[int, ...], players: int, first: int,
-         opts: tuple[Any, ...], rotations: Sequence[Sequence[int]], preset: str) -> list[Any]: ...
+         opts: tuple[Any, ...], rotations: Sequence[Sequence[int]], preset: str,
+         optimal: Optimal | None = None) -> list[Any]: ...

@@ -1,5 +1,5 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""One Dice Poker game of ``dice-poker/random`` and ``dice-poker/greedy`` seats in C, every preset and option.
+"""One Dice Poker game of ``dice-poker/random``, ``greedy`` and ``optimal`` seats in C, every preset and option.
 
 The game is the readable engine's (games/dice_poker/state.py, docs/rules/dice-poker.md): throws from the
 game's pre-drawn faces in order (throw 1 takes five, a re-roll the next faces for its positions in
@@ -7,8 +7,12 @@ ascending order, DP-2.5), the legal actions of DP-7 (re-roll masks ascending, th
 writes the round allows in sheet order), the simple game's stages and rethrows (DP-4.4, DP-4.5), the
 sheet's scores and bonuses (DP-5) and the settlement (DP-6.4). The bots are ``bots.RandomBot`` (one
 ``Generator.integers(n)`` per decision: Lemire's bounded 32-bit draw on ``next_uint32``, nothing
-drawn when one action is legal) and ``bots.GreedyBot`` (draws nothing), with the same tie-breaks
-(the first line in sheet order wins a ``max``). ``play`` returns the actions as codes (1..31 a
+drawn when one action is legal), ``bots.GreedyBot`` (draws nothing), with the same tie-breaks
+(the first line in sheet order wins a ``max``), and in full and mixed ``optimal.OptimalBot`` (draws
+nothing): at the start of its turn the turn's arrays of its sheet state from the solved values
+(``Optimal``: the strategy's buffers, turnrow.pxd's ``write_row`` and ``turn_row``, the solver's own
+code), then every decision compares the writes (the first best line) with the keep choices in
+``dice.keep_choices`` order, a keep winning only by more than 1e-9. ``play`` returns the actions as codes (1..31 a
 re-roll mask, 32 stand, 64 + i a write of line i), with the legal set of each decision when asked
 (tests), and what the row functions of games/dice_poker/tables.py read.
 """
@@ -17,6 +21,9 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t
 
 from ext.npdraw cimport bitgen_t, bounded
+from games.dice_poker.fast.turnrow cimport Part, Turn, allowed_local, state_value, turn_row, write_row
+
+import numpy as np
 
 DEF MAXP = 8
 DEF MAXF = 5000     # faces of a game: the simple game's 41 stages x 8 seats x 15, at most
@@ -35,6 +42,11 @@ DEF L_FULL = 11
 DEF L_FOUR = 12
 DEF L_POKER = 13
 DEF L_CHANCE = 14
+DEF RANDOM = 0
+DEF GREEDY = 1
+DEF OPTIMAL = 2
+DEF NKEPT = 210     # multisets of 0..4 dice (turn.tables().kept); the five-dice ones follow them in ``msid``
+DEF SLOT_BITS = 12  # the optimal seats' memo of turn arrays: 4,096 sheet states (13.8 MB), direct-mapped
 
 
 ctypedef struct Opts:
@@ -297,6 +309,204 @@ cdef int simple_keep(const int *dice, const int *c) noexcept nogil:
     return m
 
 
+# ------------------------------------------------------------------ optimal (optimal.OptimalBot)
+
+ctypedef struct Opt:
+    Part parts[2]
+    int nparts
+    Turn turn
+    bint locked
+    const long *msid
+    const long *ch_start
+    const long *ch_code
+    double *wv1
+    double *wv23
+    double *e3          # the turn in play's arrays (a slot of ``memo``)
+    double *e2
+    long *keys          # [1 << SLOT_BITS] the sheet state (sub-game, mask, school sum) of each slot, -1: none
+    double *memo        # [1 << SLOT_BITS, 2, nk] each slot's E3 and E2
+    double *mk
+    double *mp
+    double *w2
+
+
+cdef class Optimal:
+    """A solved strategy's buffers for the kernel: its sub-games (``solver.SubGame``: school and main for
+    ``full``, one for ``mixed``), the turn tables, the keep choices, and the arrays of the turn in play.
+
+    ``msid[code]``: the multiset of face counts ``code`` (base 6, ones first) as its index among the kept
+    multisets (0..209, ``turn.tables().kidx``) or 210 + its five-dice index (``midx``);
+    ``ch_code[ch_start[id]:ch_start[id + 1]]``: the proper sub-multisets of multiset ``id`` (codes), in
+    ``dice.keep_choices`` order."""
+
+    cdef Opt c
+    cdef list _keep  # the buffers the pointers point into
+
+    def __init__(self, parts, tuple turn, tuple keeps, bint locked):
+        cdef int i
+        cdef Turn *t
+        cdef long[::1] keys = np.full(1 << SLOT_BITS, -1, dtype=np.int64)
+        self._keep = []
+        self.c.nparts = len(parts)
+        if not 1 <= self.c.nparts <= 2:
+            raise ValueError("one or two sub-games")
+        self.c.locked = locked
+        for i in range(self.c.nparts):
+            (vflat, voff, vlo, vlen, gidx, face, class_bits, fixed_order, sc1, sc23, counts, bonus,
+             bonus_zero) = parts[i]
+            self.c.parts[i].vflat = self._f(vflat)
+            self.c.parts[i].voff = self._i(voff)
+            self.c.parts[i].vlo = self._i(vlo)
+            self.c.parts[i].vlen = self._i(vlen)
+            self.c.parts[i].gidx = self._i(gidx)
+            self.c.parts[i].face = self._i(face)
+            self.c.parts[i].class_bits = class_bits
+            self.c.parts[i].m = len(gidx)
+            self.c.parts[i].fixed_order = fixed_order
+            self.c.parts[i].sc1 = self._f(sc1)
+            self.c.parts[i].sc23 = self._f(sc23)
+            self.c.parts[i].counts = self._i(counts)
+            self.c.parts[i].bonus = self._f(bonus)
+            self.c.parts[i].bonus_zero = bonus_zero
+            self.c.parts[i].nm = len(counts)
+        o_ms, o_p, o_start, k_drop, ms_drop, p1, p_e3, p_drop, l_ms, l_p, l_drop, l_start = turn
+        t = &self.c.turn
+        t.o_ms, t.o_p, t.o_start = self._i(o_ms), self._f(o_p), self._i(o_start)
+        t.k_drop, t.ms_drop, t.p1 = self._i(k_drop), self._i(ms_drop), self._f(p1)
+        t.p_e3, t.p_drop = self._i(p_e3), self._i(p_drop)
+        t.l_ms, t.l_p, t.l_drop, t.l_start = self._i(l_ms), self._f(l_p), self._i(l_drop), self._i(l_start)
+        t.nk, t.no, t.nm, t.npairs, t.nl = len(o_start), len(o_ms), len(ms_drop), len(p_e3), len(l_ms)
+        if t.nk != NKEPT:
+            raise ValueError(f"{NKEPT} kept multisets expected, not {t.nk}")
+        msid, ch_start, ch_code = keeps
+        self.c.msid, self.c.ch_start, self.c.ch_code = self._i(msid), self._i(ch_start), self._i(ch_code)
+        self.c.wv1, self.c.wv23, self.c.w2 = self._scratch(t.nm), self._scratch(t.nm), self._scratch(t.nm)
+        self.c.mk = self._scratch(t.nk + 1)
+        self.c.memo = self._scratch((1 << SLOT_BITS) * 2 * t.nk)
+        self._keep.append(keys)
+        self.c.keys = &keys[0]
+        self.c.mp = self._scratch(t.npairs + 1)
+
+    cdef const double *_f(self, a) except NULL:
+        cdef const double[::1] v = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
+        self._keep.append(v)
+        return &v[0]
+
+    cdef const long *_i(self, a) except NULL:
+        cdef const long[::1] v = np.ascontiguousarray(a, dtype=np.int64).reshape(-1)
+        self._keep.append(v)
+        return &v[0]
+
+    cdef double *_scratch(self, Py_ssize_t n) except NULL:
+        cdef double[::1] v = np.empty(n)
+        self._keep.append(v)
+        return &v[0]
+
+
+cdef inline int counts_code(const int *c) noexcept nogil:
+    return c[0] + 6 * (c[1] + 6 * (c[2] + 6 * (c[3] + 6 * (c[4] + 6 * c[5]))))
+
+
+cdef int keep_mask(const int *dice, int n, int keep) noexcept nogil:
+    """``dice.canonical_mask``: re-roll all but the lowest positions showing the kept multiset ``keep`` (a code)."""
+    cdef int wanted[6]
+    cdef int f, i, mask = 0
+    for f in range(6):
+        wanted[f] = keep % 6
+        keep //= 6
+    for i in range(n):
+        f = dice[i] - 1
+        if wanted[f]:
+            wanted[f] -= 1
+        else:
+            mask |= 1 << i
+    return mask
+
+
+cdef void optimal_turn(Opt *op, int part, long mask, long s) noexcept nogil:
+    """The turn's keep values of the sheet state (``OptimalBot.turn_arrays``): ``op.e3``, ``op.e2``, from the
+    memo or computed into it (a pure function of the state: the same floats either way)."""
+    cdef const Part *p = &op.parts[part]
+    cdef long key = ((part * 32768 + mask) << 12) + (s + 2048)  # |s| < 200, masks of at most 15 lines
+    cdef unsigned long slot = (<unsigned long> key * 0x9E3779B97F4A7C15UL) >> (64 - SLOT_BITS)
+    op.e3 = op.memo + slot * 2 * op.turn.nk
+    op.e2 = op.e3 + op.turn.nk
+    if op.keys[slot] == key:
+        return
+    write_row(p, mask, s, allowed_local(p, mask), op.wv1, op.wv23)
+    turn_row(&op.turn, op.wv1, op.wv23, op.locked, op.e3, op.e2, op.mk, op.mp, op.w2)
+    op.keys[slot] = key
+
+
+cdef int optimal_sheet(const Opts *o, const Opt *op, const Part *p, long mask, long s, const int *dice, int t,
+                       int allowed, int mask0) noexcept nogil:
+    """``OptimalBot.choose``: a code (the turn's arrays computed by ``optimal_turn`` at its throw 1)."""
+    cdef int c[6]
+    cdef int cn[6]
+    cdef int ck[6]
+    cdef int newd[5]
+    cdef int newp[5]
+    cdef long bits = allowed_local(p, mask), nxt, s2
+    cdef int i, line, score, best_i = -1, j, kept, n = 0, best_keep = -1, sub, mid, code
+    cdef double w, best_w = 0.0, v
+    cdef const double *e
+    counts_of(dice, c)
+    for i in range(p.m):
+        if not bits >> i & 1:
+            continue
+        line = p.gidx[i]
+        score = line_score(o, line, c, t) + poker_bonus(o, line, c)
+        nxt = mask | (1 << i)
+        s2 = s
+        if p.face[i]:
+            s2 = s + score
+            if nxt & p.class_bits == p.class_bits:
+                score += <int> p.bonus[p.bonus_zero + s2]
+        w = <double> score + state_value(p, nxt, s2)
+        if best_i < 0 or w > best_w:
+            best_i, best_w = i, w
+    code = WRITE + p.gidx[best_i]
+    if t >= 3 or not allowed:
+        return code
+    if t == 2 and o.locked:  # ``_locked_second``: the first re-roll's kept dice stay, keep part of the new ones
+        for i in range(6):
+            cn[i] = 0
+            ck[i] = 0
+        for i in range(5):
+            if mask0 >> i & 1:
+                newp[n] = i
+                newd[n] = dice[i]
+                cn[dice[i] - 1] += 1
+                n += 1
+            else:
+                ck[dice[i] - 1] += 1
+        kept = counts_code(ck)
+        mid = op.msid[counts_code(cn)]
+        v = best_w
+        for j in range(op.ch_start[mid], op.ch_start[mid + 1]):
+            w = op.e3[op.msid[kept + op.ch_code[j]]]
+            if w > v + 1e-9:
+                best_keep, v = <int> op.ch_code[j], w
+        if best_keep < 0:
+            return code
+        sub = keep_mask(newd, n, best_keep)
+        code = 0
+        for i in range(n):
+            if sub >> i & 1:
+                code |= 1 << newp[i]
+        return code
+    e = op.e2 if t == 1 else op.e3
+    mid = op.msid[counts_code(c)]
+    v = best_w
+    for j in range(op.ch_start[mid], op.ch_start[mid + 1]):
+        w = e[op.msid[op.ch_code[j]]]
+        if w > v + 1e-9:
+            best_keep, v = <int> op.ch_code[j], w
+    if best_keep < 0:
+        return code
+    return keep_mask(dice, 5, best_keep)
+
+
 # ------------------------------------------------------------------ the game
 
 cdef inline int take(Game *g, int *dice, int mask) noexcept nogil:
@@ -356,11 +566,30 @@ cdef int greedy_sheet(const Opts *o, const int *dice, int t, int allowed, int li
     return mask if mask else WRITE + best_now
 
 
-cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg) noexcept nogil:
+cdef int sheet_part(const Opt *op, const Game *g, int seat, int rnd, long *mask, long *ssum) noexcept nogil:
+    """``OptimalBot.turn_arrays``'s sub-game of round ``rnd`` (``Strategy.part_for``: its index) and the seat's
+    state in it (``optimal.sheet_state``: the filled lines as local bits, the school sum of its filled classes)."""
+    cdef int part = 1 if op.nparts == 2 and rnd > 6 else 0
+    cdef const Part *p = &op.parts[part]
+    cdef int i
+    mask[0] = 0
+    ssum[0] = 0
+    for i in range(p.m):
+        if g.filled[seat] >> p.gidx[i] & 1:
+            mask[0] |= 1 << i
+            if p.face[i]:
+                ssum[0] += g.sheet[seat][p.gidx[i]]
+    return part
+
+
+cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *op) noexcept nogil:
     cdef int rnd, pos, seat, t, mask0, allowed, lines, code, nm, nl, k, s, o2, best
     cdef int dice[5]
     cdef int c[6]
     cdef int ssum
+    cdef const Part *part = NULL
+    cdef int pi
+    cdef long pmask = 0, psum = 0
     for rnd in range(1, NLINES + 1):
         for pos in range(g.n):
             seat = (g.first + pos) % g.n
@@ -368,16 +597,22 @@ cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg) noexc
                 return -1
             t = 1
             mask0 = 0
+            if bots[seat] == OPTIMAL:
+                pi = sheet_part(op, g, seat, rnd, &pmask, &psum)
+                part = &op.parts[pi]
+                optimal_turn(op, pi, pmask, psum)
             while True:
                 allowed = 31 if t == 1 else ((mask0 if o.locked else 31) if t == 2 else 0)
                 lines = allowed_lines(o, g, seat, rnd)
-                if bots[seat] == 0:
+                if bots[seat] == RANDOM:
                     nm = (1 << popcount(allowed)) - 1
                     nl = popcount(lines)
                     k = <int> bounded(bg, nm + nl)
                     code = nth_submask(allowed, k) if k < nm else WRITE + nth_bit(lines, k - nm)
-                else:
+                elif bots[seat] == GREEDY:
                     code = greedy_sheet(o, dice, t, allowed, lines)
+                else:
+                    code = optimal_sheet(o, op, part, pmask, psum, dice, t, allowed, mask0)
                 if log(g, seat, code, allowed, lines) < 0:
                     return -2
                 if code < STAND:
@@ -526,7 +761,7 @@ cdef int simple_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg) noex
             order[i] = tied[i]
 
 
-cdef int run(const Opts *o, Game *g, const int *bots, bitgen_t *bg) noexcept nogil:
+cdef int run(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *op) noexcept nogil:
     cdef int s, k
     g.cur = 0
     g.nact = 0
@@ -548,7 +783,7 @@ cdef int run(const Opts *o, Game *g, const int *bots, bitgen_t *bg) noexcept nog
             g.sheet[s][k] = 0
     if o.preset == 0:
         return simple_game(o, g, bots, bg)
-    return sheet_game(o, g, bots, bg)
+    return sheet_game(o, g, bots, bg, op)
 
 
 # ------------------------------------------------------------------ Python side
@@ -576,14 +811,18 @@ cdef int load(Game *g, tuple faces, int players, int first) except -1:
     return 0
 
 
-cdef int play_one(const Opts *o, Game *g, bots, rng) except -1:
+cdef int play_one(const Opts *o, Game *g, bots, rng, Optimal optimal) except -1:
     cdef int b[MAXP]
     cdef int s, rc
     cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+    cdef Opt *op = NULL if optimal is None else &optimal.c
     for s in range(g.n):
         b[s] = bots[s]
+        if not RANDOM <= b[s] <= OPTIMAL or (b[s] == OPTIMAL and (op == NULL or o.preset == 0)):
+            raise ValueError(f"seat {s}: bot code {b[s]} (0 random, 1 greedy, 2 optimal with its strategy, "
+                             "full and mixed)")
     with rng.bit_generator.lock:
-        rc = run(o, g, b, bg)
+        rc = run(o, g, b, bg, op)
     if rc == -1:
         raise RuntimeError("the game's faces ran out (the readable engine cannot go on either, DP-8)")
     if rc == -2:
@@ -591,23 +830,23 @@ cdef int play_one(const Opts *o, Game *g, bots, rng) except -1:
     return 0
 
 
-def play(rng, tuple faces, int players, int first, tuple opts, bots, bint trace=False):
-    """Play the game of ``faces`` (its whole pre-drawn stream) with ``bots`` (per seat: 0 random, 1 greedy)
-    drawing from ``rng``. Returns (codes, seats, legal) where ``legal`` is per decision (allowed re-roll
+def play(rng, tuple faces, int players, int first, tuple opts, bots, bint trace=False, Optimal optimal=None):
+    """Play the game of ``faces`` (its whole pre-drawn stream) with ``bots`` (per seat: 0 random, 1 greedy,
+    2 optimal playing ``optimal``'s strategy) drawing from ``rng``. Returns (codes, seats, legal) where ``legal`` is per decision (allowed re-roll
     mask, allowed lines as bits or -1 for ``stand``) when ``trace``, else None."""
     cdef Opts o
     cdef Game g
     cdef int i
     opts_of(&o, opts)
     load(&g, faces, players, first)
-    play_one(&o, &g, bots, rng)
+    play_one(&o, &g, bots, rng, optimal)
     codes = [g.codes[i] for i in range(g.nact)]
     seats = [g.seats[i] for i in range(g.nact)]
     legal = [(g.allowed_log[i], g.lines_log[i]) for i in range(g.nact)] if trace else None
     return codes, seats, legal
 
 
-def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str preset):
+def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str preset, Optimal optimal=None):
     """Per rotation r (its bots ``rotations[r]``, drawing from ``rng_at(r)``): the values of
     ``tables.deal_rows`` and ``tables.seat_rows`` for the finished one-game match."""
     cdef Opts o
@@ -618,7 +857,7 @@ def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str
     load(&g, faces, players, first)
     out = []
     for r in range(len(rotations)):
-        play_one(&o, &g, rotations[r], rng_at(r))
+        play_one(&o, &g, rotations[r], rng_at(r), optimal)
         winners = [s for s in range(players) if g.winners >> s & 1]
         seat_rows = []
         if o.preset == 0:

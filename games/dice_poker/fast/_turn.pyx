@@ -4,18 +4,15 @@
 ``turn_values`` takes the write values of a batch of sheet states (``wv1``, ``wv23``: [B, 252]) and
 the index tables of ``turn.tables()`` and writes each row's expected turn value into ``out``. The
 tables are ordered so that every "minus one die" entry precedes the entry it comes from, so the
-sub-multiset maxima are one forward pass.
+sub-multiset maxima are one forward pass. A row of ``turn_values`` and ``write_values`` is computed by
+turnrow.pxd, which the compiled play-out's ``optimal`` seats share.
 """
 
-import numpy as np
-cimport numpy as cnp
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free, malloc
+
+from games.dice_poker.fast.turnrow cimport Part, Turn, dmax, turn_row, write_row
 
 cdef double NEG = -1e18
-
-
-cdef inline double dmax(double a, double b) noexcept nogil:
-    return a if a > b else b
 
 
 def turn_values(const double[:, ::1] wv1, const double[:, ::1] wv23, bint locked,
@@ -27,93 +24,45 @@ def turn_values(const double[:, ::1] wv1, const double[:, ::1] wv23, bint locked
     """Expected turn value of every row (see the module docstring of games.dice_poker.turn); with
     ``e3_out``/``e2_out`` ([B, 210]) also the value of every keep choice before throw 3 and throw 2."""
     cdef bint keep = e3_out is not None and e2_out is not None
-    cdef Py_ssize_t B = wv1.shape[0], NM = wv1.shape[1], NK = o_start.shape[0], NO = o_ms.shape[0]
-    cdef Py_ssize_t NP = p_e3.shape[0], NL = l_ms.shape[0]
-    cdef Py_ssize_t b, k, o, j, p, l, m, end
-    cdef double acc, w, v
-    cdef const double* r1
-    cdef const double* r23
+    cdef Py_ssize_t B = wv1.shape[0], NK = o_start.shape[0]
+    cdef Py_ssize_t b, k
+    cdef Turn t = turn_tables(o_ms, o_p, o_start, k_drop, ms_drop, p1, p_e3, p_drop, l_ms, l_p, l_drop, l_start)
+    t.nm = wv1.shape[1]
     cdef double* e3 = <double*> malloc((NK + 1) * sizeof(double))
     cdef double* e2 = <double*> malloc((NK + 1) * sizeof(double))
     cdef double* mk = <double*> malloc((NK + 1) * sizeof(double))
-    cdef double* mp = <double*> malloc((NP + 1) * sizeof(double))
-    cdef double* w2 = <double*> malloc(NM * sizeof(double))
+    cdef double* mp = <double*> malloc((t.npairs + 1) * sizeof(double))
+    cdef double* w2 = <double*> malloc(t.nm * sizeof(double))
     if not e3 or not e2 or not mk or not mp or not w2:
         raise MemoryError()
     try:
         with nogil:
             for b in range(B):
-                r1 = &wv1[b, 0]
-                r23 = &wv23[b, 0]
-                # E3[K]: keep K, throw the rest once more, then write the best line
-                for k in range(NK):
-                    end = o_start[k + 1] if k + 1 < NK else NO
-                    acc = 0.0
-                    for o in range(o_start[k], end):
-                        acc = acc + o_p[o] * r23[o_ms[o]]
-                    e3[k] = acc
-                if locked:
-                    mp[NP] = NEG
-                    for p in range(NP):
-                        v = e3[p_e3[p]]
-                        for j in range(5):
-                            if p_drop[p, j] == NP:
-                                break
-                            v = dmax(v, mp[p_drop[p, j]])
-                        mp[p] = v
-                    for k in range(NK):
-                        end = l_start[k + 1] if k + 1 < NK else NL
-                        acc = 0.0
-                        for l in range(l_start[k], end):
-                            w = r23[l_ms[l]]
-                            for j in range(5):
-                                if l_drop[l, j] == NP:
-                                    break
-                                w = dmax(w, mp[l_drop[l, j]])
-                            acc = acc + l_p[l] * w
-                        e2[k] = acc
-                else:
-                    mk[NK] = NEG
-                    for k in range(NK):
-                        v = e3[k]
-                        for j in range(5):
-                            v = dmax(v, mk[k_drop[k, j]])
-                        mk[k] = v
-                    for m in range(NM):
-                        w = r23[m]
-                        for j in range(5):
-                            w = dmax(w, mk[ms_drop[m, j]])
-                        w2[m] = w
-                    for k in range(NK):
-                        end = o_start[k + 1] if k + 1 < NK else NO
-                        acc = 0.0
-                        for o in range(o_start[k], end):
-                            acc = acc + o_p[o] * w2[o_ms[o]]
-                        e2[k] = acc
+                out[b] = turn_row(&t, &wv1[b, 0], &wv23[b, 0], locked, e3, e2, mk, mp, w2)
                 if keep:
                     for k in range(NK):
                         e3_out[b, k] = e3[k]
                         e2_out[b, k] = e2[k]
-                # throw 1: write now, or keep the best proper sub-multiset before throw 2
-                mk[NK] = NEG
-                for k in range(NK):
-                    v = e2[k]
-                    for j in range(5):
-                        v = dmax(v, mk[k_drop[k, j]])
-                    mk[k] = v
-                acc = 0.0
-                for m in range(NM):
-                    w = r1[m]
-                    for j in range(5):
-                        w = dmax(w, mk[ms_drop[m, j]])
-                    acc = acc + p1[m] * w
-                out[b] = acc
     finally:
         free(e3)
         free(e2)
         free(mk)
         free(mp)
         free(w2)
+
+
+cdef Turn turn_tables(const long[::1] o_ms, const double[::1] o_p, const long[::1] o_start,
+                      const long[:, ::1] k_drop, const long[:, ::1] ms_drop, const double[::1] p1,
+                      const long[::1] p_e3, const long[:, ::1] p_drop, const long[::1] l_ms, const double[::1] l_p,
+                      const long[:, ::1] l_drop, const long[::1] l_start):
+    """The ``Turn`` of turn.tables()'s arrays (pointers into the buffers: they must outlive its use)."""
+    cdef Turn t
+    t.o_ms, t.o_p, t.o_start = &o_ms[0], &o_p[0], &o_start[0]
+    t.k_drop, t.ms_drop, t.p1 = &k_drop[0, 0], &ms_drop[0, 0], &p1[0]
+    t.p_e3, t.p_drop = &p_e3[0], &p_drop[0, 0]
+    t.l_ms, t.l_p, t.l_drop, t.l_start = &l_ms[0], &l_p[0], &l_drop[0, 0], &l_start[0]
+    t.nk, t.no, t.nm, t.npairs, t.nl = o_start.shape[0], o_ms.shape[0], ms_drop.shape[0], p_e3.shape[0], l_ms.shape[0]
+    return t
 
 
 cdef inline double state_value(const double[::1] vflat, const long[::1] voff, const long[::1] vlo,
@@ -140,41 +89,15 @@ def write_values(const long[::1] masks, const long[::1] sums, const long[::1] al
     ``allowed[r]`` is the bit set of the sub-game's lines row r may write, ``face[i]`` line i's class
     face (0: a main line), ``bonus[bonus_zero + S]`` the school bonus of a complete school summing to S.
     """
-    cdef Py_ssize_t R = masks.shape[0], NM = counts.shape[0], M = gidx.shape[0]
-    cdef Py_ssize_t r, i, c, ms
-    cdef long mask, s, nxt, f, sc, s2, g
-    cdef double v, vn, w
-    cdef double vals[6]
+    cdef Py_ssize_t R = masks.shape[0], r
+    cdef Part p
+    p.vflat, p.voff, p.vlo, p.vlen = &vflat[0], &voff[0], &vlo[0], &vlen[0]
+    p.gidx, p.face, p.class_bits, p.m, p.fixed_order = &gidx[0], &face[0], class_bits, gidx.shape[0], False
+    p.sc1, p.sc23, p.counts, p.bonus, p.bonus_zero, p.nm = &sc1[0, 0], &sc23[0, 0], &counts[0, 0], &bonus[0], \
+        bonus_zero, counts.shape[0]
     with nogil:
         for r in range(R):
-            mask = masks[r]
-            s = sums[r]
-            for ms in range(NM):
-                wv1[r, ms] = NEG
-                wv23[r, ms] = NEG
-            for i in range(M):
-                if not (allowed[r] >> i) & 1:
-                    continue
-                nxt = mask | (1 << i)
-                f = face[i]
-                if f:
-                    for c in range(6):
-                        sc = (c - 3) * f
-                        s2 = s + sc
-                        v = state_value(vflat, voff, vlo, vlen, nxt, s2) + sc
-                        if nxt & class_bits == class_bits:
-                            v = v + bonus[bonus_zero + s2]
-                        vals[c] = v
-                    for ms in range(NM):
-                        w = vals[counts[ms, f - 1]]
-                        wv1[r, ms] = dmax(wv1[r, ms], w)
-                        wv23[r, ms] = dmax(wv23[r, ms], w)
-                else:
-                    g = gidx[i]
-                    vn = state_value(vflat, voff, vlo, vlen, nxt, s)
-                    for ms in range(NM):
-                        wv1[r, ms] = dmax(wv1[r, ms], sc1[g, ms] + vn)
-                        wv23[r, ms] = dmax(wv23[r, ms], sc23[g, ms] + vn)
+            write_row(&p, masks[r], sums[r], allowed[r], &wv1[r, 0], &wv23[r, 0])
 
 
 # ---------------------------------------------------------------------------- second moments

@@ -1,8 +1,14 @@
-"""The compiled play-out of Dice Poker games of ``dice-poker/random`` and ``dice-poker/greedy`` seats.
+"""The compiled play-out of Dice Poker games of ``dice-poker/random``, ``greedy`` and (full, mixed) ``optimal`` seats.
 
 A random or greedy bot decides in a microsecond; the readable engine spends tens on the view, the
-legal list and ``apply`` of every decision. ``Playout`` hands a fresh one-game match to
-``_play`` (every preset and option: games/dice_poker/fast/_play.pyx), which plays the same game from
+legal list and ``apply`` of every decision. The optimal bot's decisions are a look-up in its solved
+strategy: the kernel gets the strategy's buffers (``_play.Optimal``, built once per process and
+strategy) and computes each turn's arrays with the solver's own row code (turnrow.pxd), so it chooses
+exactly as ``optimal.OptimalBot``. In ``simple`` the registered ``dice-poker/optimal`` plays
+``optimal-race`` (``race.RaceBot``), which is not a table look-up: ``supports`` refuses it.
+
+``Playout`` hands a fresh one-game match to ``_play`` (every preset and option:
+games/dice_poker/fast/_play.pyx), which plays the same game from
 the same pre-drawn faces with the same draws from the same generator. ``play_out`` applies the
 kernel's actions to the ``State`` (so the record is the engine's); ``play_rows`` writes the rows of
 every rotation straight from the kernel's result, no ``State`` played. ``tests/test_fast_paths.py``
@@ -13,13 +19,14 @@ checks records, generator states and legal lists against the readable engine for
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from games.core.dice import reroll_masks
 from games.core.entry import FastPath, RotationRows, TableSpec
-from games.dice_poker.bots import GreedyBot, RandomBot
+from games.dice_poker.bots import ByPreset, GreedyBot, RandomBot
 from games.dice_poker.fast import _play
 from games.dice_poker.rules import CATEGORIES, DICE, LINES, Rules
 from games.dice_poker.state import Action, State
@@ -33,6 +40,7 @@ _PRESETS = {"simple": 0, "full": 1, "mixed": 2}
 _FTD = {"all": 0, "except_chance": 1, "none": 2}
 _SCHOOL = {"plus": 0, "minus": 1, "both": 2, "none": 3}
 _OPTIONS: dict[Rules, tuple[Any, ...]] = {}
+_OPTIMAL: dict[tuple[str, str | None], _play.Optimal] = {}
 
 
 def options(rules: Rules) -> tuple[Any, ...]:
@@ -46,9 +54,24 @@ def options(rules: Rules) -> tuple[Any, ...]:
     return out
 
 
-def _codes(bots: Sequence[Any]) -> list[int] | None:
-    """0 per random seat, 1 per greedy seat; None when a seat has another bot (a subclass included)."""
+def _optimal_dir(bot: Any) -> tuple[str | None] | None:
+    """``(cache_dir,)`` of a seat that plays ``optimal.OptimalBot`` itself in full and mixed (the registered
+    ``dice-poker/optimal`` is a ``ByPreset`` whose sheet half is one), else None (a subclass included)."""
+    if type(bot) is ByPreset:
+        bot = bot.sheet
+    from games.dice_poker.optimal import OptimalBot
+
+    return (bot.cache_dir,) if type(bot) is OptimalBot else None
+
+
+def _codes(bots: Sequence[Any], rules: Rules) -> tuple[list[int], tuple[str | None] | tuple[()]] | None:
+    """0 per random seat, 1 per greedy seat, 2 per optimal seat (full, mixed), with ``(cache_dir,)`` of the
+    optimal seats' strategy (``()`` when there is none); None when a seat has another bot (a subclass
+    included), an optimal seat plays ``simple`` (there it plays ``optimal-race``: a turn solved per decision
+    against the hands to beat, not a look-up in a solved table), or two optimal seats load their strategies
+    from different places."""
     out = []
+    where: tuple[str | None] | tuple[()] = ()
     for b in bots:
         t = type(b)
         if t is RandomBot:
@@ -56,8 +79,59 @@ def _codes(bots: Sequence[Any]) -> list[int] | None:
         elif t is GreedyBot:
             out.append(1)
         else:
-            return None
+            d = _optimal_dir(b)
+            if d is None or rules.simple or (where and where != d):
+                return None
+            where = d
+            out.append(2)
+    return out, where
+
+
+@cache
+def _keeps() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The keep choices of ``_play.Optimal``: ``msid`` by face-count code (base 6), the proper sub-multisets
+    of every multiset of 0..5 dice in ``dice.keep_choices`` order (starts, codes)."""
+    from games.core.dice import keep_choices
+    from games.dice_poker.turn import tables
+
+    t = tables()
+
+    def code(ms: Sequence[int]) -> int:
+        return sum(6 ** (f - 1) for f in ms)
+
+    msid = np.full(6 ** 6, -1, dtype=np.int64)
+    for i, ms in enumerate(t.kept + t.ms5):
+        msid[code(ms)] = i
+    starts: list[int] = [0]
+    codes: list[int] = []
+    for ms in t.kept + t.ms5:
+        codes.extend(code(k) for k in keep_choices(ms) if len(k) < len(ms))
+        starts.append(len(codes))
+    return msid, np.array(starts, dtype=np.int64), np.array(codes, dtype=np.int64)
+
+
+def optimal_tables(rules: Rules, cache_dir: str | None) -> _play.Optimal:
+    """The kernel's buffers of the strategy ``OptimalBot(cache_dir)`` plays under ``rules`` (once per process)."""
+    key = (rules.key, cache_dir)
+    out = _OPTIMAL.get(key)
+    if out is None:
+        from games.dice_poker.optimal import load_strategy
+        from games.dice_poker.solver import BONUS_ZERO
+        from games.dice_poker.turn import tables
+
+        st = load_strategy(rules, cache_dir)
+        names = ("school", "main") if rules.preset == "full" else ("mixed",)  # Strategy.part_for's order
+        parts = [(g.vflat, g.voff, g.vlo, g.vlen, g._gidx, g._face, g.class_bits, g.fixed_order, g.sc1, g.sc23,
+                  g._counts, g._bonus, BONUS_ZERO) for g in (st.parts[n] for n in names)]
+        t = tables()
+        turn = (t.o_ms, t.o_p, t.o_start, t.k_drop, t.ms_drop, t.p1, t.p_e3, t.p_drop, t.l_ms, t.l_p, t.l_drop,
+                t.l_start)
+        out = _OPTIMAL[key] = _play.Optimal(parts, turn, _keeps(), bool(rules.locked))
     return out
+
+
+def _tables_of(rules: Rules, where: tuple[str | None] | tuple[()]) -> _play.Optimal | None:
+    return optimal_tables(rules, where[0]) if where else None
 
 
 def _action(seat: int, code: int) -> Action:
@@ -83,19 +157,22 @@ def _fresh(state: State) -> bool:
 
 
 class Playout(FastPath):
-    """Matches of one game where every seat is ``dice-poker/random`` or ``dice-poker/greedy``."""
+    """Matches of one game where every seat is ``dice-poker/random``, ``greedy`` or (full, mixed) ``optimal``."""
 
     name = "dice-poker/c-play"
 
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
-        """Every seat is ``RandomBot`` or ``GreedyBot`` itself (a subclass may choose differently)."""
-        return _codes(bots) is not None
+        """Every seat is ``RandomBot``, ``GreedyBot`` or, in full and mixed, ``OptimalBot`` itself (a subclass
+        may choose differently; ``_codes`` says why ``simple`` refuses the optimal seat)."""
+        return _codes(bots, rules) is not None
 
     def _run(self, state: State, bots: Sequence[Any], rng: np.random.Generator,
              trace: bool) -> list[list[Action]] | None:
-        codes = _codes(bots)
-        if codes is None:
-            raise ValueError("this play-out plays only dice-poker/random and dice-poker/greedy seats")
+        got = _codes(bots, state.rules)
+        if got is None:
+            raise ValueError("this play-out plays only dice-poker/random, dice-poker/greedy and (full, mixed) "
+                             "dice-poker/optimal seats")
+        codes, where = got
         if not _fresh(state):  # a match of several games, or one under way: the readable loop
             lists: list[list[Action]] = []
             while not state.is_over():
@@ -105,7 +182,7 @@ class Playout(FastPath):
                 state.apply(bots[seat].act(state.view(seat), legal, rng))
             return lists if trace else None
         acts, seats, kernel_legal = _play.play(rng, state.streams[0].faces, state.players, state.dealer % state.players,
-                                        options(state.rules), codes, trace)
+                                               options(state.rules), codes, trace, _tables_of(state.rules, where))
         for seat, code in zip(seats, acts, strict=True):
             state.apply(_action(seat, code))
         if not state.is_over():
@@ -125,19 +202,27 @@ class Playout(FastPath):
     def play_rows(self, state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]],
                   rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
         """Every rotation of the fresh one-game match in C, rows straight from the kernel (tables.py's)."""
-        codes = [_codes(bots) for bots in rotations]
+        got = [_codes(bots, state.rules) for bots in rotations]
         if tables is not TABLES or not _fresh(state):
             return super().play_rows(state, tables, rotations, rng_at)
-        known = [c for c in codes if c is not None]
-        if len(known) != len(codes):
+        known = [c for c in got if c is not None]
+        where = {w for _, w in known if w}
+        if len(known) != len(got) or len(where) > 1:
             return super().play_rows(state, tables, rotations, rng_at)
         return _play.rows(rng_at, state.streams[0].faces, state.players, state.dealer % state.players,
-                          options(state.rules), known, state.rules.preset)
+                          options(state.rules), [c for c, _ in known], state.rules.preset,
+                          _tables_of(state.rules, where.pop() if where else ()))
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
-        """Random seats, greedy seats, and the two alternating."""
-        return [[("dice-poker/random", {})] * players, [("dice-poker/greedy", {})] * players,
-                [("dice-poker/random" if s % 2 else "dice-poker/greedy", {}) for s in range(players)]]
+        """Random seats, greedy seats, and the two alternating; with three players also optimal, random and
+        greedy (its readable engine plays about 80 games a second: one table keeps the test short; ``simple``
+        refuses it, see ``_codes``)."""
+        out: list[list[tuple[str, Mapping[str, Any]]]] = [
+            [("dice-poker/random", {})] * players, [("dice-poker/greedy", {})] * players,
+            [("dice-poker/random" if s % 2 else "dice-poker/greedy", {}) for s in range(players)]]
+        if players == 3:
+            out.append([("dice-poker/optimal", {}), ("dice-poker/random", {}), ("dice-poker/greedy", {})])
+        return out
 
 
 FAST = Playout()
