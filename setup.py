@@ -17,14 +17,6 @@ extensions = [
         extra_compile_args=["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
-    # The wild-card / low-hand evaluator (classic poker CP-3..CP-5): same flags as _handeval.
-    Extension(
-        "ext._wild",
-        ["ext/_wild.pyx"],
-        include_dirs=[np.get_include()],
-        extra_compile_args=["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []),
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    ),
     # openskill's PlackettLuce arithmetic for the report's rating (sims.stats.rating): no -O3, no
     # flags that could reorder or fuse floating-point operations (the ratings must be openskill's floats).
     Extension("ext._rating", ["ext/_rating.pyx"], include_dirs=[np.get_include()],

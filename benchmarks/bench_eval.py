@@ -20,7 +20,12 @@ What is measured, on the same pre-generated random hands (uniform 5- and 7-card 
   ``deque(map(f, *columns), maxlen=0)``, the cheapest per-hand iteration Python has, so
   loop overhead is as small as it can be for every peer;
 * exact ``category_counts("classic", 5)`` and ``category_counts("classic", 7)``, with the
-  first-call table build timed separately from the enumeration.
+  first-call table build timed separately from the enumeration;
+* plain against wild cards in the one kernel (``--wild-only`` runs just this): the kernel's
+  ``evaluate_into`` on 5- and 7-card hands, classic plain (``Tables``) and with wild cards
+  (``WildTables``): one joker wild (hands from 52 cards + ``Jk``) and deuces wild (the plain
+  hands themselves). CPU time (``time.process_time``), every case once per round, the median
+  of the rounds; the target is wild within 1.5× of plain.
 
 Every timing runs for at least ``--min-time`` seconds (slow peers on fewer hands, fast
 ones over several passes); timings are taken in interleaved rounds (every case once per
@@ -85,6 +90,7 @@ TARGET_CORE_7 = 5.0         # batch 7-card vs phevaluator's C core called direct
 TARGET_BATCH_5 = 100e6      # hands/s
 TARGET_EXACT_7 = 1.0        # s
 TARGET_EXACT_5 = 0.020      # s
+TARGET_WILD = 1.5           # plain hands/s ÷ wild hands/s, same hand size (issue 30)
 
 
 @dataclass
@@ -258,6 +264,63 @@ def pokerkit_cases(k: int, notes: list[str]) -> list[Case]:
     return cases
 
 
+def wild_comparison(hands: dict[int, Hands], rng: np.random.Generator, repeats: int,
+                    min_time: float) -> list[dict[str, Any]]:
+    """Plain and wild hands/s of the one kernel on the same hand sizes (CPU time, medians).
+
+    Returns one row per (k, mode) with every round's rate, the median and plain ÷ it.
+    """
+    import statistics
+
+    joker = handeval.Mode(wild="jokers")
+    deuces = handeval.Mode(wild="deuces")
+    deck53 = handeval.mode_deck(joker, None, 1)
+    cases: list[tuple[int, str, Any, Hands]] = []
+    for k in (5, 7):
+        n = len(hands[k])
+        h53 = np.ascontiguousarray(deck53[np.argpartition(rng.random((n, 53)), k, axis=1)[:, :k]])
+        cases += [(k, "plain (classic)", handeval.tables("classic", k), hands[k]),
+                  (k, "one joker wild (53 cards)", handeval.wild_tables(joker, k), h53),
+                  (k, "deuces wild (52 cards)", handeval.wild_tables(deuces, k), hands[k])]
+    out = {id(c): np.empty(len(c[3]), np.int32) for c in cases}
+    passes: dict[int, int] = {}
+    for c in cases:  # warm-up, and passes so that a timing lasts about min_time
+        t0 = time.process_time()
+        if c[2].evaluate_into(c[3], out[id(c)]) != -1:
+            raise RuntimeError(f"{c[1]}: an invalid benchmark hand")
+        passes[id(c)] = max(1, math.ceil(min_time / max(time.process_time() - t0, 1e-6)))
+    rates: dict[int, list[float]] = {id(c): [] for c in cases}
+    for _ in range(repeats):
+        for c in cases:
+            gc.disable()
+            try:
+                t0 = time.process_time()
+                for _p in range(passes[id(c)]):
+                    c[2].evaluate_into(c[3], out[id(c)])
+                dt = time.process_time() - t0
+            finally:
+                gc.enable()
+            rates[id(c)].append(len(c[3]) * passes[id(c)] / max(dt, 1e-9))
+    rows = []
+    for c in cases:
+        med = statistics.median(rates[id(c)])
+        plain = statistics.median(rates[id(next(p for p in cases if p[0] == c[0]))])
+        rows.append({"k": c[0], "mode": c[1], "rates": rates[id(c)], "median": med, "plain_ratio": plain / med})
+    return rows
+
+
+def print_wild(rows: list[dict[str, Any]]) -> None:
+    """The plain-vs-wild table and its target."""
+    print()
+    print("| hands | kernel tables | hands/s (median, CPU time) | plain ÷ it |")
+    print("|---|---|---:|---:|")
+    for r in rows:
+        print(f"| {r['k']} | {r['mode']} | {fmt_rate(r['median'])} | {r['plain_ratio']:.2f}× |")
+    worst = max(r["plain_ratio"] for r in rows)
+    print(f"{'PASS' if worst <= TARGET_WILD else 'MISS'}  wild within {TARGET_WILD}× of plain hands/s: "
+          f"worst {worst:.2f}×")
+
+
 # ----------------------------------------------------------------------------- timing
 
 def _timed(case: Case) -> float:
@@ -400,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpu", type=int, help="CPU to pin to (default: the last allowed one)")
     ap.add_argument("--no-pin", action="store_true", help="do not pin the process to one CPU")
     ap.add_argument("--strict", action="store_true", help="exit 3 when a target is missed")
+    ap.add_argument("--wild-only", action="store_true", help="only the plain-vs-wild kernel comparison")
     args = ap.parse_args(argv)
     quick = bool(args.quick)
     repeats = args.repeats or (2 if quick else 5)
@@ -425,6 +489,13 @@ def main(argv: list[str] | None = None) -> int:
 
     rng = np.random.default_rng(args.seed)
     hands = {k: random_hands(rng, n_hands, k) for k in (5, 7)}
+    if args.wild_only:
+        wild_rows = wild_comparison(hands, rng, max(repeats, 3), min_time)
+        print_wild(wild_rows)
+        if args.json:
+            Path(args.json).write_text(json.dumps({"wild": wild_rows}, indent=2, default=float) + "\n")
+        worst = max(r["plain_ratio"] for r in wild_rows)
+        return 3 if args.strict and worst > TARGET_WILD else 0
 
     notes: list[str] = []
     cases: list[Case] = []
@@ -500,6 +571,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"exact counts 52/{k} WRONG: {counts}")
             status = 1
 
+    wild_rows = wild_comparison(hands, rng, max(repeats, 3), min_time)
+
     # ----------------------------------------------------------------- the table
     ours = {k: next(c for c in cases if c.k == k and c.kind == "ours") for k in (5, 7)}
     print()
@@ -522,6 +595,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {k} cards, {e['hands']:,} hands | {e['build_s'] * 1e3:.0f} ms | "
               f"{e['enumerate_s'] * 1e3:.1f} ms | {fmt_rate(e['rate'])} | "
               f"{'exact' if e['correct'] else 'WRONG'} |")
+
+    print_wild(wild_rows)
 
     # ----------------------------------------------------------------- targets
     def fastest(k: int, kind: str) -> Case | None:
@@ -549,6 +624,8 @@ def main(argv: list[str] | None = None) -> int:
     target("batch 5-card hands/s", ours[5].rate(), TARGET_BATCH_5, "")
     target("exact 52/7 enumeration", exact[7]["enumerate_s"], TARGET_EXACT_7, " s", lower=True)
     target("exact 52/5 enumeration", exact[5]["enumerate_s"], TARGET_EXACT_5, " s", lower=True)
+    target("plain ÷ wild hands/s (worst of 5/7 cards, joker and deuces)",
+           max(r["plain_ratio"] for r in wild_rows), TARGET_WILD, "×", lower=True)
     load1 = os.getloadavg()
     print(f"load average at the end {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f} "
           "(other processes on the machine make every figure noisier)")
@@ -560,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
                "hands_per_size": n_hands, "repeats": repeats, "min_time_s": min_time,
                "loadavg_start": load0, "loadavg_end": load1, "notes": notes, "cases": rows,
                "exact": {str(k): v for k, v in exact.items()}, "agreement": agreement,
-               "targets": targets, "status": status}
+               "wild": wild_rows, "targets": targets, "status": status}
         Path(args.json).write_text(json.dumps(doc, indent=2, default=float) + "\n")
         print(f"saved {args.json}")
     if status == 0 and args.strict and any(t["verdict"] == "MISS" for t in targets):

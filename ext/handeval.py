@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ext import _handeval, _wild
+from ext import _handeval
 from games.core.cards import DECK_LOW_RANK, card_str, deck_cards, hands_array, parse_cards
 
 __all__ = [
@@ -43,8 +43,8 @@ __all__ = [
     "sample_counts",
 ]
 
-# Build-time category codes of the kernel (see _handeval.pyx).
-_CODES = ("high", "pair", "two_pair", "three", "straight", "flush", "full_house", "four", "straight_flush")
+# Build-time category codes of the kernel's plain tables (the first nine of _handeval.CODES).
+_CODES = _handeval.CODES[:9]
 _TB = {"standard": 0, "quintet": 1, "none": 2}
 
 
@@ -306,8 +306,9 @@ def sample_counts(
 
 # ---------------------------------------------------------------------------------------------
 # Wild cards, five of a kind, the four-flush and low hands (docs/rules/classic-poker.md CP-2..CP-5,
-# CP-10). A separate kernel (ext/_wild.pyx) serves these modes; the no-wild high path above is
-# untouched, so every value it returned before is returned unchanged.
+# CP-10). The same kernel (ext/_handeval.pyx) serves these modes with its WildTables (shared card keys,
+# five-card values, hashing and sampling); a plain mode still goes to Tables, so every value it returned
+# before is returned unchanged.
 
 #: Jokers: ids 52 (``Jk``) and 53 (``Jk2``) beside the 52 natural ids.
 JOKER_IDS: tuple[int, ...] = (52, 53)
@@ -317,7 +318,7 @@ WILD_MODES: tuple[str, ...] = ("none", "jokers", "bug", "deuces", "deuces+jokers
 #: Low rankings of CP-5.2.
 LOW_RANKINGS: tuple[str, ...] = ("ace_high", "ace_either", "ace_to_five")
 #: Largest raw low value + 1: a low evaluation returns ``LOW_TOP - raw`` (higher is better).
-LOW_TOP: int = int(_wild.LOW_TOP)
+LOW_TOP: int = int(_handeval.LOW_TOP)
 
 
 @dataclass(frozen=True)
@@ -399,7 +400,7 @@ _wild_tables: dict[tuple[Mode, int, str], Any] = {}
 
 
 def wild_tables(mode: Mode, k: int, deck: str | None = None) -> Any:
-    """The wild kernel's tables of (mode, hand size, deck), built on first use and cached."""
+    """The kernel's wild tables of (mode, hand size, deck), built on first use and cached."""
     r = _ranking(mode.ranking)
     d = _deck_for(r, deck)
     if k not in (5, 6, 7):
@@ -411,10 +412,10 @@ def wild_tables(mode: Mode, k: int, deck: str | None = None) -> Any:
             t = _wild_tables.get(key)
             if t is None:
                 cats = mode.categories()
-                cat_map = [cats.index(c) if c in cats else -1 for c in _wild.CODES]
+                cat_map = [cats.index(c) if c in cats else -1 for c in _handeval.CODES]
                 hi, lo = _mode_straights(mode, d)
                 kind = _KIND[mode.bug_flush] if mode.wild == "bug" else 0
-                t = _wild.WildTables(k, list(range(DECK_LOW_RANK[d], 13)), list(mode.wild_ids()), cat_map, hi, lo,
+                t = _handeval.WildTables(k, list(range(DECK_LOW_RANK[d], 13)), list(mode.wild_ids()), cat_map, hi, lo,
                                      kind, _LOW[mode.low], mode.four_flush)
                 _wild_tables[key] = t
     return t

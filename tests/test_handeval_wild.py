@@ -249,3 +249,23 @@ def test_bad_hands_name_the_card() -> None:
         evaluate_mode([parse_hand("As Kd Qh Jc Jk"), parse_hand("As As Qh Jc Jk")], Mode(wild="jokers"))
     with pytest.raises(ValueError, match="unknown wild mode"):
         Mode(wild="sevens")
+
+
+def test_the_kernel_rejects_repeated_wild_cards_and_cards_outside_the_deck() -> None:
+    # The wild tables check a hand by one bit per card id (a repeated joker or deuce sets one bit).
+    with pytest.raises(ValueError, match="duplicate card Jk in hand 1"):
+        evaluate_mode([parse_hand("As Kd Qh Jc Jk"), [51, 50, 52, 52, 49]], Mode(wild="jokers"))
+    with pytest.raises(ValueError, match="duplicate card 2c in hand 0"):
+        evaluate_mode([[0, 0, 51, 47, 43, 39, 35]], Mode(wild="deuces"))
+    with pytest.raises(ValueError, match="card 5c in hand 0 is not in the 36-card deck"):
+        evaluate_mode([[12, 51, 47, 43, 39]], Mode(ranking="short-deck", wild="jokers"))
+    with pytest.raises(ValueError, match="unknown card id 200 in hand 0"):
+        evaluate_mode(np.asarray([[200, 51, 47, 43, 39]], dtype=np.uint8), Mode(wild="jokers"))
+    # Two distinct jokers and two deuces are a valid hand: five aces (both jokers and deuces wild).
+    v = evaluate_mode([[52, 53, 0, 1, 51]], Mode(wild="deuces+jokers"))
+    assert describe(int(v[0]), Mode(wild="deuces+jokers")) == "five"
+    # More than twelve wild ids (no spare flush bit each): the same checks by one bit per card id.
+    many = Mode(wild="jokers", wild_cards=tuple(range(4, 20)))
+    with pytest.raises(ValueError, match="duplicate card 3c in hand 0"):
+        evaluate_mode([[4, 4, 51, 47, 43]], many)
+    assert describe(int(evaluate_mode([[4, 8, 12, 52, 51]], many)[0]), many) == "five"
