@@ -1034,63 +1034,46 @@ cdef class WildTables:
         out.sort(reverse=True)
         return out
 
-    def _build_fl(self):
+    def _flush_table(self, int size):
+        """Per (wild count w, natural rank mask m of one suit): the best flush of ``size`` cards (5; 4 for the
+        four-flush table, whose entries also hold in bits 16+ the wild cards it uses) the suit's natural
+        ranks make with at most w wild cards, -1 for none."""
         cdef int w, m, i, u, tm, n, cap
-        cdef int32_t[::1] flv
-        sets = self._sets(5)
+        cdef int32_t[::1] tabv
+        sets = self._sets(size)
         n = len(sets)
         tv = np.asarray([s[0] for s in sets], dtype=np.int32)
         tms = np.asarray([s[1] for s in sets], dtype=np.int32)
         cdef int32_t[::1] tvv = tv
         cdef int32_t[::1] tmv = tms
-        fl = np.full((self.maxw + 1) * 8192, -1, dtype=np.int32)
-        flv = fl
+        tab = np.full((self.maxw + 1) * 8192, -1, dtype=np.int32)
+        tabv = tab
         for w in range(self.maxw + 1):
-            cap = w if w < 5 else 5
+            cap = w if w < size else size
             for m in range(8192):
-                if __builtin_popcountll(m) > self.k - w or __builtin_popcountll(m) + cap < 5:
+                if __builtin_popcountll(m) > self.k - w or __builtin_popcountll(m) + cap < size:
                     continue
                 for i in range(n):
                     tm = tmv[i]
                     u = __builtin_popcountll(tm & ~m)
                     if u > cap:
                         continue
+                    # CP-4.6: under ace_only the bug is only the suit's ace (in a flush, or the top of a
+                    # straight flush as stop_hi says; in a four-flush only the ace).
                     if self.kind == W_BUG_ACE and u and (tm & ~m) != (1 << 12) \
-                            and not self.stop_hi[(<uint32_t>tm) << 1]:
+                            and (size == 4 or not self.stop_hi[(<uint32_t>tm) << 1]):
                         continue
-                    flv[w * 8192 + m] = tvv[i]
+                    tabv[w * 8192 + m] = tvv[i] | (u << 16) if size == 4 else tvv[i]
                     break
-        self.fl_array = fl
-        self.fl = fl
+        return tab
+
+    def _build_fl(self):
+        self.fl_array = self._flush_table(5)
+        self.fl = self.fl_array
 
     def _build_ff(self):
-        cdef int w, m, i, u, tm, n, cap
-        cdef int32_t[::1] ffv
-        sets = self._sets(4)
-        n = len(sets)
-        tv = np.asarray([s[0] for s in sets], dtype=np.int32)
-        tms = np.asarray([s[1] for s in sets], dtype=np.int32)
-        cdef int32_t[::1] tvv = tv
-        cdef int32_t[::1] tmv = tms
-        ff = np.full((self.maxw + 1) * 8192, -1, dtype=np.int32)
-        ffv = ff
-        for w in range(self.maxw + 1):
-            cap = w if w < 4 else 4
-            for m in range(8192):
-                if __builtin_popcountll(m) > self.k - w or __builtin_popcountll(m) + cap < 4:
-                    continue
-                for i in range(n):
-                    tm = tmv[i]
-                    u = __builtin_popcountll(tm & ~m)
-                    if u > cap:
-                        continue
-                    # CP-4.6: under ace_only the bug is only the suit's ace in a four-flush.
-                    if self.kind == W_BUG_ACE and u and (tm & ~m) != (1 << 12):
-                        continue
-                    ffv[w * 8192 + m] = tvv[i] | (u << 16)
-                    break
-        self.ff_array = ff
-        self.ff = ff
+        self.ff_array = self._flush_table(4)
+        self.ff = self.ff_array
 
     # ------------------------------------------------------------------ evaluation
     cdef int32_t _low_exact(self, const uint8_t* cards, int k) noexcept nogil:
