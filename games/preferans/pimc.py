@@ -26,14 +26,25 @@ discard is hidden (PF-14); the rest of his hand and the other defender's are the
 seen.
 
 Other decisions follow the heuristic bot. Every random choice comes from the ``rng`` it is given.
+
+The bot needs each decision, not every value: it keeps bounds of the sampled values and narrows them by
+null-window searches of the compiled solver (``_dd.probe``, fail-soft) only as far as the decision
+needs. A card: the card leading on its summed bounds is probed until exact in every sample, and then has
+the best exact total (the first on a tie), with the same estimate. Bidding, discard and contract: every
+comparison of mean balances (a balance is monotone in the tricks) either follows from the bounds or
+names the strains to narrow. Whist: the sign of the summed difference of the two answers' balances over
+the sampled tricks' bounds. Exact bounds settle everything, so the decisions are those of solving every
+value exactly (tests/games/preferans/test_pf_pimc_same.py), from the same samples; the solver's table
+is kept across solves (its key holds the contract).
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -41,13 +52,26 @@ from games.core.cards import card_id, card_str, suit_of
 from games.core.protocol import EstimatingBot
 from games.core.records import rules_from_dict
 from games.preferans import cards as pc
-from games.preferans import scoring, solver
-from games.preferans.bots import STRAIN_SUIT, HeuristicBot, best_strain, estimate, hold_or_bid, misere_clean
+from games.preferans import scoring
+from games.preferans.bots import (
+    STRAIN_SUIT,
+    HeuristicBot,
+    best_strain,
+    estimate,
+    hold_or_bid,
+    misere_clean,
+    suit_tricks,
+)
+from games.preferans.fast import _dd  # type: ignore[attr-defined,unused-ignore]
+from games.preferans.reference import _winner
 from games.preferans.rules import MISERE, MISERE_LEVEL, VALUES, Rules, call_level, call_strain
 
 SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {
     "samples": {"type": "integer", "minimum": 1, "maximum": 200, "default": 8,
                 "description": "hidden deals sampled per decision"}}}
+
+
+card_id = functools.lru_cache(maxsize=1024)(card_id)  # the views name the same 32 cards over and over
 
 
 def _ids(cards: Sequence[str]) -> list[int]:
@@ -74,6 +98,8 @@ def _heuristic_discard(cards: Sequence[int], trump: int | None) -> list[int]:
 #: tests/games/preferans/test_pf_pimc.py) a wider margin (1.5, none) made its whist agree with the
 #: full-information answer in 49% and 26% of them (mean regret 2.02 and 2.92 whists), this one in 58%
 #: (1.58; the heuristic bot's answers 58%, 1.73).
+_T = TypeVar("_T")
+
 AUCTION_MARGIN = 0.75
 
 #: A hand whose best heuristic count (games.preferans.bots.estimate) is below this passes unsolved: the
@@ -106,6 +132,30 @@ def declarer_balance(level: int, tricks: int, players: int, consolation: str, wh
     return bal
 
 
+@functools.lru_cache(maxsize=256)
+def _suit_counts(mask: int) -> tuple[float, float]:
+    """``suit_tricks`` of a suit holding the ranks of ``mask`` (bit r: rank r), as a side suit and as trumps."""
+    ranks = [r for r in range(12, -1, -1) if mask >> r & 1]
+    return suit_tricks(ranks, False), suit_tricks(ranks, True)
+
+
+def _best_count(cards: Sequence[int]) -> float:
+    """``best_strain(cards)[1]`` (the heuristic count of the best strain), from per-suit tables; the counts
+    are quarters, so the sums are exact in any order."""
+    masks = [0, 0, 0, 0]
+    for c in cards:
+        masks[c & 3] |= 1 << (c >> 2)
+    side = [_suit_counts(m) for m in masks]
+    plain = side[0][0] + side[1][0] + side[2][0] + side[3][0]
+    return max(plain, *(plain - side[t][0] + side[t][1] for t in range(4)))
+
+
+@functools.lru_cache(maxsize=256)
+def _balances(level: int, players: int, consolation: str, whists_on_failure: bool) -> tuple[float, ...]:
+    """``declarer_balance`` of ``level`` for 0..10 tricks."""
+    return tuple(declarer_balance(level, t, players, consolation, whists_on_failure) for t in range(11))
+
+
 def sheet_from_view(view: Mapping[str, Any]) -> scoring.Sheet:
     """The scoresheet a view shows (PF-14: the sheet lies on the table), exact."""
     sh = view["sheet"]
@@ -121,12 +171,17 @@ def responder_balance(view: Mapping[str, Any], seat: int, whists: Mapping[int, b
     credited with his passer's tricks anyway (PF-6.6); both passing makes the contract (PF-6.3). A lone
     whister's ``no_play`` (PF-6.5) is not considered.
     """
+    return _responder_balance(view, rules_from_dict(Rules, view["rules"]), sheet_from_view(view), seat, whists,
+                              defence)
+
+
+def _responder_balance(view: Mapping[str, Any], rules: Rules, sheet: scoring.Sheet, seat: int,
+                       whists: Mapping[int, bool], defence: int) -> float:
+    """``responder_balance`` with the view's rules and sheet read once (the sheet is only read)."""
     d = view["deal"]
-    rules = rules_from_dict(Rules, view["rules"])
     n = int(view["players"])
     decl, level = int(d["declarer"]), int(d["level"])
     talon = _ids(d["talon"]) if d["talon"] is not None else []
-    sheet = sheet_from_view(view)
     responders = [s for s in whists]
     whisters = [s for s in responders if whists[s]]
     splits: list[dict[int, int]]
@@ -149,36 +204,99 @@ def responder_balance(view: Mapping[str, Any], seat: int, whists: Mapping[int, b
     return total / len(splits)
 
 
-class _Outcomes:
-    """Expected declarer balances of every strain and level from sampled double-dummy tricks."""
+class _Undecided(Exception):
+    """The bounds do not settle a comparison yet: narrow one of ``strains``' samples."""
 
-    def __init__(self, view: Mapping[str, Any], dist: Mapping[str, Sequence[int]]) -> None:
+    def __init__(self, strains: set[str]) -> None:
+        super().__init__()
+        self.strains = strains
+
+
+def _first_max(items: Sequence[tuple[Any, tuple[float, float], set[str]]]) -> Any:
+    """The key of the first item with the highest value, from (key, (low, high) bounds of its value, the
+    strains it depends on); ``_Undecided`` when the bounds allow more than one answer. Exact bounds
+    always decide, as Python's ``max`` (the first of equal values)."""
+    for k, (_, (lo, _hi), _) in enumerate(items):
+        if all(h < lo for _, (_, h), _ in items[:k]) and all(h <= lo for _, (_, h), _ in items[k + 1:]):
+            return items[k][0]
+    top = max(lo for _, (lo, _), _ in items)
+    raise _Undecided(set().union(*(st for _, (_, h), st in items if h >= top)))
+
+
+class _Outcomes:
+    """Expected declarer balances of every strain and level from sampled double-dummy tricks, known
+    within bounds: ``dist`` holds per strain a [low, high] of each sample's tricks. A balance grows with
+    the tricks (falls at misère), so a mean balance lies between those of the bounds; every comparison
+    either follows from them or raises ``_Undecided`` naming the strains to narrow. With exact tricks
+    each answer is the one of the plain means (the same sums in the same order)."""
+
+    def __init__(self, view: Mapping[str, Any], dist: Mapping[str, Sequence[list[int]]]) -> None:
         rules = view["rules"]
         self.players = int(view["players"])
         self.consolation = str(rules.get("consolation", "all"))
         self.whists_on_failure = bool(rules.get("whists_on_failure", True))
         self.dist = dist
+        self._ivs: dict[tuple[str, int], tuple[float, float]] = {}
 
-    def value(self, strain: str, level: int) -> float:
-        """Mean balance of playing ``level`` in ``strain`` over the samples (−inf: not solved)."""
+    def iv(self, strain: str, level: int) -> tuple[float, float]:
+        """Bounds of the mean balance of playing ``level`` in ``strain`` over the samples (−inf: not solved)."""
+        got = self._ivs.get((strain, level))
+        if got is not None:
+            return got
         ts = self.dist.get(strain)
         if not ts:
-            return -math.inf
-        return sum(declarer_balance(level, t, self.players, self.consolation, self.whists_on_failure)
-                   for t in ts) / max(1, len(ts))
+            return -math.inf, -math.inf
+        n = max(1, len(ts))
+        bal = _balances(level, self.players, self.consolation, self.whists_on_failure)
+        a = sum(bal[t[0]] for t in ts) / n
+        b = sum(bal[t[1]] for t in ts) / n
+        got = (b, a) if level == MISERE_LEVEL else (a, b)
+        self._ivs[(strain, level)] = got
+        return got
 
     def strain_at(self, level: int) -> str:
-        return max((s for s in STRAIN_SUIT if s in self.dist), key=lambda s: self.value(s, level))
+        return str(_first_max([(s, self.iv(s, level), {s}) for s in STRAIN_SUIT if s in self.dist]))
 
-    def best(self) -> tuple[str, float]:
-        """The strain and the value of the best suit or no-trump contract at any level."""
-        return max(((s, self.value(s, lv)) for lv in range(6, 11) for s in STRAIN_SUIT if s in self.dist),
-                   key=lambda x: x[1])
+    def _pairs(self) -> list[tuple[Any, tuple[float, float], set[str]]]:
+        return [(s, self.iv(s, lv), {s}) for lv in range(6, 11) for s in STRAIN_SUIT if s in self.dist]
+
+    def best(self) -> str:
+        """The strain of the best suit or no-trump contract at any level."""
+        return str(_first_max(self._pairs()))
+
+    def best_iv(self) -> tuple[tuple[float, float], set[str]]:
+        """Bounds of the best contract's value, and the strains that may hold it."""
+        pairs = self._pairs()
+        lo = max(iv[0] for _, iv, _ in pairs)
+        return (lo, max(iv[1] for _, iv, _ in pairs)), {s for s, iv, _ in pairs if iv[1] >= lo}
+
+    def good(self, level: int) -> bool:
+        """Whether some strain plays ``level`` for a positive mean balance."""
+        ivs = [(s, self.iv(s, level)) for s in STRAIN_SUIT if s in self.dist]
+        if any(lo > 0 for _, (lo, _) in ivs):
+            return True
+        if all(hi <= 0 for _, (_, hi) in ivs):
+            return False
+        raise _Undecided({s for s, (lo, hi) in ivs if lo <= 0 < hi})
 
     def highest_positive(self) -> int | None:
         """The highest level some strain plays for a positive mean balance (None: none does)."""
-        good = [lv for lv in range(6, 11) if self.value(self.strain_at(lv), lv) > 0]
-        return max(good) if good else None
+        for lv in range(10, 5, -1):
+            if self.good(lv):
+                return lv
+        return None
+
+    def misere_better(self) -> bool:
+        """Whether misère's mean balance beats both passing (0) and the best other contract."""
+        mlo, mhi = self.iv(MISERE, MISERE_LEVEL)
+        (blo, bhi), _ = self.best_iv()
+        blo, bhi = max(0.0, blo), max(0.0, bhi)
+        if mlo > bhi:
+            return True
+        if mhi <= blo:
+            return False
+        raise _Undecided({MISERE} | {s for s in STRAIN_SUIT if s in self.dist
+                                     and any(self.iv(s, lv)[1] >= mlo for lv in range(6, 11))})
 
 
 class PimcBot(EstimatingBot):
@@ -191,7 +309,7 @@ class PimcBot(EstimatingBot):
     def __init__(self, samples: int = 8) -> None:
         self.samples = int(samples)
         self.fallback = HeuristicBot()
-        self._cache: tuple[tuple[Any, ...], dict[str, list[int]]] | None = None
+        self._cache: tuple[tuple[Any, ...], _Strains] | None = None
         self._estimate: float | None = None
 
     def estimate(self) -> float | None:
@@ -248,7 +366,12 @@ class PimcBot(EstimatingBot):
     def _sample(self, d: Mapping[str, Any], me: int, rng: np.random.Generator) -> dict[int, list[int]] | None:
         """Hidden hands of the other active seats (their current sizes), respecting shown voids; a hidden
         declarer who took the turned talon holds it less his modelled discard (module docstring)."""
+        return self._sampler(d, me)(rng)
+
+    def _sampler(self, d: Mapping[str, Any], me: int) -> Callable[[np.random.Generator], dict[int, list[int]] | None]:
+        """``_sample`` for one view: what the view says is worked out once, each call draws one sample."""
         unseen = self._unseen(d, me)
+        n_unseen = len(unseen)
         sizes = {s: 0 for s in d["active"] if s != me and str(s) not in d["open_hands"]}
         counts = self._hand_sizes(d)
         for s in sizes:
@@ -263,42 +386,55 @@ class PimcBot(EstimatingBot):
         floor = call_level(bid) - AUCTION_MARGIN if took and bid and bid != MISERE else None
         his_played = [card_id(c) for s, c in d["played"] if s == decl and card_id(c) not in set(_ids(d["talon"]))] \
             if took else []
-        fallback: dict[int, list[int]] | None = None  # the likeliest-looking deal when none fits the bid
-        fallback_count = -math.inf
-        for _ in range(300 if floor is not None else 30):
-            perm = [unseen[i] for i in rng.permutation(len(unseen))]
-            out: dict[int, list[int]] = {}
-            pool = list(perm)
-            ok = True
-            plausible = True
-            if took:  # his unplayed cards and his discard: the talon's unplayed cards and some unseen ones
-                drawn = pool[:sizes[decl] + 2 - len(talon_left)]
-                whole = talon_left + drawn
-                pool = pool[len(drawn):]
-                void = voids.get(decl, set())
-                forced = [c for c in whole if suit_of(c) in void]
-                if len(forced) > 2:
-                    continue
-                count = best_strain(drawn + his_played)[1] if floor is not None else 0.0
-                plausible = floor is None or count >= floor
-                rest = [c for c in whole if c not in set(forced)]
-                order = (sorted(rest, key=lambda c: -(c >> 2)) if d["bought"] == MISERE
-                         else _discard_order(rest, d["trump"]))
-                thrown = set(forced + order[:2 - len(forced)])
-                out[decl] = [c for c in whole if c not in thrown]
-            for s in sorted((x for x in sizes if x not in out), key=lambda x: -len(voids.get(x, ()))):
-                allowed = [c for c in pool if suit_of(c) not in voids.get(s, ())]
-                if len(allowed) < sizes[s]:
-                    ok = False
-                    break
-                out[s] = allowed[:sizes[s]]
-                taken = set(out[s])
-                pool = [c for c in pool if c not in taken]
-            if ok and plausible:
-                return out
-            if ok and (fallback is None or (took and count > fallback_count)):
-                fallback, fallback_count = out, (count if took else 0.0)
-        return fallback
+        tries = 300 if floor is not None else 30
+        misere_bought = d["bought"] == MISERE
+        trump = d["trump"]
+        # the seats dealt one by one, those with more shown voids first; the suits each may not hold
+        others = sorted((x for x in sizes if not (took and x == decl)), key=lambda x: -len(voids.get(x, ())))
+        banned = [(s, sizes[s], voids.get(s, set())) for s in others]
+        decl_void = voids.get(decl, set()) if took else set()
+        n_drawn = sizes[decl] + 2 - len(talon_left) if took else 0
+
+        def draw(rng: np.random.Generator) -> dict[int, list[int]] | None:
+            fallback: dict[int, list[int]] | None = None  # the likeliest-looking deal when none fits the bid
+            fallback_count = -math.inf
+            count = 0.0
+            for _ in range(tries):
+                pool = [unseen[i] for i in rng.permutation(n_unseen)]
+                out: dict[int, list[int]] = {}
+                ok = True
+                plausible = True
+                if took:  # his unplayed cards and his discard: the talon's unplayed cards and some unseen ones
+                    drawn = pool[:n_drawn]
+                    whole = talon_left + drawn
+                    pool = pool[n_drawn:]
+                    forced = [c for c in whole if c & 3 in decl_void]
+                    if len(forced) > 2:
+                        continue
+                    count = _best_count(drawn + his_played) if floor is not None else 0.0
+                    plausible = floor is None or count >= floor
+                    if not plausible and fallback is not None and count <= fallback_count:
+                        continue  # neither kept nor a better fallback, whatever the other hands
+                    fs = set(forced)
+                    rest = [c for c in whole if c not in fs]
+                    order = (sorted(rest, key=lambda c: -(c >> 2)) if misere_bought else _discard_order(rest, trump))
+                    thrown = set(forced + order[:2 - len(forced)])
+                    out[decl] = [c for c in whole if c not in thrown]
+                for s, size, void in banned:
+                    allowed = [c for c in pool if c & 3 not in void] if void else pool
+                    if len(allowed) < size:
+                        ok = False
+                        break
+                    out[s] = allowed[:size]
+                    taken = set(out[s])
+                    pool = [c for c in pool if c not in taken]
+                if ok and plausible:
+                    return out
+                if ok and (fallback is None or (took and count > fallback_count)):
+                    fallback, fallback_count = out, (count if took else 0.0)
+            return fallback
+
+        return draw
 
     def _hand_sizes(self, d: Mapping[str, Any]) -> dict[int, int]:
         played: dict[int, int] = {}
@@ -308,46 +444,84 @@ class PimcBot(EstimatingBot):
 
     # ------------------------------------------------------------------ play
     def _play(self, d: Mapping[str, Any], legal: list[str], rng: np.random.Generator) -> str:
+        """The card with the best total over the samples (the first on a tie), from bounds: every
+        (sample, card) keeps a low and a high of its value, narrowed by null-window probes only for the
+        card leading on its summed bounds (the highs where the mover maximises, the lows where he
+        minimises), until that card is exact in every sample; its exact total then beats every other
+        card's, so the choice and the estimate are those of solving every card of every sample."""
         order = list(d["active"])
         trick = [(int(s), card_id(c)) for s, c in d["trick"]]
         mover = d["card_seat"]  # the seat whose card is played (the whister may play the passer's)
         lead_seat = trick[0][0] if trick else mover
         me = d["to_act"]
-        pos = {s: i for i, s in enumerate(self._clockwise(order, lead_seat))}
+        seats = self._clockwise(order, lead_seat)
+        pos = {s: i for i, s in enumerate(seats)}
         raspasy = d["kind"] == "raspasy"
         declarer = mover if raspasy else d["declarer"]
         misere = raspasy or d["kind"] == "misere"
+        trump = d["trump"]
+        kt = -1 if trump is None else trump
+        decl = pos[declarer]
         cards = [card_id(t[5:]) for t in legal]
-        totals = np.zeros(len(cards))
-        done = 0
         hand_of: dict[int, list[int]] = {int(s): _ids(h) for s, h in d["open_hands"].items()}
         hand_of[me] = _ids(d["hand"])
+        draw = self._sampler(d, me)
+        on_table = [x for _, x in trick]
+        # per sample and card: the position after the card (hands, leader, cards on the table), the
+        # tricks already decided by it (a completed trick) and the bounds [low, high] of its value
+        points: list[list[tuple[list[list[int]], int, list[int], int]]] = []
+        bounds: list[list[list[int]]] = []
         for _ in range(self.samples):
-            hidden = self._sample(d, me, rng)
+            hidden = draw(rng)
             if hidden is None:
                 break
             hands = {**hidden, **hand_of}
-            done += 1
-            seats = self._clockwise(order, lead_seat)
-            for i, c in enumerate(cards):
+            row: list[tuple[list[list[int]], int, list[int], int]] = []
+            brow: list[list[int]] = []
+            for c in cards:
                 hs = [list(hands[s]) for s in seats]
                 hs[pos[mover]] = [x for x in hs[pos[mover]] if x != c]
-                table = [x for _, x in trick] + [c]
-                v = self._value(hs, table, d["trump"], pos[declarer], misere)
-                totals[i] += v
+                table = [*on_table, c]
+                if len(table) == 3:
+                    w = _winner(table, trump)
+                    base = int(w == decl)
+                    left = len(hs[w])
+                    row.append((hs, w, [], base))
+                else:
+                    base, left = 0, len(hs[0]) + 1
+                    row.append((hs, 0, table, 0))
+                brow.append([base, base + left])
+            points.append(row)
+            bounds.append(brow)
+        done = len(points)
+        if done == 0:
+            return legal[0]
         want_max = (mover == declarer) != misere  # raspasy: the mover is the "declarer" of a misère
-        best = int(np.argmax(totals)) if want_max else int(np.argmin(totals))
-        self._estimate = float(totals[best]) / done if done else None
+        side = 1 if want_max else 0
+        n = len(cards)
+        sums = [sum(b[j][side] for b in bounds) for j in range(n)]
+        pick = max if want_max else min
+        while True:
+            best = sums.index(pick(sums))
+            wi, width = -1, 0  # the leading card's widest open sample (the first on a tie)
+            for i, b in enumerate(bounds):
+                lohi = b[best]
+                if lohi[1] - lohi[0] > width:
+                    wi, width = i, lohi[1] - lohi[0]
+            if wi < 0:
+                break
+            lohi = bounds[wi][best]
+            hs, leader, table, base = points[wi][best]
+            gamma = lohi[1] if want_max else lohi[0] + 1  # does it reach the bound the choice rests on?
+            r = base + _dd.probe(hs, kt, decl, leader, misere, table, gamma - base)
+            was = lohi[side]
+            if r >= gamma:
+                lohi[0] = r
+            else:
+                lohi[1] = r
+            sums[best] += lohi[side] - was
+        self._estimate = float(sum(b[best][0] for b in bounds)) / done
         return legal[best]
-
-    def _value(self, hands: list[list[int]], table: list[int], trump: int | None, decl: int, misere: bool) -> int:
-        from games.preferans.reference import _winner
-
-        if len(table) == 3:
-            w = _winner(table, trump)
-            rest = solver.tricks(hands, trump, decl, w, misere) if hands[w] else 0
-            return int(w == decl) + rest
-        return solver.tricks(hands, trump, decl, 0, misere, table)
 
     @staticmethod
     def _clockwise(order: list[int], first: int) -> list[int]:
@@ -356,12 +530,13 @@ class PimcBot(EstimatingBot):
 
     # ------------------------------------------------------------------ bidding, contract, whist
     def _strain_tricks(self, d: Mapping[str, Any], hand: list[int], rng: np.random.Generator,
-                       with_talon: bool, misere: bool) -> dict[str, list[int]]:
-        """Double-dummy tricks of ``hand`` (plus the talon) as declarer, per sample, in the strains worth
-        solving (within 1.5 tricks of the best by the heuristic count) and at misère if ``misere``.
+                       with_talon: bool, misere: bool) -> _Strains:
+        """The samples of ``hand`` (plus the talon) as declarer, with bounds of its double-dummy tricks in
+        the strains worth solving (within 1.5 tricks of the best by the heuristic count) and at misère if
+        ``misere``; ``_decide`` narrows them as far as a decision needs.
 
-        The answer is kept for the rest of the deal's decisions on the same cards (an auction asks
-        several times), so one auction costs one set of solves."""
+        The samples and bounds are kept for the rest of the deal's decisions on the same cards (an
+        auction asks several times), so one auction costs one set of samples."""
         key = (d["index"], d["to_act"], tuple(hand), None if d["talon"] is None else tuple(d["talon"]),
                with_talon, misere)
         if self._cache is not None and self._cache[0] == key:
@@ -374,24 +549,58 @@ class PimcBot(EstimatingBot):
         unseen = [c for c in pc.DECK if c not in set(hand)]
         if d["talon"] is not None:
             unseen = [c for c in unseen if c not in set(_ids(d["talon"]))]
-        out: dict[str, list[int]] = {s: [] for s in (*strains, MISERE)}
+        dist: dict[str, list[list[int]]] = {s: [] for s in (*strains, MISERE)}
+        hands: dict[str, list[list[list[int]]]] = {s: [] for s in dist}
+        seats = order
+        decl = seats.index(me)
         for _ in range(self.samples):
             perm = [unseen[i] for i in rng.permutation(len(unseen))]
             talon = _ids(d["talon"]) if d["talon"] is not None else perm[20:22]
             full = list(hand) + (talon if with_talon and len(hand) == 10 else [])
             opp = {others[0]: perm[0:10], others[1]: perm[10:20]}
-            seats = order
             for strain in strains:
                 trump = STRAIN_SUIT[strain]
-                mine = [c for c in full if c not in _heuristic_discard(full, trump)] if len(full) == 12 else full
-                hs = [mine if s == me else opp[s] for s in seats]
-                out[strain].append(solver.tricks(hs, trump, seats.index(me), 0))
+                if len(full) == 12:
+                    thrown = _heuristic_discard(full, trump)
+                    mine = [c for c in full if c not in thrown]
+                else:
+                    mine = full
+                hands[strain].append([mine if s == me else opp[s] for s in seats])
+                dist[strain].append([0, 10])
             if misere:
                 mine = sorted(full, key=lambda c: c >> 2)[:10]
-                hs = [mine if s == me else opp[s] for s in seats]
-                out[MISERE].append(solver.tricks(hs, None, seats.index(me), 0, True))
+                hands[MISERE].append([mine if s == me else opp[s] for s in seats])
+                dist[MISERE].append([0, 10])
+        out = _Strains(dist, hands, decl)
         self._cache = (key, out)
         return out
+
+    @staticmethod
+    def _decide(view: Mapping[str, Any], st: _Strains, choose: Callable[[_Outcomes], _T]) -> _T:
+        """``choose`` on the mean balances, the samples' bounds narrowed until it is decided: each round
+        one null-window probe of the widest bounds among the strains it names (the first on a tie),
+        at a six (misère: one trick) first, then in the middle. Exact bounds decide everything, so the
+        answer is the one of exact tricks."""
+        while True:
+            try:
+                return choose(_Outcomes(view, st.dist))
+            except _Undecided as u:
+                pick = max(((lohi[1] - lohi[0], -k, -i, strain) for k, strain in enumerate(st.dist)
+                            if strain in u.strains for i, lohi in enumerate(st.dist[strain])),
+                           default=None)
+                assert pick is not None and pick[0] > 0, "undecided with exact bounds"
+                strain, i = pick[3], -pick[2]
+                lohi = st.dist[strain][i]
+                lo, hi = lohi
+                mis = strain == MISERE
+                pivot = 1 if mis else 6
+                gamma = pivot if lo < pivot <= hi and (lo, hi) == (0, 10) else (lo + hi + 1) // 2
+                trump = -1 if mis else STRAIN_SUIT[strain]
+                r = _dd.probe(st.hands[strain][i], -1 if trump is None else trump, st.decl, 0, mis, (), gamma)
+                if r >= gamma:
+                    lohi[0] = r
+                else:
+                    lohi[1] = r
 
     def _bid(self, view: Mapping[str, Any], d: Mapping[str, Any], legal: list[str],
              rng: np.random.Generator) -> str:
@@ -399,33 +608,39 @@ class PimcBot(EstimatingBot):
         misere = f"bid:{MISERE}" in legal and misere_clean(hand)
         if not misere and best_strain(hand)[1] < HOPELESS:
             return "pass"  # far below a six even with a good talon: not worth the solves
-        ev = _Outcomes(view, self._strain_tricks(d, hand, rng, with_talon=True, misere=misere))
-        if misere and ev.value(MISERE, MISERE_LEVEL) > max(0.0, ev.best()[1]):
-            return f"bid:{MISERE}"
-        level = ev.highest_positive()
-        if level is None:
-            return "pass"
-        return hold_or_bid(d, legal, level, ev.strain_at(level))
+        st = self._strain_tricks(d, hand, rng, with_talon=True, misere=misere)
+
+        def choose(ev: _Outcomes) -> str:
+            if misere and ev.misere_better():
+                return f"bid:{MISERE}"
+            level = ev.highest_positive()
+            if level is None:
+                return "pass"
+            return hold_or_bid(d, legal, level, ev.strain_at(level))
+
+        return self._decide(view, st, choose)
 
     def _contract(self, view: Mapping[str, Any], d: Mapping[str, Any], legal: list[str],
                   rng: np.random.Generator, step: str) -> str:
         hand = _ids(d["hand"])
-        ev = _Outcomes(view, self._strain_tricks(d, hand, rng, with_talon=False, misere=False))
+        st = self._strain_tricks(d, hand, rng, with_talon=False, misere=False)
         if step == "discard":
-            strain = ev.best()[0]
+            strain = self._decide(view, st, lambda ev: ev.best())
             tok = "discard:" + ",".join(card_str(c) for c in pc.canonical(_heuristic_discard(hand,
                                                                                           STRAIN_SUIT[strain])))
             return tok if tok in legal else legal[0]
-        # the legal contract (not below the bid, PF-5.3) with the best expected balance
-        best, best_v = legal[0], -math.inf
-        for tok in legal:
-            call = tok[8:].removesuffix("/wt")
-            if call == MISERE or call_strain(call) not in ev.dist:
-                continue
-            v = ev.value(call_strain(call), call_level(call))
-            if v > best_v:
-                best, best_v = tok, v
-        return best
+
+        # the legal contract (not below the bid, PF-5.3) with the best expected balance (the first on a tie)
+        def choose(ev: _Outcomes) -> str:
+            items = []
+            for tok in legal:
+                call = tok[8:].removesuffix("/wt")
+                if call == MISERE or call_strain(call) not in ev.dist:
+                    continue
+                items.append((tok, ev.iv(call_strain(call), call_level(call)), {call_strain(call)}))
+            return str(_first_max(items)) if items else legal[0]
+
+        return self._decide(view, st, choose)
 
     def _whist(self, view: Mapping[str, Any], d: Mapping[str, Any], legal: list[str],
                rng: np.random.Generator) -> str:
@@ -441,25 +656,76 @@ class PimcBot(EstimatingBot):
         rules = view["rules"]
         lead = order[0] if rules.get("opening_lead", "first_hand") == "first_hand" else decl
         hand = _ids(d["hand"])
-        values = {"whist": 0.0, "pass": 0.0}
-        n = 0
+        draw = self._sampler(d, me)
+        balances: dict[tuple[bool, int], tuple[float, float]] = {}
+        view_rules, sheet = rules_from_dict(Rules, view["rules"]), sheet_from_view(view)
+
+        def balance(their: bool, defence: int) -> tuple[float, float]:
+            """(whist, pass) balances of this seat for the other responder's answer and the defence."""
+            got = balances.get((their, defence))
+            if got is None:
+                w, p = (_responder_balance(view, view_rules, sheet, me,
+                                           {first: answer if me == first else their,
+                                            second: answer if me == second else their}, defence)
+                        for answer in (True, False))
+                got = balances[(their, defence)] = (w, p)
+            return got
+
+        samples: list[tuple[list[list[int]], bool]] = []
         for _ in range(self.samples):
-            hidden = self._sample(d, me, rng)
+            hidden = draw(rng)
             if hidden is None:
                 break
             hands = {**hidden, me: hand}
-            defence = 10 - solver.tricks([hands[s] for s in order], d["trump"], k, order.index(lead))
             their = heard if heard is not None else \
                 self.fallback.act(view_for(view, other, hands[other]), ["whist", "pass"], rng) == "whist"
-            for answer in values:
-                values[answer] += responder_balance(view, me, {first: answer == "whist" if me == first else their,
-                                                               second: answer == "whist" if me == second else their},
-                                                    defence)
-            n += 1
-        if n == 0:
+            samples.append(([hands[s] for s in order], their))
+        if not samples:
             return self.fallback.act(view, legal, rng)
-        best = "whist" if values["whist"] > values["pass"] else "pass"
+        kt = -1 if d["trump"] is None else d["trump"]
+        li = order.index(lead)
+        # bounds of the declarer's tricks per sample, narrowed until the sign of the summed difference
+        # (whist less pass) is clear by more than any rounding, or every sample is exact
+        bounds = [[0, 10] for _ in samples]
+        while True:
+            lo_sum = hi_sum = 0.0
+            for (_, their), (tlo, thi) in zip(samples, bounds, strict=True):
+                diffs = [w - p for w, p in (balance(their, 10 - t) for t in range(tlo, thi + 1))]
+                lo_sum += min(diffs)
+                hi_sum += max(diffs)
+            if lo_sum > 1e-6 or hi_sum < -1e-6:
+                break
+            open_ = [(b[1] - b[0], -i, i) for i, b in enumerate(bounds) if b[0] < b[1]]
+            if not open_:
+                break
+            i = max(open_)[2]
+            lohi = bounds[i]
+            gamma = (lohi[0] + lohi[1] + 1) // 2
+            r = _dd.probe(samples[i][0], kt, k, li, False, (), gamma)
+            if r >= gamma:
+                lohi[0] = r
+            else:
+                lohi[1] = r
+        if all(b[0] == b[1] for b in bounds):
+            values = {"whist": 0.0, "pass": 0.0}
+            for (_, their), (t, _) in zip(samples, bounds, strict=True):
+                w, p = balance(their, 10 - t)
+                values["whist"] += w
+                values["pass"] += p
+            best = "whist" if values["whist"] > values["pass"] else "pass"
+        else:
+            best = "whist" if lo_sum > 0 else "pass"
         return best if best in legal else legal[0]
+
+
+class _Strains:
+    """Samples of a declarer's hand (per strain: the three hands, his discard made) and bounds of his
+    double-dummy tricks in each: ``dist`` per strain one [low, high] a sample, ``decl`` his seat."""
+
+    def __init__(self, dist: dict[str, list[list[int]]], hands: dict[str, list[list[list[int]]]], decl: int) -> None:
+        self.dist = dist
+        self.hands = hands
+        self.decl = decl
 
 
 def view_for(view: Mapping[str, Any], seat: int, hand: Sequence[int]) -> dict[str, Any]:
