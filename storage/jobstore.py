@@ -51,6 +51,7 @@ from sqlalchemy import (
     exists,
     func,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -268,13 +269,27 @@ class JobStore:
             engine = engine.execution_options(schema_translate_map={None: schema})
         self.engine: Engine = engine
         self._dialect = engine.dialect.name
-        # One write transaction (BEGIN IMMEDIATE on SQLite): processes opening a new store at once wait
-        # for each other under the busy timeout, instead of one failing with "database is locked" when
-        # its deferred transaction, having read the schema, tries to write it.
-        with self._tx() as conn:
-            _metadata.create_all(conn, checkfirst=True)
-            for index in jobs_table.indexes:  # a store created before an index was declared gets it now
-                index.create(conn, checkfirst=True)
+        # A store whose schema is whole is opened with reads only: a write lock here would wait for any
+        # process inside a write transaction (or stopped in one, as a frozen `rasklad run`) and fail with
+        # "database is locked" after the busy timeout. Otherwise one write transaction (BEGIN IMMEDIATE on
+        # SQLite): processes opening a new store at once wait for each other under the busy timeout,
+        # instead of one failing when its deferred transaction, having read the schema, tries to write it.
+        if not self._schema_whole():
+            with self._tx() as conn:
+                _metadata.create_all(conn, checkfirst=True)
+                for index in jobs_table.indexes:  # a store created before an index was declared gets it now
+                    index.create(conn, checkfirst=True)
+
+    def _schema_whole(self) -> bool:
+        """Every table and every index of the jobs table exists (read only)."""
+        with self.engine.connect() as conn:
+            insp = inspect(conn)
+            schema = conn.get_execution_options().get("schema_translate_map", {}).get(None)
+            names = set(insp.get_table_names(schema=schema))
+            if not all(t.name in names for t in _metadata.sorted_tables):
+                return False
+            have = {ix["name"] for ix in insp.get_indexes(jobs_table.name, schema=schema)}
+            return all(ix.name in have for ix in jobs_table.indexes)
 
     def close(self) -> None:
         """Release the store's connections."""
