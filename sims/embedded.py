@@ -23,11 +23,11 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -36,6 +36,9 @@ from sims.plan import Plan, plan
 from sims.settings import Settings, get_settings
 from sims.spec import JobSpec, TournamentSpec, parse_spec
 from storage.objectstore import Location
+
+if TYPE_CHECKING:
+    from storage.parquet import EncodedTable
 
 __all__ = ["Progress", "RunResult", "job_tables", "open_store", "run_job", "settings_for", "write_spec"]
 
@@ -138,9 +141,11 @@ def _worker_init(units: Any = None) -> None:
         _WORKER_UNITS[:] = [units]
 
 
-def _work(args: tuple[str, int]) -> tuple[int, dict[str, pa.Table], float]:
-    """Run one shard in a pool process (the parsed spec is cached per process)."""
+def _work(args: tuple[str, int]) -> tuple[int, dict[str, EncodedTable], float]:
+    """Run one shard in a pool process (the parsed spec is cached per process) and encode its tables as
+    their Parquet files here, not in the parent, which commits every shard (``EncodedTable``)."""
     from sims.run import run_shard
+    from storage.parquet import encode_shard
 
     spec_json, k = args
     spec = _WORKER_SPECS.get(spec_json)
@@ -148,7 +153,7 @@ def _work(args: tuple[str, int]) -> tuple[int, dict[str, pa.Table], float]:
         spec = _WORKER_SPECS[spec_json] = parse_spec(json.loads(spec_json))
     t0 = time.perf_counter()
     tables = run_shard(spec, k, on_unit=_unit_writer(_WORKER_UNITS[0], k) if _WORKER_UNITS else None)
-    return k, tables, time.perf_counter() - t0
+    return k, encode_shard(tables), time.perf_counter() - t0
 
 
 def _unit_writer(units: Any, k: int) -> Callable[[int], None]:
@@ -234,7 +239,7 @@ _CTX = multiprocessing.get_context("forkserver")
 
 
 def _results(spec: JobSpec, todo: list[int], workers: int,
-             units: _UnitCounts) -> Iterator[tuple[int, dict[str, pa.Table], float]]:
+             units: _UnitCounts) -> Iterator[tuple[int, Mapping[str, pa.Table | EncodedTable], float]]:
     """Shard results as they finish: in this process with one worker, else from a process pool.
 
     While shards run, ``units`` hears of every unit they play (``units.tick()`` about once a second
@@ -446,7 +451,7 @@ def _run_shards(store: Any, p: Plan, jd: Location, spec: JobSpec, tables: tuple[
             with _sigint_deferred():  # a commit is never cut in half by Ctrl-C
                 infos = write_shards(jd, k, shard_tables)
                 checksum = _info_checksum(infos, tables, jd, k)
-                store.record_shard(p.job_id, k, shard_tables[tables[0]].num_rows, checksum)
+                store.record_shard(p.job_id, k, infos[tables[0]].rows, checksum)
             units.committed(k)
             prog.shards_done += 1
             prog.items_done += _items(p, k)

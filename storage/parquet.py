@@ -44,9 +44,11 @@ __all__ = [
     "COMMITS",
     "COMPRESSION",
     "ROW_GROUP_ROWS",
+    "EncodedTable",
     "ShardConflict",
     "ShardInfo",
     "committed_shards",
+    "encode_shard",
     "export_job",
     "job_tables_on_disk",
     "read_table",
@@ -124,22 +126,46 @@ def _encode(data: pa.Table) -> pa.Buffer:
     return sink.getvalue()
 
 
-def write_shard(job_dir: Location, table: str, k: int, data: pa.Table) -> ShardInfo:
+@dataclass(frozen=True)
+class EncodedTable:
+    """One table of a shard already encoded as its Parquet file: the bytes ``write_shard`` would write.
+
+    A pool process of ``rasklad run --workers N`` encodes its shard (``encode_shard``) and sends these
+    instead of the Arrow tables, so the parent, which commits every shard and builds the report, does not
+    also encode every shard's rows: with fast play-outs that was as much CPU as the play itself, and it
+    made two workers little faster than one."""
+
+    rows: int
+    data: bytes
+
+    @classmethod
+    def of(cls, table: pa.Table) -> EncodedTable:
+        return cls(rows=table.num_rows, data=_encode(table).to_pybytes())
+
+
+def encode_shard(tables: Mapping[str, pa.Table]) -> dict[str, EncodedTable]:
+    """Every table of a shard as its Parquet file's bytes (``write_shards`` commits them as they are)."""
+    for name in tables:
+        validate_table(name)
+    return {name: EncodedTable.of(tables[name]) for name in sorted(tables)}
+
+
+def write_shard(job_dir: Location, table: str, k: int, data: pa.Table | EncodedTable) -> ShardInfo:
     """Commit ``data`` as shard ``k`` of ``table``: temporary file, fsync, rename, fsync dir.
 
     On an object store: one PutObject of the encoded file (see the module doc).
 
-    The file is encoded in memory first, so the checksum is of exactly the bytes written and the
-    temporary file exists only for the time of one write. On any error the temporary file is
-    removed and the previous committed file (if any) is left as it was.
+    The file is encoded in memory first (or was, ``EncodedTable``), so the checksum is of exactly the
+    bytes written and the temporary file exists only for the time of one write. On any error the
+    temporary file is removed and the previous committed file (if any) is left as it was.
     """
     final = shard_path(job_dir, table, k)
-    buf = _encode(data)
-    view = memoryview(buf)
+    encoded = data if isinstance(data, EncodedTable) else EncodedTable.of(data)
+    view = memoryview(encoded.data)
     checksum = hashlib.sha256(view).hexdigest()
     if isinstance(final, ObjectPath):
         final.write_bytes(view)
-        return ShardInfo(rows=data.num_rows, checksum=checksum, path=final)
+        return ShardInfo(rows=encoded.rows, checksum=checksum, path=final)
     assert isinstance(job_dir, Path)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_shard_path(job_dir, table, k)
@@ -159,10 +185,10 @@ def write_shard(job_dir: Location, table: str, k: int, data: pa.Table) -> ShardI
             tmp.unlink()
         raise
     _fsync_dir(final.parent)
-    return ShardInfo(rows=data.num_rows, checksum=checksum, path=final)
+    return ShardInfo(rows=encoded.rows, checksum=checksum, path=final)
 
 
-def write_shards(job_dir: Location, k: int, tables: Mapping[str, pa.Table]) -> dict[str, ShardInfo]:
+def write_shards(job_dir: Location, k: int, tables: Mapping[str, pa.Table | EncodedTable]) -> dict[str, ShardInfo]:
     """Commit every table of shard ``k``; the shard counts as committed once the last file is renamed
     (locally) or its commit marker exists (object store; module doc).
 
