@@ -13,6 +13,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pi
 import rasklad.interop.openspiel  # noqa: E402,F401  (registers the games)
 from games.core import registry  # noqa: E402
 from games.preferans import cards as pc  # noqa: E402
+from rasklad.interop.adapted.preferans import KINDS  # noqa: E402
 from rasklad.interop.adapters import adapter  # noqa: E402
 
 AD = adapter("preferans")
@@ -148,3 +149,21 @@ def test_pettingzoo_masks_are_the_legal_actions() -> None:
         mask = e.observe(e.agent_selection)["action_mask"]
         assert np.flatnonzero(mask).tolist() == sorted(AD.action_id(st, a) for a in st.legal_actions())
         e.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+
+def test_the_tensor_knows_every_kind_of_deal_the_engine_sets() -> None:
+    """Every kind a Preferans deal can take (``Deal.kind``: raspasy, contract, misere, no_play, ten_checked,
+    ten_conceded, passed when both defenders pass, PF-6.3) has a slot in the tensor: ``passed`` had none, so
+    the tensor of a deal both defenders passed raised ValueError (PettingZoo's api_test met it in CI). The
+    kinds are read from the engine's source, so a new kind without a slot fails here."""
+    import inspect
+    import re
+
+    from games.preferans import deal
+
+    source = inspect.getsource(deal)
+    kinds = set(re.findall(r'self\.kind(?:, self\.made)? = "(\w+)"', source))
+    kinds |= set(re.findall(r'self\.kind = "(\w+)" if', source)) | set(re.findall(r'else "(\w+)"\n', source))
+    assert {"passed", "raspasy", "no_play", "ten_checked", "ten_conceded", "misere"} <= kinds
+    assert kinds <= set(KINDS), kinds - set(KINDS)

@@ -36,7 +36,7 @@ DECK_SIZE = 32
 #: PF-14 / Deal.step: the decisions of a deal in progress, in tensor order.
 STEPS = ("auction", "discard", "declare", "respond", "lone", "consent", "play", "writeoff")
 PHASES = ("razboinik", "prelim_raspasy", "main")
-KINDS = ("raspasy", "contract", "misere", "no_play", "ten_checked", "ten_conceded")
+KINDS = ("raspasy", "contract", "misere", "no_play", "ten_checked", "ten_conceded", "passed")  # PF-6.3: both pass
 #: PF-8: no seat's balance moves by more than this many whists in one deal (bound of ``utility``, below).
 DEAL_BOUND = 1000
 
