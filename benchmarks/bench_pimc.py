@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from before_tree import before_tree
 
 # the code under test: this tree, or the one --before made (the child runs this script against it)
 sys.path.insert(0, os.environ.get("BENCH_PIMC_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -99,28 +100,6 @@ def match_time(seed: int, params: dict[str, Any]) -> float:
     return time.process_time() - t
 
 
-def _worktree(commit: str) -> str:
-    """The commit's files under /tmp (``git archive``), with this tree's built extensions copied in
-    except the Raspisnoy solver's, which is built there from the commit's source."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    commit = subprocess.run(["git", "rev-parse", commit], cwd=here, check=True, capture_output=True,
-                            text=True).stdout.strip()
-    path = f"/tmp/bench_pimc_{commit[:10]}"
-    if not os.path.isdir(path):
-        os.makedirs(path)
-        arch = subprocess.run(["git", "archive", commit], cwd=here, check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", path], input=arch, check=True)
-        built = subprocess.run(["find", ".", "-path", "./.venv", "-prune", "-o", "(", "-name", "*.so", "-o",
-                                "-name", "*.c", ")", "-print"], cwd=here, check=True, capture_output=True,
-                               text=True).stdout.split()
-        for f in built:
-            if "raspisnoy/fast/_dd" not in f and os.path.isdir(os.path.dirname(os.path.join(path, f))):
-                subprocess.run(["cp", os.path.join(here, f), os.path.join(path, f)], check=True)
-        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=path, check=True,
-                       capture_output=True)
-    return path
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--matches", type=int, default=2)
@@ -143,7 +122,7 @@ def main() -> None:
     runs = {}
     sides = [("after", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))]
     if a.before:
-        sides.insert(0, ("before", _worktree(a.before)))
+        sides.insert(0, ("before", before_tree(a.before, ["raspisnoy/fast/_dd"], "bench_pimc")))
     for name, root in sides:
         cmd = [sys.executable, os.path.abspath(__file__), "--json",
                "--matches", str(a.matches), "--limit", str(a.limit)] + (["--match"] if a.match else [])

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from before_tree import before_tree
 
 # the code under test: this tree, or the one --before made (the child runs this script against it)
 sys.path.insert(0, os.environ.get("BENCH_PIMC_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -72,28 +73,6 @@ def decide(pulkas: int, deals: int) -> list[dict[str, Any]]:
     return out
 
 
-def _worktree(commit: str) -> str:
-    """The commit's files under /tmp (``git archive``), with this tree's built extensions copied in except
-    the Preferans solver's, which is built there from the commit's source."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    commit = subprocess.run(["git", "rev-parse", commit], cwd=here, check=True, capture_output=True,
-                            text=True).stdout.strip()
-    path = f"/tmp/bench_preferans_pimc_{commit[:10]}"
-    if not os.path.isdir(path):
-        os.makedirs(path)
-        arch = subprocess.run(["git", "archive", commit], cwd=here, check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", path], input=arch, check=True)
-        built = subprocess.run(["find", ".", "-path", "./.venv", "-prune", "-o", "(", "-name", "*.so", "-o",
-                                "-name", "*.c", ")", "-print"], cwd=here, check=True, capture_output=True,
-                               text=True).stdout.split()
-        for f in built:
-            if "preferans/fast/_dd" not in f and os.path.isdir(os.path.dirname(os.path.join(path, f))):
-                subprocess.run(["cp", os.path.join(here, f), os.path.join(path, f)], check=True)
-        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=path, check=True,
-                       capture_output=True)
-    return path
-
-
 def _child(root: str, pulkas: int, deals: int) -> list[dict[str, Any]]:
     cmd = [sys.executable, os.path.abspath(__file__), "--json", "--pulkas", str(pulkas), "--deals", str(deals)]
     r = subprocess.run(cmd, cwd=root, check=True, stdout=subprocess.PIPE, text=True,
@@ -116,7 +95,8 @@ def main() -> None:
         return
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if a.record:
-        rows = _child(_worktree(a.before) if a.before else here, a.pulkas, a.deals)
+        root = before_tree(a.before, ["preferans/fast/_dd"], "bench_preferans_pimc") if a.before else here
+        rows = _child(root, a.pulkas, a.deals)
         with open(a.record, "w") as out:
             json.dump([{k: r[k] for k in ("pulka", "step", "kind", "action", "estimate")} for r in rows], out,
                       indent=0)
@@ -125,7 +105,7 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     sides = [("after", here)]
     if a.before:
-        sides.insert(0, ("before", _worktree(a.before)))
+        sides.insert(0, ("before", before_tree(a.before, ["preferans/fast/_dd"], "bench_preferans_pimc")))
     runs: dict[str, list[list[dict[str, Any]]]] = {name: [] for name, _ in sides}
     for _ in range(a.repeat):
         for name, root in sides:

@@ -259,6 +259,18 @@ cdef inline int _bounded(uint64_t* st, uint64_t bound) noexcept nogil:
     return <int>(prod >> 64)
 
 
+cdef inline void _sample_start(int64_t* counts, int ncounts, uint8_t* work, const uint8_t[::1] deck,
+                               uint64_t* st, uint64_t s0, uint64_t s1) noexcept:
+    """A sampling chunk's start (``sample_chunk`` of Tables and WildTables): ``counts[:ncounts]`` zero,
+    ``work`` a copy of ``deck``, ``st`` seeded from (s0, s1)."""
+    cdef Py_ssize_t i
+    for i in range(ncounts):
+        counts[i] = 0
+    for i in range(deck.shape[0]):
+        work[i] = deck[i]
+    _seed(st, s0, s1)
+
+
 cdef inline void _draw(uint8_t* work, Py_ssize_t m, int k, uint64_t* st) noexcept nogil:
     """Partial Fisher-Yates: ``work[:k]`` becomes a uniform random k-subset of ``work[:m]``."""
     cdef int j, i
@@ -698,14 +710,10 @@ cdef class Tables:
         cdef int64_t counts[16]
         cdef uint8_t work[64]
         cdef Py_ssize_t m = deck.shape[0], t
-        cdef int k = self.k, j, i
+        cdef int k = self.k, j
         cdef uint64_t st[4]
         cdef uint64_t ksum, fb
-        for i in range(16):
-            counts[i] = 0
-        for i in range(m):
-            work[i] = deck[i]
-        _seed(st, s0, s1)
+        _sample_start(counts, 16, work, deck, st, s0, s1)
         with nogil:
             for t in range(samples):
                 _draw(work, m, k, st)
@@ -1235,14 +1243,10 @@ cdef class WildTables:
         cdef int64_t counts[256]
         cdef uint8_t work[64]
         cdef Py_ssize_t m = deck.shape[0], t
-        cdef int k = self.k, i
+        cdef int k = self.k
         cdef uint64_t st[4]
         cdef int32_t v
-        for i in range(256):
-            counts[i] = 0
-        for i in range(m):
-            work[i] = deck[i]
-        _seed(st, s0, s1)
+        _sample_start(counts, 256, work, deck, st, s0, s1)
         with nogil:
             for t in range(samples):
                 _draw(work, m, k, st)

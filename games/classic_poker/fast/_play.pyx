@@ -210,14 +210,34 @@ cdef inline void give(Game *g, int seat, bint up) noexcept nogil:
     g.ncards[seat] += 1
 
 
+cdef inline int showing_category(int shape0, int shape1, const int *cards, int n, bint four_flush) noexcept nogil:
+    """CP-8.3's category of a showing hand of ``n`` natural cards whose two largest rank counts are ``shape0``
+    and ``shape1``: high card 0, pair 1, four-flush 2 (four cards of a suit with ``four_flush``, CP-8.7), two
+    pair 3, three of a kind 4, four of a kind 5 (hands.showing_key)."""
+    cdef int cat, i
+    if shape0 >= 4:
+        cat = 5
+    elif shape0 == 3:
+        cat = 4
+    elif shape0 == 2:
+        cat = 3 if shape1 == 2 else 1
+    else:
+        cat = 0
+    if four_flush and n == 4 and cat < 3:
+        for i in range(1, 4):
+            if cards[i] & 3 != cards[0] & 3:
+                return cat
+        cat = 2
+    return cat
+
+
 cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
     """hands.showing_key of natural up cards, high (CP-8.3, CP-8.7): the category, then the ranks by
     (count, rank) descending, packed so that integers compare as the engine's tuples."""
     cdef int counts[13]
     cdef int up[4]
-    cdef int nup = 0, i, r, c, cat, key, k, best_r, best_c, suit
+    cdef int nup = 0, i, r, key, k, best_r, best_c
     cdef int shape0 = 0, shape1 = 0
-    cdef bint flush
     # up cards: the first four (after the seventh card all of them: still four in stud)
     for i in range(g.ncards[p]):
         if g.up[p][i] and nup < 4:
@@ -249,23 +269,7 @@ cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
     while k < 4:
         key = key << 5
         k += 1
-    if shape0 >= 4:
-        cat = 5
-    elif shape0 == 3:
-        cat = 4
-    elif shape0 == 2:
-        cat = 3 if shape1 == 2 else 1
-    else:
-        cat = 0
-    if o.four_flush and nup == 4 and cat < 3:
-        flush = True
-        suit = up[0] & 3
-        for i in range(1, 4):
-            if up[i] & 3 != suit:
-                flush = False
-        if flush:
-            cat = 2
-    return cat << 20 | key
+    return showing_category(shape0, shape1, up, nup, o.four_flush) << 20 | key
 
 
 cdef int best_showing(Game *g, const Opts *o) noexcept nogil:
@@ -381,7 +385,6 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
     cdef int sub[5]
     cdef int counts[13]
     cdef int n = g.ncards[seat], i, a, b, j, k, cls = 0, c, pr = -1, shape0 = 0, shape1 = 0, top = -1
-    cdef bint flush
     for i in range(n):
         cards[i] = g.cards[seat][i]
     if g.common >= 0:
@@ -435,21 +438,7 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
             shape0 = counts[i]
         elif counts[i] > shape1:
             shape1 = counts[i]
-    if shape0 >= 4:
-        cls = 5
-    elif shape0 == 3:
-        cls = 4
-    elif shape0 == 2:
-        cls = 3 if shape1 == 2 else 1
-    else:
-        cls = 0
-    if o.four_flush and n == 4 and cls < 3:
-        flush = True
-        for i in range(1, 4):
-            if cards[i] & 3 != cards[0] & 3:
-                flush = False
-        if flush:
-            cls = 2
+    cls = showing_category(shape0, shape1, cards, n, o.four_flush)
     if cls >= 3:
         return 4
     if cls >= 1:
