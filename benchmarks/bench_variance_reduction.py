@@ -41,7 +41,10 @@ from sims.plan import deal_seed  # noqa: E402
 from sims.run import play_deal, run_shard, seatings  # noqa: E402
 from sims.spec import TournamentSpec, parse_spec  # noqa: E402
 
-#: Per game: rules, players, the identical bot, the strong and the rule-based bot, the coverage seating.
+#: Quintet's blotto bot drawing its sacrificed slot (a bot with a known policy, docs/bots.md).
+BLOTTO_RANDOM = {"name": "quintet/blotto", "params": {"sacrifice": "random"}}
+#: Per game: rules, players, the identical bot, the strong and the rule-based bot (a name, or a spec's bot
+#: object with params), the coverage seating.
 CASES: dict[str, dict[str, Any]] = {
     "dice-poker/full": {"game": "dice-poker", "rules": {"preset": "full"}, "players": 2,
                         "same": "dice-poker/greedy", "strong": "dice-poker/optimal", "rule": "dice-poker/greedy",
@@ -67,6 +70,12 @@ CASES: dict[str, dict[str, Any]] = {
     "classic-poker/stud7-hilo": {"game": "classic-poker", "rules": {"preset": "stud7-hilo"}, "players": 2,
                                  "same": "classic-poker/rules", "strong": "classic-poker/equity",
                                  "rule": "classic-poker/rules", "seating": "random"},
+    # Quintet's estimator has action terms only (the equilibrium bot's known mixed strategy): the identical
+    # bots are equilibrium bots (Quintet's random bot notes no policy and is not corrected).
+    "quintet/equilibrium": {"game": "quintet", "rules": {}, "players": 2, "same": "quintet/equilibrium",
+                            "strong": "quintet/equilibrium", "rule": "quintet/greedy", "seating": "random"},
+    "quintet/blotto-random": {"game": "quintet", "rules": {}, "players": 2, "same": BLOTTO_RANDOM,
+                              "strong": BLOTTO_RANDOM, "rule": "quintet/greedy", "seating": "random"},
 }
 
 
@@ -79,8 +88,8 @@ def _spec(case: dict[str, Any], bots: list[Any], deals: int, seating: str, seed:
 
 def coverage(case: dict[str, Any], jobs: int, per_job: int) -> dict[str, float]:
     """Identical bots A and B: per job the t interval of A - B, adjusted and raw."""
-    same = case["same"]
-    seats = run_shard(_spec(case, [{"name": same, "label": "A"}, {"name": same, "label": "B"}], jobs * per_job,
+    same = case["same"] if isinstance(case["same"], dict) else {"name": case["same"]}
+    seats = run_shard(_spec(case, [{**same, "label": "A"}, {**same, "label": "B"}], jobs * per_job,
                             case["seating"], 101), 0)["seats"]
     out: dict[str, float] = {}
     diffs = {}
@@ -123,21 +132,39 @@ def cost(case: dict[str, Any], deals: int) -> dict[str, float]:
     plays = seatings(spec, streams.rng)
     st0 = entry.deal(rules, spec.players, 0, streams.at(0, 0))  # warm: solver tables, kernels
     play_deal(st0, [bots[b] for b in plays[0]], streams.at(0, 1))
-    luck.corrections([st0])
+    luck.corrections([st0], [[]]) if luck.policies else luck.corrections([st0])
     t_play = t_corr = 0.0
     for d in range(deals):
         dealt = entry.deal(rules, spec.players, d % spec.players, streams.at(d, 0))
         finished = []
+        # an estimator with action terms reads the bots' policy notes (act_noted: act's draws, its play time)
+        notes: list[list[Any]] | None = [[] for _ in plays] if luck.policies else None
         for r, seating in enumerate(plays):
             st = dealt.copy()
             t0 = time.perf_counter()
-            play_deal(st, [bots[b] for b in seating], streams.at(d, r + 1))
+            play_deal(st, [bots[b] for b in seating], streams.at(d, r + 1), None, None if notes is None else notes[r])
             t_play += time.perf_counter() - t0
             finished.append(st)
         t0 = time.perf_counter()
-        luck.corrections(finished)
+        luck.corrections(finished) if notes is None else luck.corrections(finished, notes)
         t_corr += time.perf_counter() - t0
     return {"play_ms": 1000 * t_play / deals, "correction_ms": 1000 * t_corr / deals, "cost": t_corr / t_play}
+
+
+def job_cost(case: dict[str, Any], deals: int, rounds: int = 3) -> dict[str, float]:
+    """CPU seconds per unit of a whole shard (strong vs rule-based, duplicate seating) under
+    ``variance_reduction: auto`` and ``none``, medians of ``rounds`` interleaved runs: what the correction
+    costs a job, fast paths included (a kernel that computes the corrections, or one the correction gives up)."""
+    out: dict[str, list[float]] = {"auto": [], "none": []}
+    for _ in range(rounds):
+        for vr in ("none", "auto"):
+            spec = _spec(case, [case["strong"], case["rule"]], deals, "duplicate", 505)
+            spec = spec.model_copy(update={"variance_reduction": vr})
+            t0 = time.process_time()
+            run_shard(spec, 0)
+            out[vr].append((time.process_time() - t0) / deals)
+    auto, none = sorted(out["auto"])[rounds // 2], sorted(out["none"])[rounds // 2]
+    return {"none_ms": 1000 * none, "auto_ms": 1000 * auto, "cost": auto / none - 1.0}
 
 
 def every_game(jobs: int, per_job: int, only: list[str] | None) -> None:
@@ -174,7 +201,14 @@ def main() -> None:
     ap.add_argument("--no-every-game", action="store_true", help="skip the every-game identical-bots check")
     ap.add_argument("--cost-only", action="store_true",
                     help="only the cost of the correction (--cost-deals units per --case), as JSON")
+    ap.add_argument("--job-cost", action="store_true",
+                    help="only the CPU time of whole shards of --cost-deals units per --case, corrected (auto) "
+                         "against not (none), as JSON")
     args = ap.parse_args()
+    if args.job_cost:
+        print(json.dumps({name: job_cost(case, args.cost_deals) for name, case in CASES.items()
+                          if not args.case or name in args.case}))
+        return
     if args.cost_only:
         print(json.dumps({name: cost(case, args.cost_deals) for name, case in CASES.items()
                           if not args.case or name in args.case}))

@@ -26,7 +26,11 @@ Under ``variance_reduction: auto`` a game that declares a ``LuckEstimator`` (``G
 ``adjusted_score = score - correction`` in ``seats``, the correction computed here from the finished
 states of every rotation of the unit (played by ``play_deal``), or, in a summary job whose fast path gives
 them, by ``FastPath.play_rows_corrected`` (the rows and the corrections from the kernel's own note of the
-chance it dealt, no ``State``: the same floats); every other column is the same (docs/statistics.md).
+chance it dealt, no ``State``: the same floats); every other column is the same (docs/statistics.md). An
+estimator with action terms (``LuckEstimator.policies``, Quintet's) also gets the known policies the bots
+note at their decisions (``PolicyBot.act_noted``, the same draws as ``act``), so a unit with such a bot is
+played by the readable engine; one with only action terms (``chance=False``) leaves units whose bots note
+nothing uncorrected, and they keep their fast paths.
 
 A fast path may play a whole summary shard itself (``FastPath.play_shard``, blackjack casino): asked when
 the seating is fixed (duplicate or fixed), one path plays every rotation, the deals pass by the rotation
@@ -43,6 +47,7 @@ per-decision clock); a fast path plays exactly as the engine does, so every othe
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import json
 import threading
@@ -54,10 +59,9 @@ import numpy as np
 import pyarrow as pa
 
 from games.core import registry
-from games.core.entry import FastPath, GameEntry
+from games.core.entry import FastPath, GameEntry, LuckEstimator, Policy, PolicyBot, knows_policy
 from games.core.protocol import estimate_of
 from games.core.streams import Streams
-from sims import dealstats
 from sims.dealers import DealerChain, unit_dealing
 from sims.plan import deal_seed
 from sims.remote import RemoteAccess, has_remote
@@ -70,34 +74,58 @@ __all__ = ["ShardCancelled", "Streams", "play_deal", "play_one", "play_timed", "
            "shard_range"]
 
 
-def play_deal(state: Any, seat_bots: Sequence[Any], rng: np.random.Generator, fast: FastPath | None = None) -> None:
+def play_deal(state: Any, seat_bots: Sequence[Any], rng: np.random.Generator, fast: FastPath | None = None,
+              notes: list[Policy] | None = None) -> None:
     """Play ``state`` to the end: the bot at the seat to act chooses from its view.
 
     ``fast`` is a fast path the game declared and that supports these rules and bots (seat order):
-    it plays the whole unit itself, with the same actions and draws.
+    it plays the whole unit itself, with the same actions and draws. ``notes`` (a list, readable engine
+    only): a bot that notes its policy (``PolicyBot``) is asked by ``act_noted`` (the same action and
+    draws) and each ``Policy`` it gives is appended, with its seat and step.
     """
     if fast is not None:
         fast.play_out(state, seat_bots, rng)
         return
+    step = 0
     while not state.is_over():
         seat = state.to_act()
-        state.apply(seat_bots[seat].act(state.view(seat), state.legal_actions(), rng))
+        bot = seat_bots[seat]
+        if notes is not None and knows_policy(bot):
+            action = _act_noted(bot, state.view(seat), state.legal_actions(), rng, seat, step, notes)[0]
+        else:
+            action = bot.act(state.view(seat), state.legal_actions(), rng)
+        state.apply(action)
+        step += 1
+
+
+def _act_noted(bot: PolicyBot, view: Any, legal: Any, rng: np.random.Generator, seat: int, step: int,
+               notes: list[Policy]) -> tuple[Any, Policy | None]:
+    """``bot.act_noted``, its ``Policy`` (seat and step filled in) appended to ``notes``."""
+    action, policy = bot.act_noted(view, legal, rng)
+    if policy is not None:
+        policy = dataclasses.replace(policy, seat=seat, step=step)
+        notes.append(policy)
+    return action, policy
 
 
 def play_timed(entry: GameEntry, state: Any, seat_bots: Sequence[Any], seat_labels: Sequence[str],
-               rng: np.random.Generator, out: DecisionRows, deal: int, rotation: int) -> None:
+               rng: np.random.Generator, out: DecisionRows, deal: int, rotation: int,
+               notes: list[Policy] | None = None) -> None:
     """Play ``state`` to the end as ``play_deal`` does without a fast path (the same calls, so the same
-    actions), adding one row per decision to ``out``: the wall time of ``act`` and the bot's estimate."""
+    actions), adding one row per decision to ``out``: the wall time of ``act`` and the bot's estimate;
+    ``notes`` as ``play_deal``'s."""
     match = entry.unit == "match"
-    deal_no, step = (int(state.deal_no) if match else 0), 0
+    deal_no, step, step_all = (int(state.deal_no) if match else 0), 0, 0
     while not state.is_over():
         if match and int(state.deal_no) != deal_no:
             deal_no, step = int(state.deal_no), 0
         seat = state.to_act()
         bot = seat_bots[seat]
         view, legal = state.view(seat), state.legal_actions()
+        noted = notes is not None and knows_policy(bot)
         t0 = time.perf_counter()
-        action = bot.act(view, legal, rng)
+        action = _act_noted(bot, view, legal, rng, seat, step_all, notes)[0] if noted and notes is not None \
+            else bot.act(view, legal, rng)
         seconds = time.perf_counter() - t0
         estimate = estimate_of(bot)
         text = json.dumps(entry.encode_action(state, action), separators=(",", ":"), ensure_ascii=False)
@@ -105,6 +133,7 @@ def play_timed(entry: GameEntry, state: Any, seat_bots: Sequence[Any], seat_labe
         out.add(deal, rotation, deal_no, step, seat, seat_labels[seat], text, seconds,
                 None if estimate is None else float(estimate))
         step += 1
+        step_all += 1
 
 
 class _FastPaths:
@@ -146,13 +175,16 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
     fixed_common = fast.common(fixed) if fixed is not None and not full else None
     dealers = DealerChain(entry, rules, spec)
     deal_unit = unit_dealing(entry, spec)
-    luck = entry.luck if spec.variance_reduction == "auto" and entry.luck is not None and entry.luck.supports(rules) \
-        else None
+    job_luck = entry.luck if spec.variance_reduction == "auto" and entry.luck is not None \
+        and entry.luck.supports(rules) else None
+    # An estimator of action terms only (``chance=False``) corrects only units with a bot that notes its
+    # policy; the others are not corrected and keep their fast paths.
+    fixed_luck = _unit_luck(job_luck, bots, fixed) if fixed is not None else None
     deals = shard_range(spec, k)
     if fixed is not None and fixed_common is not None and fixed_common[1] is not None and decisions is None \
             and dealers.next_dealer is None and spec.match_length is None \
-            and _play_shard(fixed_common[1], rules, n, deals, streams, fixed, labels, fixed_common[0], luck is not None,
-                            rows, should_stop, on_unit, k):
+            and _play_shard(fixed_common[1], rules, n, deals, streams, fixed, labels, fixed_common[0],
+                            fixed_luck is not None, rows, should_stop, on_unit, k):
         return rows.tables()
     dealer = dealers.dealer(deals.start)
     for deal in deals:
@@ -162,6 +194,8 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
         dealt = deal_unit(rules, n, dealer, rng)
         dealer = dealers.after(deal, dealt)  # from the fresh deal, before anyone plays it
         plays = fixed if fixed is not None else seatings(spec, rng)
+        luck = fixed_luck if fixed is not None else _unit_luck(job_luck, bots, plays)
+        notes: list[list[Policy]] | None = [[] for _ in plays] if luck is not None and luck.policies else None
         if not full:
             rotation_bots, fp = fixed_common if fixed_common is not None else fast.common(plays)
             # the fast path plays every rotation in one call and gives the rows (and, for a corrected
@@ -180,14 +214,17 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
         for r, seating in enumerate(plays):
             st = dealt if r == 0 else fresh.copy()
             seat_bots, fp = fast(seating)
+            if notes is not None and any(knows_policy(b) for b in seat_bots):
+                fp = None  # a kernel notes no policy: the readable engine asks the bots' act_noted
             if decisions is not None:
                 play_timed(entry, st, seat_bots, [labels[b] for b in seating], streams.at(deal, r + 1),
-                           decisions, deal, r)
+                           decisions, deal, r, None if notes is None else notes[r])
             else:
-                play_deal(st, seat_bots, streams.at(deal, r + 1), fp)
+                play_deal(st, seat_bots, streams.at(deal, r + 1), fp, None if notes is None else notes[r])
             finished.append(st)
         # The correction reads every rotation's finished state at once (an estimator may share work).
-        corrections = luck.corrections(finished) if luck is not None else [None] * len(plays)
+        corrections = [None] * len(plays) if luck is None else \
+            luck.corrections(finished) if notes is None else luck.corrections(finished, notes)
         for r, (seating, st) in enumerate(zip(plays, finished, strict=True)):
             rows.add(deal, r, seating, labels, st,
                      json.dumps(st.record(), separators=(",", ":"), ensure_ascii=False) if full else None,
@@ -198,6 +235,15 @@ def _run_tournament(spec: TournamentSpec, k: int, should_stop: Callable[[], bool
     if decisions is not None:
         tables["decisions"] = decisions.table()
     return tables
+
+
+def _unit_luck(luck: LuckEstimator | None, bots: Sequence[Any], plays: Sequence[Sequence[int]]
+               ) -> LuckEstimator | None:
+    """The estimator that corrects a unit of these seatings (bot indices), or None: an estimator of action
+    terms only (``chance=False``) corrects nothing where no bot at the table notes its policy."""
+    if luck is None or luck.chance:
+        return luck
+    return luck if any(knows_policy(bots[b]) for seating in plays for b in seating) else None
 
 
 #: Deals per ``FastPath.play_shard`` call: cancellation and progress are looked at between calls (blackjack:
@@ -296,4 +342,6 @@ def run_shard(spec: JobSpec | Mapping[str, Any], k: int, should_stop: Callable[[
             return run_remote(spec, k, should_stop, on_unit, access=access)
         with fewer_collections():
             return _run_tournament(spec, k, should_stop, on_unit)
+    from sims import dealstats  # a deal-stats job's shards alone import it
+
     return dealstats.run_shard(spec, k)

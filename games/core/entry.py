@@ -40,6 +40,8 @@ __all__ = [
     "Listed",
     "LuckEstimator",
     "Playthrough",
+    "Policy",
+    "PolicyBot",
     "Question",
     "QuestionParams",
     "QuestionRows",
@@ -51,6 +53,7 @@ __all__ = [
     "Solver",
     "TableSpec",
     "Unit",
+    "knows_policy",
 ]
 
 Unit = Literal["deal", "match"]
@@ -337,6 +340,47 @@ def _any_rules(rules: Any) -> bool:
 
 
 @dataclass(frozen=True)
+class Policy:
+    """A bot's known randomisation at one decision (AIVAT's action terms; docs/bots.md, "Known policy"):
+    the bot's action is ``choices[chosen]``, drawn with probability ``probs[j]`` for each ``choices[j]``
+    (non-negative, summing to 1) by its last draw from ``rng`` at this decision; the choices and
+    probabilities are fixed before that draw. ``seat`` and ``step`` (the decision's 0-based number in the
+    unit) are filled in by the runner (``PolicyBot``)."""
+
+    choices: Sequence[Any] | np.ndarray
+    probs: Sequence[float] | np.ndarray
+    chosen: int
+    seat: int = -1
+    step: int = -1
+
+
+class PolicyBot(Protocol):
+    """The Bot protocol's optional part: a bot that tells the known distribution it draws its action from.
+
+    ``act_noted(view, legal_actions, rng)`` returns ``(action, policy)``: exactly what ``act`` returns,
+    with exactly ``act``'s draws from ``rng``, and the ``Policy`` of that decision (None where the
+    decision is not randomised). ``notes_policy()``: whether this bot object notes any (a bot whose
+    parameters make it deterministic says False, so its jobs keep their fast paths). The runner calls
+    ``act_noted`` instead of ``act`` only in units a ``LuckEstimator`` with ``policies`` corrects. A bot
+    declares this by naming ``PolicyBot`` among its bases (nominally, never found by ``hasattr``);
+    ``knows_policy`` reads it."""
+
+    def act_noted(self, view: Mapping[str, Any], legal_actions: Sequence[Any],
+                  rng: np.random.Generator) -> tuple[Any, Policy | None]:
+        """``act`` and its ``Policy`` (None: this decision was not randomised)."""
+        ...
+
+    def notes_policy(self) -> bool:
+        """True when ``act_noted`` may note a ``Policy``."""
+        ...
+
+
+def knows_policy(bot: Any) -> bool:
+    """Whether ``bot`` declares ``PolicyBot`` among its bases and notes a policy."""
+    return PolicyBot in type(bot).__mro__ and bool(bot.notes_policy())
+
+
+@dataclass(frozen=True)
 class LuckEstimator:
     """A game's control variate built from chance alone: ``adjusted_score = score - correction``
     (docs/statistics.md, "Luck-adjusted scores"; AIVAT, Burch et al. 2018).
@@ -353,12 +397,25 @@ class LuckEstimator:
     readable engine (or a fast path's ``play_out``) for a unit it corrects, since the correction
     reads the finished states, unless a fast path's ``play_shard`` or ``play_rows_corrected``
     computes the same corrections (from its kernel's note of the chance).
+
+    ``policies`` (AIVAT's action terms): the estimator also reads the known randomisation of the bots
+    that note it (``PolicyBot``): ``corrections(finished, notes)`` is then called with ``notes[r]``
+    the ``Policy`` notes of rotation r in the order of the decisions, and such a unit is played by
+    the readable engine (unless a fast path's ``play_rows_corrected`` gives the same corrections from its
+    own draws). ``chance=False`` says that every term is such an action term: a unit whose
+    bots note nothing is not corrected (``adjusted_score = score``) and keeps its fast paths.
     """
 
     method: str
     unbiased_by: str
-    corrections: Callable[[Sequence[Any]], Sequence[Sequence[float]]]
+    corrections: Callable[..., Sequence[Sequence[float]]]
     supports: Callable[[Any], bool] = _any_rules
+    policies: bool = False
+    chance: bool = True
+
+    def corrects(self, rules: Any, bots: Sequence[Any]) -> bool:
+        """Whether a unit under ``rules`` with ``bots`` at the table (any order) gets corrections."""
+        return bool(self.supports(rules)) and (self.chance or any(knows_policy(b) for b in bots))
 
 
 Shown = Mapping[str, str]

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from games.core.entry import no_params
+from games.core.entry import Policy, PolicyBot, no_params
 from games.core.registry import BotInfo, bot_factory
 from games.quintet.construct import Partition, sacrifice, strongest_last
 from games.quintet.equilibrium import EquilibriumBot
@@ -52,8 +52,10 @@ class GreedyBot:
         return strongest_last(_partition(view["cards"]))
 
 
-class BlottoBot:
-    """Greedy's packets with the weakest one sacrificed in slot ``sacrifice`` (1..5, or random)."""
+class BlottoBot(PolicyBot):
+    """Greedy's packets with the weakest one sacrificed in slot ``sacrifice`` (1..5, or random).
+
+    With ``sacrifice: random`` its policy is known (``PolicyBot``): the five shifted layouts, 1/5 each."""
 
     def __init__(self, sacrifice: int | str = 5) -> None:
         if sacrifice != "random" and (isinstance(sacrifice, bool) or not isinstance(sacrifice, int)
@@ -65,6 +67,20 @@ class BlottoBot:
         """The shifted greedy layout; ``random`` draws the slot uniformly from 1..5."""
         slot = int(rng.integers(1, PACKETS + 1)) if self.sacrifice == "random" else int(self.sacrifice)
         return sacrifice(_partition(view["cards"]), slot)
+
+    def notes_policy(self) -> bool:
+        """Only ``sacrifice: random`` draws."""
+        return self.sacrifice == "random"
+
+    def act_noted(self, view: Mapping[str, Any], legal_actions: Sequence[Any],
+                  rng: np.random.Generator) -> tuple[Layout, Policy | None]:
+        """``act``, and with ``sacrifice: random`` its ``Policy``: slot s's layout with probability 1/5."""
+        if self.sacrifice != "random":
+            return self.act(view, legal_actions, rng), None
+        part = _partition(view["cards"])
+        slot = int(rng.integers(1, PACKETS + 1))
+        choices = [sacrifice(part, s) for s in range(1, PACKETS + 1)]
+        return choices[slot - 1], Policy(choices, [1.0 / PACKETS] * PACKETS, slot - 1)
 
 
 BLOTTO_SCHEMA: dict[str, Any] = {

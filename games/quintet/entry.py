@@ -12,6 +12,7 @@ from games.core.cards import card_str
 from games.core.entry import GameEntry
 from games.quintet import record, tables
 from games.quintet.layout import LayoutSpace, check_layout, layout_strs
+from games.quintet.luck import LUCK
 from games.quintet.playthrough import PLAYTHROUGH
 from games.quintet.rules import NAME, PLAYERS, PRESETS, RANKING, VERSION, Rules
 from games.quintet.state import State
@@ -106,4 +107,5 @@ ENTRY = GameEntry(
     resample_hidden=resample_hidden,
     score_total=score_total,
     fast_paths=_fast_paths(),
+    luck=LUCK,
 )

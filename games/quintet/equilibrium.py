@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from games.core.entry import Policy, PolicyBot
 from games.quintet.construct import (
     Partition,
     StepCache,
@@ -141,8 +142,12 @@ def pool_exploitability(parts: Sequence[Partition], cand_values: npt.NDArray[np.
     return max(best_slots(p[1], cand_values, weights, points)[1] for p in parts)
 
 
-class EquilibriumBot:
-    """Plays the optimal mixed strategy of the K-candidate restricted game (module doc)."""
+class EquilibriumBot(PolicyBot):
+    """Plays the optimal mixed strategy of the K-candidate restricted game (module doc).
+
+    Its policy is known (``PolicyBot``): given the candidates, the layout is ``candidates[i]`` with
+    ``i`` drawn with probability ``row[i]`` by the decision's last draw, which ``act_noted`` notes for
+    the luck correction (AIVAT's action terms, games/quintet/luck.py)."""
 
     def __init__(self, k: int = 200, partitions: int | None = None, report: bool = False) -> None:
         if isinstance(k, bool) or not isinstance(k, int) or k < 5:
@@ -163,7 +168,17 @@ class EquilibriumBot:
         return cand, parts, solve_zero_sum(margin_matrix(vals, vals, points))
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Layout:
-        """Sample a layout from the mixed strategy (and fill ``last_report`` if asked).
+        """Sample a layout from the mixed strategy (and fill ``last_report`` if asked): ``act_noted``'s."""
+        return self.act_noted(view, legal_actions, rng)[0]
+
+    def notes_policy(self) -> bool:
+        """Every decision is a draw from the mixed strategy."""
+        return True
+
+    def act_noted(self, view: Mapping[str, Any], legal_actions: Sequence[Any],
+                  rng: np.random.Generator) -> tuple[Layout, Policy]:
+        """The layout sampled from the mixed strategy and the ``Policy`` it was drawn from: the
+        candidates (``(K, 5, 5)`` card ids), their probabilities ``row`` and the index drawn.
 
         The candidates and the game come from the compiled ``candidates`` (games/quintet/fast/
         _equilibrium.pyx), which builds the same ones with the same draws as ``solve`` (the readable
@@ -174,14 +189,16 @@ class EquilibriumBot:
         if self.report:
             cand, parts, sol = self.solve(cards, points, rng)
             i = int(rng.choice(len(cand), p=sol.row))
+            # the report's own draws come after the layout's: the note's draw is still the last
+            # one the layout depends on, and nothing else at the table reads the report.
             self.last_report = analyse(cand, parts, sol, cards, rng)
-            return cand.layouts[i]
+            return cand.layouts[i], Policy(layout_array(cand.layouts), sol.row, i)
         from games.quintet.fast._equilibrium import candidates
 
         layouts, _values, row, _col, _parts = candidates(rng, tuple(cards), points, self.k,
                                                          self.partitions or max(8, self.k // 5), ORACLE_ROUNDS)
         i = int(rng.choice(len(layouts), p=row))
-        return tuple(tuple(p) for p in layouts[i].tolist())
+        return tuple(tuple(p) for p in layouts[i].tolist()), Policy(layouts, row, i)
 
 
 def analyse(cand: CandidateSet, parts: Sequence[Partition], sol: GameSolution, cards: Sequence[int],

@@ -184,11 +184,23 @@ cdef void in_slots(const int *packets, const int32_t *pvals, const int *slots, i
             lay[5 * slots[k] + j] = packets[5 * k + j]
 
 
+cdef void sacrifice_slots(int slot, int *slots) noexcept nogil:
+    """``construct.sacrifice``'s slots: the weakest packet into ``slot`` (1..5), the others strongest-last."""
+    cdef int k = 0, s
+    for s in range(4, -1, -1):
+        if s != slot - 1:
+            slots[k] = s
+            k += 1
+    slots[4] = slot - 1
+
+
 cdef void bot_layout(int bot, int slot, bitgen_t *bg, const int *held, const int *packets, const int32_t *pvals,
-                     int *lay, int32_t *vals) noexcept nogil:
-    """Bot 0 random, 1 greedy, 2 blotto with ``slot`` (1..5, or 0: random)."""
+                     int *lay, int32_t *vals, int *drawn) noexcept nogil:
+    """Bot 0 random, 1 greedy, 2 blotto with ``slot`` (1..5, or 0: random); ``drawn``: the slot blotto drew
+    (0 for the others)."""
     cdef int slots[5]
-    cdef int k, s
+    cdef int k
+    drawn[0] = 0
     if bot == 0:
         random_layout(bg, held, lay, vals)
         return
@@ -198,13 +210,35 @@ cdef void bot_layout(int bot, int slot, bitgen_t *bg, const int *held, const int
     else:
         if slot == 0:
             slot = 1 + <int> bounded(bg, 5)
-        k = 0
-        for s in range(4, -1, -1):
-            if s != slot - 1:
-                slots[k] = s
-                k += 1
-        slots[4] = slot - 1
+            drawn[0] = slot
+        sacrifice_slots(slot, slots)
     in_slots(packets, pvals, slots, lay, vals)
+
+
+cdef void blotto_terms(int seat, const int32_t *pvals, const int32_t *vals, const int *pts, const int *sc,
+                       double *corr) noexcept nogil:
+    """games/quintet/luck.py's terms of a blotto seat that drew its slot (1/5 each; the other seat's layout
+    as laid, ``vals[5 * other:]``) added to ``corr``: the same products summed in the same order (slots
+    1..5), so the same floats as ``luck.policy_terms``."""
+    cdef int slots[5]
+    cdef int32_t cv[5]
+    cdef int j, k, i, v_own, v_opp
+    cdef int other = 1 - seat
+    cdef double e_own = 0.0, e_opp = 0.0
+    for j in range(5):
+        sacrifice_slots(j + 1, slots)
+        for k in range(5):
+            cv[slots[k]] = pvals[k]
+        v_own = v_opp = 0
+        for i in range(5):
+            if cv[i] > vals[5 * other + i]:
+                v_own += pts[i]
+            elif cv[i] < vals[5 * other + i]:
+                v_opp += pts[i]
+        e_own += 0.2 * <double> v_own
+        e_opp += 0.2 * <double> v_opp
+    corr[seat] = corr[seat] + (<double> sc[seat] - e_own)
+    corr[other] = corr[other] + (<double> sc[other] - e_opp)
 
 
 # ------------------------------------------------------------------ Python side
@@ -248,13 +282,15 @@ cdef class Deal:
         load_held(held, self.held)
         self.parted = False
 
-    cdef void play(self, bitgen_t *bg, const int *bots, const int *slots, int *lays, int32_t *vals) noexcept:
+    cdef void play(self, bitgen_t *bg, const int *bots, const int *slots, int *lays, int32_t *vals,
+                   int *drawn) noexcept:
         cdef int s
         if not self.parted and (bots[0] != 0 or bots[1] != 0):
             partition(self.held, self.packets, self.pvals)
             self.parted = True
         for s in range(2):
-            bot_layout(bots[s], slots[s], bg, self.held, self.packets, self.pvals, &lays[25 * s], &vals[5 * s])
+            bot_layout(bots[s], slots[s], bg, self.held, self.packets, self.pvals, &lays[25 * s], &vals[5 * s],
+                       &drawn[s])
 
 
 cdef void bots_of(bots, int *b, int *slots) except *:
@@ -271,22 +307,27 @@ def play(rng, held, bots):
     cdef int slots[2]
     cdef int lays[50]
     cdef int32_t vals[10]
+    cdef int drawn[2]
     cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
     bots_of(bots, b, slots)
     with rng.bit_generator.lock:
-        deal.play(bg, b, slots, lays, vals)
+        deal.play(bg, b, slots, lays, vals, drawn)
     return layout_ids(&lays[0]), layout_ids(&lays[25])
 
 
-def rows(rng_at, held, int dealer, removed, points, rotations, categories):
+def rows(rng_at, held, int dealer, removed, points, rotations, categories, bint luck=False):
     """Per rotation r (its bots ``rotations[r]`` as for ``play``, drawing from ``rng_at(r)``): the values
     of ``tables.deal_rows`` and ``tables.seat_rows`` for the finished deal of ``held`` (ascending) and
-    ``removed`` (card ids, as dealt), Q-1.4's scores with ``points``; ``categories``: Q-2's names."""
+    ``removed`` (card ids, as dealt), Q-1.4's scores with ``points``; ``categories``: Q-2's names. With
+    ``luck``: ``(rows, corrections)``, per rotation each seat's games/quintet/luck.py correction (the terms
+    of the blotto seats that drew their slot, seat 0's first; 0 for the others)."""
     cdef Deal deal = Deal(held)
     cdef int b[2]
     cdef int slots[2]
     cdef int lays[50]
     cdef int32_t vals[10]
+    cdef int drawn[2]
+    cdef double corr[2]
     cdef int pts[5]
     cdef int sc[2]
     cdef int won[2]
@@ -296,12 +337,13 @@ def rows(rng_at, held, int dealer, removed, points, rotations, categories):
         pts[i] = points[i]
     removed_str = " ".join([_CARD[c] for c in removed])
     out = []
+    corrections = []
     for r in range(len(rotations)):
         bots_of(rotations[r], b, slots)
         rng = rng_at(r)
         bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
         with rng.bit_generator.lock:
-            deal.play(bg, b, slots, lays, vals)
+            deal.play(bg, b, slots, lays, vals, drawn)
         sc[0] = sc[1] = won[0] = won[1] = ties = 0
         winners = []
         for i in range(5):  # Q-1.4: a tie scores nothing
@@ -319,4 +361,10 @@ def rows(rng_at, held, int dealer, removed, points, rotations, categories):
         seat_rows = [(sc[s], sc[s] - sc[1 - s], won[s], [categories[vals[5 * s + i] >> 20] for i in range(5)],
                       layout_str(&lays[25 * s])) for s in range(2)]
         out.append(([(dealer, (removed_str, winners, ties))], seat_rows))
-    return out
+        if luck:
+            corr[0] = corr[1] = 0.0
+            for i in range(2):
+                if drawn[i] != 0:
+                    blotto_terms(i, deal.pvals, vals, pts, sc, corr)
+            corrections.append([corr[0], corr[1]])
+    return (out, corrections) if luck else out

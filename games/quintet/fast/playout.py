@@ -5,8 +5,11 @@ layout's validation, five evaluator calls); greedy and blotto spend milliseconds
 step of their partition. ``Playout`` hands a fresh deal to ``_play`` (games/quintet/fast/_play.pyx),
 which lays out the same layouts with the same draws from the same generator. ``play_out`` applies
 them to the ``State`` (so the record is the engine's); ``play_rows`` writes the rows of every
-rotation straight from the kernel, no ``State`` played. ``tests/test_fast_paths.py`` checks records,
-generator states and legal spaces against the readable engine; ``tests/test_quintet_fast.py`` the rows.
+rotation straight from the kernel, no ``State`` played, and ``play_rows_corrected`` also the luck
+corrections of blotto seats that draw their slot (games/quintet/luck.py's terms, the same floats; seats of
+the other two bots note no policy, and jobs of them only are not corrected at all).
+``tests/test_fast_paths.py`` checks records, generator states and legal spaces against the readable engine;
+``tests/test_quintet_fast.py`` the rows, ``tests/test_quintet_luck.py`` the corrections.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from games.core.entry import FastPath, RotationRows, TableSpec
+from games.core.entry import FastPath, LuckEstimator, RotationRows, TableSpec
 from games.quintet.fast import _play
 from games.quintet.layout import LayoutSpace
 from games.quintet.rules import QUINTET_CATEGORIES
@@ -80,18 +83,36 @@ class Playout(FastPath):
         self.play_out(state, bots, rng)
         return [LayoutSpace(held), LayoutSpace(held)]
 
+    def _codes_of(self, rotations: Sequence[Sequence[Any]]) -> list[Any]:
+        if rotations is self._rotations:  # a job hands the same rotations' bots for every deal
+            return self._rotation_codes
+        codes = [_codes(bots) for bots in rotations]
+        self._rotations, self._rotation_codes = rotations, codes
+        return codes
+
     def play_rows(self, state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]],
                   rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
         """Every rotation of the fresh deal in C, rows straight from the kernel (tables.py's)."""
-        if rotations is self._rotations:  # a job hands the same rotations' bots for every deal
-            codes = self._rotation_codes
-        else:
-            codes = [_codes(bots) for bots in rotations]
-            self._rotations, self._rotation_codes = rotations, codes
+        codes = self._codes_of(rotations)
         if tables is not TABLES or not _fresh(state) or any(c is None for c in codes):
             return super().play_rows(state, tables, rotations, rng_at)
-        return _play.rows(rng_at, state.held, state.dealer, state.removed,
-                          state.rules.points, codes, QUINTET_CATEGORIES)
+        got: list[RotationRows] = _play.rows(rng_at, state.held, state.dealer, state.removed,
+                                             state.rules.points, codes, QUINTET_CATEGORIES)
+        return got
+
+    def play_rows_corrected(self, state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]],
+                            rng_at: Callable[[int], np.random.Generator], luck: LuckEstimator
+                            ) -> tuple[list[RotationRows], list[list[float]]] | None:
+        """``play_rows`` and each rotation's corrections by Quintet's estimator, from the slots the kernel's
+        blotto seats drew (``luck.policy_terms``'s floats); None for another estimator."""
+        from games.quintet.luck import LUCK
+
+        codes = self._codes_of(rotations)
+        if luck is not LUCK or tables is not TABLES or not _fresh(state) or any(c is None for c in codes):
+            return None
+        got: tuple[list[RotationRows], list[list[float]]] = _play.rows(
+            rng_at, state.held, state.dealer, state.removed, state.rules.points, codes, QUINTET_CATEGORIES, True)
+        return got
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random against random, greedy against blotto (a random slot), blotto (slot 2) against random."""
