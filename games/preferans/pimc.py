@@ -29,13 +29,14 @@ Other decisions follow the heuristic bot. Every random choice comes from the ``r
 
 The bot needs each decision, not every value: it keeps bounds of the sampled values and narrows them by
 null-window searches of the compiled solver (``_dd.probe``, fail-soft) only as far as the decision
-needs. A card: the card leading on its summed bounds is probed until exact in every sample, and then has
-the best exact total (the first on a tie), with the same estimate. Bidding, discard and contract: every
-comparison of mean balances (a balance is monotone in the tricks) either follows from the bounds or
-names the strains to narrow. Whist: the sign of the summed difference of the two answers' balances over
-the sampled tricks' bounds. Exact bounds settle everything, so the decisions are those of solving every
-value exactly (tests/games/preferans/test_pf_pimc_same.py), from the same samples; the solver's table
-is kept across solves (its key holds the contract).
+needs. A card (``_dd.best_card``, the loop in C): the card leading on its summed bounds is probed until
+exact in every sample, and then has the best exact total (the first on a tie), with the same estimate.
+Bidding, discard and contract: every comparison of mean balances (a balance is monotone in the tricks)
+either follows from the bounds or names the strains to narrow. Whist: the sign of the summed difference
+of the two answers' balances (PF-13, computed in integers) over the sampled tricks' bounds. Exact bounds
+settle everything, so the decisions are those of solving every value exactly
+(tests/games/preferans/test_pf_pimc_same.py), from the same samples; the solver's table is kept across
+solves (its key holds the contract).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from games.core.cards import card_id, card_str, suit_of
+from games.core.cards import card_id, card_str
 from games.core.protocol import EstimatingBot
 from games.core.records import rules_from_dict
 from games.preferans import cards as pc
@@ -63,7 +64,6 @@ from games.preferans.bots import (
     suit_tricks,
 )
 from games.preferans.fast import _dd  # type: ignore[attr-defined,unused-ignore]
-from games.preferans.reference import _winner
 from games.preferans.rules import MISERE, MISERE_LEVEL, VALUES, Rules, call_level, call_strain
 
 SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {
@@ -81,9 +81,13 @@ def _ids(cards: Sequence[str]) -> list[int]:
 def _discard_order(cards: Sequence[int], trump: int | None) -> list[int]:
     """Every card of ``cards``, the first to throw first: side suits' non-aces, shortest suit and lowest
     card first, then the rest from the lowest."""
-    by = {s: [c for c in cards if suit_of(c) == s] for s in range(4)}
-    cand = sorted((c for c in cards if suit_of(c) != trump and c >> 2 < 12), key=lambda c: (len(by[suit_of(c)]), c))
-    return cand + [c for c in sorted(cards) if c not in set(cand)]
+    n = [0, 0, 0, 0]
+    for c in cards:
+        n[c & 3] += 1
+    # (the length of its suit, the card): ids are below 64; side suits' non-aces (rank below the ace, 12)
+    cand = sorted([c for c in cards if c & 3 != trump and c < 48], key=lambda c: n[c & 3] << 6 | c)
+    taken = set(cand)
+    return cand + [c for c in sorted(cards) if c not in taken]
 
 
 def _heuristic_discard(cards: Sequence[int], trump: int | None) -> list[int]:
@@ -200,8 +204,27 @@ def _responder_balance(view: Mapping[str, Any], rules: Rules, sheet: scoring.She
         for s in d["active"]:
             tricks[s] = 10 - defence if s == decl else split.get(s, 0)
         res = scoring.ContractResult(decl, level, tricks, whisters, passer, int(d["dealer"]), bool(talon), talon, kind)
-        total += float(scoring.score_contract(sheet, res, rules, n).balances()[seat])
+        total += _seat_balance(scoring.score_contract(sheet, res, rules, n), seat)
     return total / len(splits)
+
+
+def _seat_balance(d: scoring.Delta, seat: int) -> float:
+    """``float(d.balances()[seat])`` (PF-13) in integers: every amount scaled by the common denominator
+    ``den`` of the delta's amounts, so the balance is ``num / (n * den)`` exactly and its float (a
+    correctly rounded quotient of integers, as ``float`` of a Fraction) is the same."""
+    n = d.n
+    amounts = [*d.pulka, *d.mountain, *(w for row in d.whists for w in row)]
+    den = 1
+    for a in amounts:
+        if a.denominator != 1:
+            den = math.lcm(den, a.denominator)
+
+    def scaled(a: Fraction | int) -> int:
+        return a.numerator * (den // a.denominator)
+
+    x = [scaled(d.mountain[i]) + scaled(d.pulka[i]) for i in range(n)]
+    own = sum(scaled(d.whists[seat][j]) - scaled(d.whists[j][seat]) for j in range(n))
+    return (n * own + sum(x) - n * x[seat]) / (n * den)
 
 
 class _Undecided(Exception):
@@ -248,11 +271,15 @@ class _Outcomes:
             return -math.inf, -math.inf
         n = max(1, len(ts))
         bal = _balances(level, self.players, self.consolation, self.whists_on_failure)
-        a = sum(bal[t[0]] for t in ts) / n
-        b = sum(bal[t[1]] for t in ts) / n
+        a = sum([bal[t[0]] for t in ts]) / n
+        b = sum([bal[t[1]] for t in ts]) / n
         got = (b, a) if level == MISERE_LEVEL else (a, b)
         self._ivs[(strain, level)] = got
         return got
+
+    def narrowed(self, strain: str) -> None:
+        """Forget the bounds worked out for ``strain``: one of its samples' bounds has changed."""
+        self._ivs = {k: v for k, v in self._ivs.items() if k[0] != strain}
 
     def strain_at(self, level: int) -> str:
         return str(_first_max([(s, self.iv(s, level), {s}) for s in STRAIN_SUIT if s in self.dist]))
@@ -334,8 +361,9 @@ class PimcBot(EstimatingBot):
         return self.fallback.act(view, legal, rng)
 
     # ------------------------------------------------------------------ sampling
-    def _unseen(self, d: Mapping[str, Any], me: int) -> list[int]:
-        known = set(_ids(d["hand"])) | {card_id(c) for _, c in d["played"]}
+    @staticmethod
+    def _unseen(d: Mapping[str, Any], played: list[tuple[int, int]]) -> list[int]:
+        known = set(_ids(d["hand"])) | {c for _, c in played}
         for h in d["open_hands"].values():
             known |= set(_ids(h))
         if d["talon"] is not None:
@@ -344,21 +372,20 @@ class PimcBot(EstimatingBot):
             known |= set(_ids(d["discard"]))
         return [c for c in pc.DECK if c not in known]
 
-    def _voids(self, d: Mapping[str, Any]) -> dict[int, set[int]]:
-        """Suits each seat has shown void in (PF-7.2: he did not follow; no trump either when he could not)."""
+    @staticmethod
+    def _voids(played: list[tuple[int, int]], trump: int | None) -> dict[int, set[int]]:
+        """Suits each seat has shown void in (PF-7.2: he did not follow; no trump either when he could not),
+        from the cards played (seat, card id)."""
         voids: dict[int, set[int]] = {}
-        played = [(int(s), card_id(c)) for s, c in d["played"]]
-        trump = d["trump"]
         k = 0
         while k < len(played):
             lead_seat, lead = played[k]  # seat -1: a raspasy talon card (PF-10.2)
             size = 4 if lead_seat < 0 else 3
-            trick = played[k:k + size]
-            led = suit_of(lead)
-            for s, c in trick[1:]:  # the followers (after a talon card: every seat)
-                if suit_of(c) != led:
+            led = lead & 3
+            for s, c in played[k + 1:k + size]:  # the followers (after a talon card: every seat)
+                if c & 3 != led:
                     voids.setdefault(s, set()).add(led)
-                    if trump is not None and suit_of(c) != trump:
+                    if trump is not None and c & 3 != trump:
                         voids[s].add(trump)
             k += size
         return voids
@@ -370,22 +397,21 @@ class PimcBot(EstimatingBot):
 
     def _sampler(self, d: Mapping[str, Any], me: int) -> Callable[[np.random.Generator], dict[int, list[int]] | None]:
         """``_sample`` for one view: what the view says is worked out once, each call draws one sample."""
-        unseen = self._unseen(d, me)
-        n_unseen = len(unseen)
-        sizes = {s: 0 for s in d["active"] if s != me and str(s) not in d["open_hands"]}
+        played = [(int(s), card_id(c)) for s, c in d["played"]]
+        unseen = self._unseen(d, played)
+        unseen_arr = np.array(unseen, dtype=np.int64)
         counts = self._hand_sizes(d)
-        for s in sizes:
-            sizes[s] = counts[s]
-        voids = self._voids(d)
+        sizes = {s: counts[s] for s in d["active"] if s != me and str(s) not in d["open_hands"]}
+        voids = self._voids(played, d["trump"])
         decl = d["declarer"]
-        played = {card_id(c) for _, c in d["played"]}
         took = (d["phase"] == "main" and d["kind"] != "raspasy" and d["talon"] is not None and decl in sizes)
-        talon_left = [c for c in _ids(d["talon"]) if c not in played] if took else []
+        talon = set(_ids(d["talon"])) if took else set()
+        gone = {c for _, c in played}
+        talon_left = [c for c in _ids(d["talon"]) if c not in gone] if took else []
         # the auction: a suit bid says his own ten cards were worth about the bid (AUCTION_MARGIN)
         bid = d["bought"]
         floor = call_level(bid) - AUCTION_MARGIN if took and bid and bid != MISERE else None
-        his_played = [card_id(c) for s, c in d["played"] if s == decl and card_id(c) not in set(_ids(d["talon"]))] \
-            if took else []
+        his_played = [c for s, c in played if s == decl and c not in talon] if took else []
         tries = 300 if floor is not None else 30
         misere_bought = d["bought"] == MISERE
         trump = d["trump"]
@@ -400,7 +426,7 @@ class PimcBot(EstimatingBot):
             fallback_count = -math.inf
             count = 0.0
             for _ in range(tries):
-                pool = [unseen[i] for i in rng.permutation(n_unseen)]
+                pool = rng.permutation(unseen_arr).tolist()  # (the draws of permutation(len(unseen)))
                 out: dict[int, list[int]] = {}
                 ok = True
                 plausible = True
@@ -421,7 +447,13 @@ class PimcBot(EstimatingBot):
                     thrown = set(forced + order[:2 - len(forced)])
                     out[decl] = [c for c in whole if c not in thrown]
                 for s, size, void in banned:
-                    allowed = [c for c in pool if c & 3 not in void] if void else pool
+                    if not void:  # the first cards of the pool
+                        if len(pool) < size:
+                            ok = False
+                            break
+                        out[s], pool = pool[:size], pool[size:]
+                        continue
+                    allowed = [c for c in pool if c & 3 not in void]
                     if len(allowed) < size:
                         ok = False
                         break
@@ -436,7 +468,8 @@ class PimcBot(EstimatingBot):
 
         return draw
 
-    def _hand_sizes(self, d: Mapping[str, Any]) -> dict[int, int]:
+    @staticmethod
+    def _hand_sizes(d: Mapping[str, Any]) -> dict[int, int]:
         played: dict[int, int] = {}
         for s, _ in d["played"]:
             played[int(s)] = played.get(int(s), 0) + 1
@@ -466,61 +499,18 @@ class PimcBot(EstimatingBot):
         hand_of: dict[int, list[int]] = {int(s): _ids(h) for s, h in d["open_hands"].items()}
         hand_of[me] = _ids(d["hand"])
         draw = self._sampler(d, me)
-        on_table = [x for _, x in trick]
-        # per sample and card: the position after the card (hands, leader, cards on the table), the
-        # tricks already decided by it (a completed trick) and the bounds [low, high] of its value
-        points: list[list[tuple[list[list[int]], int, list[int], int]]] = []
-        bounds: list[list[list[int]]] = []
+        samples: list[list[list[int]]] = []  # the three hands in the trick's order, before the card
         for _ in range(self.samples):
             hidden = draw(rng)
             if hidden is None:
                 break
             hands = {**hidden, **hand_of}
-            row: list[tuple[list[list[int]], int, list[int], int]] = []
-            brow: list[list[int]] = []
-            for c in cards:
-                hs = [list(hands[s]) for s in seats]
-                hs[pos[mover]] = [x for x in hs[pos[mover]] if x != c]
-                table = [*on_table, c]
-                if len(table) == 3:
-                    w = _winner(table, trump)
-                    base = int(w == decl)
-                    left = len(hs[w])
-                    row.append((hs, w, [], base))
-                else:
-                    base, left = 0, len(hs[0]) + 1
-                    row.append((hs, 0, table, 0))
-                brow.append([base, base + left])
-            points.append(row)
-            bounds.append(brow)
-        done = len(points)
-        if done == 0:
+            samples.append([hands[s] for s in seats])
+        if not samples:
             return legal[0]
         want_max = (mover == declarer) != misere  # raspasy: the mover is the "declarer" of a misère
-        side = 1 if want_max else 0
-        n = len(cards)
-        sums = [sum(b[j][side] for b in bounds) for j in range(n)]
-        pick = max if want_max else min
-        while True:
-            best = sums.index(pick(sums))
-            wi, width = -1, 0  # the leading card's widest open sample (the first on a tie)
-            for i, b in enumerate(bounds):
-                lohi = b[best]
-                if lohi[1] - lohi[0] > width:
-                    wi, width = i, lohi[1] - lohi[0]
-            if wi < 0:
-                break
-            lohi = bounds[wi][best]
-            hs, leader, table, base = points[wi][best]
-            gamma = lohi[1] if want_max else lohi[0] + 1  # does it reach the bound the choice rests on?
-            r = base + _dd.probe(hs, kt, decl, leader, misere, table, gamma - base)
-            was = lohi[side]
-            if r >= gamma:
-                lohi[0] = r
-            else:
-                lohi[1] = r
-            sums[best] += lohi[side] - was
-        self._estimate = float(sum(b[best][0] for b in bounds)) / done
+        best, total = _dd.best_card(samples, cards, pos[mover], [x for _, x in trick], kt, decl, misere, want_max)
+        self._estimate = float(total) / len(samples)
         return legal[best]
 
     @staticmethod
@@ -549,12 +539,13 @@ class PimcBot(EstimatingBot):
         unseen = [c for c in pc.DECK if c not in set(hand)]
         if d["talon"] is not None:
             unseen = [c for c in unseen if c not in set(_ids(d["talon"]))]
+        unseen_arr = np.array(unseen, dtype=np.int64)
         dist: dict[str, list[list[int]]] = {s: [] for s in (*strains, MISERE)}
         hands: dict[str, list[list[list[int]]]] = {s: [] for s in dist}
         seats = order
         decl = seats.index(me)
         for _ in range(self.samples):
-            perm = [unseen[i] for i in rng.permutation(len(unseen))]
+            perm = rng.permutation(unseen_arr).tolist()  # (the draws of permutation(len(unseen)))
             talon = _ids(d["talon"]) if d["talon"] is not None else perm[20:22]
             full = list(hand) + (talon if with_talon and len(hand) == 10 else [])
             opp = {others[0]: perm[0:10], others[1]: perm[10:20]}
@@ -581,9 +572,10 @@ class PimcBot(EstimatingBot):
         one null-window probe of the widest bounds among the strains it names (the first on a tie),
         at a six (misère: one trick) first, then in the middle. Exact bounds decide everything, so the
         answer is the one of exact tricks."""
+        ev = _Outcomes(view, st.dist)
         while True:
             try:
-                return choose(_Outcomes(view, st.dist))
+                return choose(ev)
             except _Undecided as u:
                 pick = max(((lohi[1] - lohi[0], -k, -i, strain) for k, strain in enumerate(st.dist)
                             if strain in u.strains for i, lohi in enumerate(st.dist[strain])),
@@ -601,6 +593,7 @@ class PimcBot(EstimatingBot):
                     lohi[0] = r
                 else:
                     lohi[1] = r
+                ev.narrowed(strain)
 
     def _bid(self, view: Mapping[str, Any], d: Mapping[str, Any], legal: list[str],
              rng: np.random.Generator) -> str:
@@ -687,12 +680,19 @@ class PimcBot(EstimatingBot):
         # bounds of the declarer's tricks per sample, narrowed until the sign of the summed difference
         # (whist less pass) is clear by more than any rounding, or every sample is exact
         bounds = [[0, 10] for _ in samples]
+
+        def spread(i: int) -> tuple[float, float]:
+            """The least and the greatest difference (whist less pass) sample ``i``'s bounds allow."""
+            their, (tlo, thi) = samples[i][1], bounds[i]
+            diffs = [w - p for w, p in (balance(their, 10 - t) for t in range(tlo, thi + 1))]
+            return min(diffs), max(diffs)
+
+        spreads = [spread(i) for i in range(len(samples))]
         while True:
             lo_sum = hi_sum = 0.0
-            for (_, their), (tlo, thi) in zip(samples, bounds, strict=True):
-                diffs = [w - p for w, p in (balance(their, 10 - t) for t in range(tlo, thi + 1))]
-                lo_sum += min(diffs)
-                hi_sum += max(diffs)
+            for dlo, dhi in spreads:
+                lo_sum += dlo
+                hi_sum += dhi
             if lo_sum > 1e-6 or hi_sum < -1e-6:
                 break
             open_ = [(b[1] - b[0], -i, i) for i, b in enumerate(bounds) if b[0] < b[1]]
@@ -706,6 +706,7 @@ class PimcBot(EstimatingBot):
                 lohi[0] = r
             else:
                 lohi[1] = r
+            spreads[i] = spread(i)
         if all(b[0] == b[1] for b in bounds):
             values = {"whist": 0.0, "pass": 0.0}
             for (_, their), (t, _) in zip(samples, bounds, strict=True):
