@@ -13,10 +13,15 @@ the readable play-out makes them. ``tests/test_order_poker_rollout.py`` checks t
 the same as its readable play-out (``MonteCarloBot(readable=True)``) on many states.
 
 The plan searches (``split_costs``, ``opponent_target``, ``cheapest_plan``, ``one_swap_reach``) give
-``_plans.pyx``'s answers (same ties) by shorter routes: the cheapest plan is looked for one price at a
-time from the cheapest and not at all when the pool lacks the order's cards (``_may_make``); a
-non-orderer's target scores only the splits that can beat keeping; a non-orderer checks OP-6.5 only for
-the swaps his target wants, not for all 25; one-swap reach counts the kept cards once per position.
+``_plans.pyx``'s answers (same ties) by shorter routes: the ranks of the 252 hand/robot splits are
+bytes (pairs by one vector pass per equal-rank pair of the pool, straights and flushes listed) and the
+searches over them are vector passes (a non-orderer's target: the first cheapest split of the order's
+rank and of the robot's; fewest swaps to each rank; the orderer's cheapest plan without ``for`` cards);
+the orderer's levels with ``for`` cards are looked at one price at a time from the cheapest, and not at
+all when the pool lacks the order's cards (``_may_make``); a non-orderer checks OP-6.5 only for the
+swaps his target wants, not for all 25; one-swap reach counts the hand's ranks once and picks each
+sampled hand's five smallest keys without branches (the bidding's keys drawn in C when the generator is
+the play-outs' PCG64).
 ``tests/test_order_poker_rollout.py`` compares these with ``_plans`` on random pools as well.
 """
 
@@ -90,6 +95,27 @@ cdef extern from *:
         s->has_uint32 = 0;
         s->uinteger = 0;
     }
+    #include <string.h>
+    /* n draws of Generator.random() from numpy's PCG64 (XSL-RR 128/64: step, then output), without a
+       call per draw; checked against numpy's own draws in Rollouts._check_direct. */
+    static void rl_pcg_doubles(void *bitgen_state, uint64_t *out, int n) {
+        const rl_u128 mult = ((rl_u128)2549297995355413924ULL << 64) | 4865540595714422341ULL;
+        rl_pcg128 *r = ((rl_pcg64_state *)bitgen_state)->pcg_state;
+        rl_u128 st = r->state, inc = r->inc;
+        uint64_t x;
+        unsigned int rot;
+        double d;
+        int i;
+        for (i = 0; i < n; i++) {
+            st = st * mult + inc;
+            x = ((uint64_t)(st >> 64)) ^ (uint64_t)st;
+            rot = (unsigned int)(st >> 122);
+            x = (x >> rot) | (x << ((-rot) & 63u));
+            d = (double)(x >> 11) * (1.0 / 9007199254740992.0);
+            memcpy(&out[i], &d, 8);
+        }
+        r->state = st;
+    }
     static void rl_pcg_save(void *bitgen_state, rl_saved *out) {
         rl_pcg64_state *s = (rl_pcg64_state *)bitgen_state;
         out->pcg = *s->pcg_state;
@@ -107,7 +133,133 @@ cdef extern from *:
         pass
     void rl_pcg_seed(void *bitgen_state, uint64_t seed) nogil
     void rl_pcg_save(void *bitgen_state, rl_saved *out) nogil
+    void rl_pcg_doubles(void *bitgen_state, uint64_t *out, int n) nogil
     void rl_pcg_restore(void *bitgen_state, const rl_saved *inp) nogil
+
+cdef extern from *:
+    """
+    /* The splits' vector loops (gcc vectorizes them with SSE2): a pool's 252 split ranks are bytes,
+       cats[n] for split n and rev[n] = cats[251 - n], the rank of the split's complement (the robot's
+       five cards: complementing reverses the combinations order), both padded to 256. */
+    #include <string.h>
+    static short rl_v[256];              /* (cost << 8) | n; 0x7fff for split 0 and the padding */
+    static unsigned char rl_pairsub[45][256];  /* 1 where split n holds both positions of pair e */
+    /* out[n] = the rank of split n by its equal-rank pairs (eq: the pool's, as pair numbers): their
+       count, 4 (full house) and 6 (four of a kind) read 5 and 7, as PAIR_CAT maps them. */
+    static void rl_pair_cats(unsigned char *out, const int *eq, int ne) {
+        int e, n;
+        memset(out, 0, 256);
+        for (e = 0; e < ne; e++) {
+            const unsigned char *t = rl_pairsub[eq[e]];
+            for (n = 0; n < 256; n++) out[n] += t[n];
+        }
+        for (n = 0; n < 256; n++) out[n] += out[n] >= 4;
+    }
+    static unsigned char rl_costb[256];  /* cost of split n; 99 for the padding */
+    /* rev[k] = buf[255 - k] for a 256-byte buf holding cats at offset 4 (buf[0..3] padding). */
+    static void rl_reverse256(const unsigned char *buf, unsigned char *rev) {
+        uint64_t w;
+        int i;
+        for (i = 0; i < 32; i++) {
+            memcpy(&w, buf + 8 * (31 - i), 8);
+            w = __builtin_bswap64(w);
+            memcpy(rev + 8 * i, &w, 8);
+        }
+    }
+    /* opponent_target's classes 2 and 3: the least (cost << 8) | n of each over splits 1..251 that
+       keep the robot's rank (rc), 0x7fff for none. */
+    static void rl_first_best(const unsigned char *cats, const unsigned char *rev, int order, int rc,
+                              int match_ok, int half_min, int *b2o, int *b3o) {
+        short b2 = 0x7fff, b3 = 0x7fff;
+        unsigned char o = (unsigned char)order, r = (unsigned char)rc, hm = (unsigned char)half_min;
+        short mo = match_ok != 0, rz = rc == 0;
+        int n;
+        for (n = 0; n < 256; n++) {
+            unsigned char m = cats[n], rcat = rev[n];
+            short ok = rz | (rcat >= r);
+            short is2 = ok & (m == o);
+            short is3 = ok & (m != o) & mo & (m == rcat) & (m >= hm);
+            short v = rl_v[n];
+            short v2 = v | ((is2 - 1) & 0x7fff), v3 = v | ((is3 - 1) & 0x7fff);
+            b2 = v2 < b2 ? v2 : b2;
+            b3 = v3 < b3 ? v3 : b3;
+        }
+        *b2o = b2;
+        *b3o = b3;
+    }
+    static uint64_t rl_bits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+    static short rl_v0[256];             /* (cost << 8) | n, split 0 too; 0x7fff for the padding */
+    /* The least (cost << 8) | n of the splits of rank ``order``, 0x7fff for none. */
+    static int rl_first_rank(const unsigned char *cats, int order) {
+        short b = 0x7fff;
+        unsigned char o = (unsigned char)order;
+        int n;
+        for (n = 0; n < 256; n++) {
+            short v = rl_v0[n] | (((short)(cats[n] == o) - 1) & 0x7fff);
+            b = v < b ? v : b;
+        }
+        return b;
+    }
+    /* The positions of the five smallest of n keys (the bits of doubles in [0, 1), which order as the
+       doubles do), by (key, position): a sorted five kept by compare-exchanges without branches, each
+       key entering in place of the largest when below it (strictly: of equal keys the first stays). */
+    #define RL_CX(x, ix, y, iy) { uint64_t m_ = -(uint64_t)((y) < (x)); uint64_t t_ = ((x) ^ (y)) & m_; \
+        int mi_ = (int)m_, ti_ = ((ix) ^ (iy)) & mi_; (x) ^= t_; (y) ^= t_; (ix) ^= ti_; (iy) ^= ti_; }
+    static void rl_five_smallest(const uint64_t *row, int n, int *pick) {
+        uint64_t a0 = UINT64_MAX, a1 = UINT64_MAX, a2 = UINT64_MAX, a3 = UINT64_MAX, a4 = UINT64_MAX, x, m;
+        int i0 = 0, i1 = 0, i2 = 0, i3 = 0, i4 = 0, j;
+        for (j = 0; j < n; j++) {
+            x = row[j];
+            m = -(uint64_t)(x < a4);
+            a4 ^= (a4 ^ x) & m;
+            i4 ^= (i4 ^ j) & (int)m;
+            RL_CX(a3, i3, a4, i4); RL_CX(a2, i2, a3, i3); RL_CX(a1, i1, a2, i2); RL_CX(a0, i0, a1, i1);
+        }
+        pick[0] = i0; pick[1] = i1; pick[2] = i2; pick[3] = i3; pick[4] = i4;
+    }
+    /* The same five, first narrowed to the keys below thr (in order) when five or more are. */
+    static void rl_pick_five(const uint64_t *row, int n, uint64_t thr, int *pick) {
+        uint64_t c[64];
+        int ci[64], k = 0, j;
+        if (n > 64) { rl_five_smallest(row, n, pick); return; }
+        for (j = 0; j < n; j++) { c[k] = row[j]; ci[k] = j; k += row[j] < thr; }
+        if (k < 5) { rl_five_smallest(row, n, pick); return; }
+        rl_five_smallest(c, k, pick);
+        for (j = 0; j < 5; j++) pick[j] = ci[pick[j]];
+    }
+    /* split_costs: own[m] the least cost of a split of rank m keeping the robot's rank (rc), match[m]
+       of one whose complement is of rank m too; 99 for none. */
+    static void rl_split_costs(const unsigned char *cats, const unsigned char *rev, int rc, int *own, int *match) {
+        unsigned char r = (unsigned char)rc, rz = rc == 0;
+        int m, n;
+        for (m = 0; m < 9; m++) {
+            unsigned char o = 99, t = 99, mm = (unsigned char)m;
+            for (n = 0; n < 256; n++) {
+                unsigned char ok = rz | (rev[n] >= r);
+                unsigned char c = rl_costb[n];
+                unsigned char s1 = ok & (cats[n] == mm);
+                unsigned char s2 = s1 & (rev[n] == mm);
+                unsigned char c1 = s1 ? c : 99, c2 = s2 ? c : 99;
+                o = c1 < o ? c1 : o;
+                t = c2 < t ? c2 : t;
+            }
+            own[m] = o;
+            match[m] = t;
+        }
+    }
+    """
+    short rl_v[256]
+    unsigned char rl_costb[256]
+    short rl_v0[256]
+    int rl_first_rank(const unsigned char *cats, int order) nogil
+    void rl_pick_five(const uint64_t *row, int n, uint64_t thr, int *pick) nogil
+    uint64_t rl_bits(double d) nogil
+    unsigned char rl_pairsub[45][256]
+    void rl_pair_cats(unsigned char *out, const int *eq, int ne) nogil
+    void rl_reverse256(const unsigned char *buf, unsigned char *rev) nogil
+    void rl_first_best(const unsigned char *cats, const unsigned char *rev, int order, int rc, int match_ok,
+                       int half_min, int *b2o, int *b3o) nogil
+    void rl_split_costs(const unsigned char *cats, const unsigned char *rev, int rc, int *own, int *match) nogil
 
 import numpy as np
 
@@ -198,9 +350,12 @@ cdef void _build_complements() noexcept:
 
 
 _build_complements()
+for _n in range(252):  # complementing reverses the combinations order: opponent_target reads 251 - n
+    if SPLIT_COMP[_n] != 251 - _n:
+        raise AssertionError("split complement order")
 
-# PAIR_BIT[i][j]: the bit of the pair of pool positions i < j of a 10-card pool (45 pairs); PAIR_MASK[n]:
-# the ten pairs inside subset n. A subset's equal-rank pairs are then one AND and one popcount.
+# PAIR_BIT[i][j]: the number of the pair of pool positions i < j of a 10-card pool (45 pairs); PAIR_MASK[n]:
+# the ten pairs inside subset n (as bits), from which rl_pairsub is built.
 cdef int PAIR_BIT[10][10]
 cdef unsigned long long PAIR_MASK[252]
 cdef unsigned int POS_MASK[252]  # the pool positions of subset n (bit i: position i)
@@ -242,84 +397,164 @@ cdef inline void _pool(const int *hand, const int *robot, int *pool) noexcept no
         pool[5 + i] = robot[i]
 
 
-cdef void split_cats(const int *pool, int *out) noexcept nogil:
-    """``out[n]`` = ``category`` of subset n of a 10-card pool (``SPLIT_MINE`` order), pairs counted by popcount.
+cdef short MASK_INDEX[1024]  # the subset index n of each POS_MASK (-1: not five positions)
+# FIVE_OF[k]: the subsets n whose five positions are all below k, in order (C(k, 5) of them): the
+# five-card subsets of the first k positions of any list, as positions 0..k-1 of SPLIT_MINE.
+cdef short FIVE_OF[11][252]
+cdef int NFIVE_OF[11]
 
-    Without two equal ranks, five cards are a flush when their positions lie within those of one suit
-    holding five or more of the pool, and a straight when they lie within those of five consecutive
-    ranks all in the pool (then they hold one card of each); ``category``'s answers, without branches.
+
+cdef void _build_mask_index() noexcept:
+    cdef int n, k
+    for n in range(1024):
+        MASK_INDEX[n] = -1
+    for n in range(252):
+        MASK_INDEX[POS_MASK[n]] = <short> n
+    for k in range(11):
+        NFIVE_OF[k] = 0
+        for n in range(252):
+            if SPLIT_MINE[n][4] < k:
+                FIVE_OF[k][NFIVE_OF[k]] = <short> n
+                NFIVE_OF[k] += 1
+
+
+_build_mask_index()
+
+
+cdef void _build_vector_tables() noexcept:
+    cdef int n, e
+    for e in range(45):
+        for n in range(256):
+            rl_pairsub[e][n] = 1 if n < 252 and PAIR_MASK[n] & (1ULL << e) else 0
+    for n in range(256):
+        rl_v[n] = <short> ((SPLIT_COST[n] << 8) | n) if 0 < n < 252 else 0x7fff
+        rl_v0[n] = <short> ((SPLIT_COST[n] << 8) | n) if n < 252 else 0x7fff
+        rl_costb[n] = <unsigned char> SPLIT_COST[n] if n < 252 else 99
+
+
+_build_vector_tables()
+
+
+cdef void split_cats(const int *pool, unsigned char *buf, unsigned char *rev) noexcept nogil:
+    """``category`` of each subset n of a 10-card pool (``SPLIT_MINE`` order) as bytes: ``buf[4 + n]``
+    (``buf``: 260 bytes), and ``rev[n]`` that of subset 251 - n, its complement (``rev``: 256 bytes).
+
+    Five cards with equal-rank pairs are ranked by their count (``rl_pair_cats``: one vector pass per
+    equal-rank pair of the pool, ``PAIR_CAT``'s values); the others are
+    ``none`` unless a straight or a flush, and those are few: a straight takes one card of each of
+    five consecutive ranks all in the pool, a flush five cards of one suit holding five or more of
+    the pool (all of distinct ranks), so both are listed from the pool's positions by rank and by
+    suit and marked (``category``'s answers: straight 4, flush 6, straight flush 8).
     """
-    cdef unsigned long long eq = 0
-    cdef unsigned int ranks = 0, pm, fl0 = 0, fl1 = 0
-    cdef unsigned int win[5]
-    cdef int i, j, n, p, q, nf = 0, nw = 0, flush, straight
+    cdef int eq[45]
+    cdef int ne = 0
+    cdef unsigned int ranks = 0, m0, m1, m2, m3, m4, x0, x1, x2, x3, x4
+    cdef int i, j, n, q, k, t
     cdef int r[10]
-    cdef int suits[4]
+    cdef int pos[10]
+    cdef unsigned int rpos[16]
     cdef unsigned int smask[4]
+    cdef const short *sub
+    cdef unsigned char *out = buf + 4
     for i in range(4):
-        suits[i] = 0
         smask[i] = 0
+    for i in range(16):
+        rpos[i] = 0
     for i in range(10):
         r[i] = pool[i] >> 2
         ranks |= 1u << r[i]
-        suits[pool[i] & 3] += 1
+        rpos[r[i]] |= 1u << i
         smask[pool[i] & 3] |= 1u << i
     for i in range(10):
         for j in range(i + 1, 10):
             if r[i] == r[j]:
-                eq |= 1ULL << PAIR_BIT[i][j]
+                eq[ne] = PAIR_BIT[i][j]
+                ne += 1
+    rl_pair_cats(out, eq, ne)
+    for q in range(12):  # ranks q..q+4 all in the pool: one position of each
+        if ((ranks >> q) & 31u) != 31u:
+            continue
+        m0 = rpos[q]
+        while m0:
+            x0 = m0 & (~m0 + 1u)
+            m0 ^= x0
+            m1 = rpos[q + 1]
+            while m1:
+                x1 = m1 & (~m1 + 1u)
+                m1 ^= x1
+                m2 = rpos[q + 2]
+                while m2:
+                    x2 = m2 & (~m2 + 1u)
+                    m2 ^= x2
+                    m3 = rpos[q + 3]
+                    while m3:
+                        x3 = m3 & (~m3 + 1u)
+                        m3 ^= x3
+                        m4 = rpos[q + 4]
+                        while m4:
+                            x4 = m4 & (~m4 + 1u)
+                            m4 ^= x4
+                            out[MASK_INDEX[x0 | x1 | x2 | x3 | x4]] = 4
+    for i in range(4):  # at most two suits of ten cards hold five
+        k = rl_popcount(smask[i])
+        if k < 5:
+            continue
+        k = 0
+        for j in range(10):
+            if smask[i] & (1u << j):
+                pos[k] = j
+                k += 1
+        sub = FIVE_OF[k]
+        for t in range(NFIVE_OF[k]):
+            n = MASK_INDEX[(1u << pos[SPLIT_MINE[sub[t]][0]]) | (1u << pos[SPLIT_MINE[sub[t]][1]])
+                           | (1u << pos[SPLIT_MINE[sub[t]][2]]) | (1u << pos[SPLIT_MINE[sub[t]][3]])
+                           | (1u << pos[SPLIT_MINE[sub[t]][4]])]
+            out[n] = 8 if out[n] == 4 else 6
     for i in range(4):
-        if suits[i] >= 5:  # at most two suits of ten cards
-            if nf == 0:
-                fl0 = smask[i]
-            else:
-                fl1 = smask[i]
-            nf += 1
-    for q in range(16):
-        if ((ranks >> q) & 31u) == 31u:
-            pm = 0
-            for i in range(10):
-                if r[i] >= q and r[i] < q + 5:
-                    pm |= 1u << i
-            win[nw] = pm
-            nw += 1
-    if nf == 0 and nw == 0:  # no straight or flush in the pool: five distinct ranks are `none`
-        for n in range(252):
-            out[n] = PAIR_CAT[rl_popcount(PAIR_MASK[n] & eq)]
-        return
-    if nf == 1:
-        fl1 = fl0
-    for n in range(252):
-        p = rl_popcount(PAIR_MASK[n] & eq)
-        pm = POS_MASK[n]
-        flush = (nf > 0) & (((pm & ~fl0) == 0) | ((pm & ~fl1) == 0))
-        straight = 0
-        for i in range(nw):
-            straight |= (pm & ~win[i]) == 0
-        # none 0, straight 4, flush 6, straight flush 8
-        out[n] = PAIR_CAT[p] if p else (4 * straight + 6 * flush - 2 * (straight & flush))
+        buf[i] = 0
+        buf[256 + i] = 0
+    rl_reverse256(buf, rev)
 
 
 cdef void split_costs(const int *hand, const int *robot, int rc, int *own, int *match) noexcept nogil:
     """``_plans.split_costs``: fewest robot swaps to each rank (and to matching the robot's)."""
     cdef int pool[10]
-    cdef int cats[252]
-    cdef int i, m, n, cost, rcat
+    cdef unsigned char buf[260]
+    cdef unsigned char rev[256]
     _pool(hand, robot, pool)
-    split_cats(pool, cats)
-    for i in range(9):
-        own[i] = FAR
-        match[i] = FAR
-    for n in range(252):
-        rcat = cats[SPLIT_COMP[n]]
-        if rc != 0 and rcat < rc:
-            continue
-        m = cats[n]
-        cost = SPLIT_COST[n]
-        if cost < own[m]:
-            own[m] = cost
-        if m == rcat and cost < match[m]:
-            match[m] = cost
+    split_cats(pool, buf, rev)
+    rl_split_costs(buf + 4, rev, rc, own, match)
+
+
+cdef inline bint _decreasing(const double *table, int match_ok) noexcept nogil:
+    """Do the scores of classes 2 and 3 (3 only if it can occur) fall strictly with each swap (cost 1 to 5)?"""
+    cdef int i
+    for i in range(1, 5):
+        if not table[12 + i] > table[13 + i]:
+            return False
+        if match_ok and not table[18 + i] > table[19 + i]:
+            return False
+    return True
+
+
+cdef int _first_best(const unsigned char *cats, const unsigned char *rev, int order, int rc, int match_ok,
+                     int half_min, const double *table, double best0) noexcept nogil:
+    """``opponent_target``'s scan when split 0 keeps the robot's rank and the scores fall with the cost:
+    only the order's rank (class 2) and matching the robot's (class 3) can beat split 0, and each
+    class's best is its first split of the lowest cost, (cost, n) at its least; split 0 wins ties."""
+    cdef int b2, b3, best_n = 0, k
+    cdef double best = best0
+    rl_first_best(cats, rev, order, rc, match_ok, half_min, &b2, &b3)
+    if b2 != 0x7fff:
+        k = 12 + (b2 >> 8)
+        if table[k] > best:
+            best = table[k]
+            best_n = b2 & 255
+    if b3 != 0x7fff:
+        k = 18 + (b3 >> 8)
+        if table[k] > best or (table[k] == best and best_n != 0 and (b3 & 255) < best_n):
+            best_n = b3 & 255
+    return best_n
 
 
 cdef int opponent_target(const int *hand, const int *robot, int order, int rc, double v_own, double v_match,
@@ -327,24 +562,29 @@ cdef int opponent_target(const int *hand, const int *robot, int order, int rc, d
     """``_plans.opponent_target``: 1 with the split's five cards in ``best_cards``, 0 to keep.
 
     ``rc`` is the robot's rank (``category(robot)``). A split's score is a function of its cost and
-    class (the robot's rank would fall below ``rc``; worth nothing; my rank is the order: ``v_own``;
-    it matches the robot's: ``v_match``), so the 24 scores are computed first, in the same operations
-    as ``_plans`` (the same doubles). Split 0 (my hand as it is) keeps the robot's rank and scores
-    at least 0, so only splits worth something can score more; the first best is kept, as ``_plans``'
-    scan keeps it.
+    class (0: the robot's rank would fall below ``rc``; 1: worth nothing; 2: my rank is the order,
+    ``v_own``; 3: it matches the robot's, ``v_match``), so the 24 scores are computed first, in the
+    same operations as ``_plans`` (the same doubles), and the scan's answer is the first split of the
+    best (class, cost). When split 0 (my hand as it is) keeps the robot's rank, as it does in play,
+    classes 0 and 1 cannot beat it, and when the scores fall with the cost each class's best is its
+    cheapest first split (``_first_best``); otherwise the first split of each (class, cost) is found in
+    one pass from the last. The first best is kept, as ``_plans``' scan keeps it.
     """
     cdef int pool[10]
-    cdef int cats[252]
+    cdef unsigned char buf[260]
+    cdef unsigned char rev[256]
+    cdef const unsigned char *cats = buf + 4
     cdef double table[24]
-    cdef int i, m, n, cls, rcat, best_n = 0, valid0
+    cdef unsigned char first[25]
+    cdef int i, k, m, n, c, rcat, best_n = 0, valid0, ok, is2, is3, skip
     cdef int match_ok = v_match >= 0
-    cdef double disc, best, score
+    cdef double disc, best
     _pool(hand, robot, pool)
     if not match_ok and not _may_make(hand, robot, 5, order):
         for i in range(5):  # no split is worth anything: split 0 (keep) is the best
             best_cards[i] = hand[i]
         return 0
-    split_cats(pool, cats)
+    split_cats(pool, buf, rev)
     for i in range(6):
         disc = 1.0 if i == 0 else cont ** (i - 1)
         table[i] = -1.0 - 1e-3 * <double> i
@@ -352,29 +592,35 @@ cdef int opponent_target(const int *hand, const int *robot, int order, int rc, d
         table[12 + i] = v_own * disc - 1e-3 * <double> i
         table[18 + i] = v_match * disc - 1e-3 * <double> i
     m = cats[0]
-    rcat = cats[SPLIT_COMP[0]]
+    rcat = rev[0]
     valid0 = rc == 0 or rcat >= rc
-    cls = 2 if m == order else (3 if match_ok and m == rcat and m >= half_min else 1)
-    best = table[6 * cls * valid0]  # cost 0
-    for n in range(1, 252):
-        m = cats[n]
-        rcat = cats[SPLIT_COMP[n]]
-        if m == order:
-            cls = 2
-        elif match_ok and m == rcat and m >= half_min:
-            cls = 3
-        elif valid0:
-            continue  # worth nothing (or below the robot's rank): under split 0's score
-        else:
-            cls = 1
-        if rc != 0 and rcat < rc:
-            if valid0:
+    c = 2 if m == order else (3 if match_ok and m == rcat and m >= half_min else 1)
+    best = table[6 * c * valid0]  # cost 0
+    if valid0 and _decreasing(table, match_ok):
+        best_n = _first_best(cats, rev, order, rc, match_ok, half_min, table, best)
+        if best_n:
+            best = table[6 * (2 if cats[best_n] == order else 3) + SPLIT_COST[best_n]]
+    else:
+        # Class 0 and 1 left out (key 24) when split 0 keeps the robot's rank: they score under it.
+        for k in range(25):
+            first[k] = 255
+        for n in range(251, 0, -1):
+            m = cats[n]
+            rcat = rev[n]
+            ok = (rc == 0) | (rcat >= rc)
+            is2 = m == order
+            is3 = match_ok & (m == rcat) & (m >= half_min)
+            c = ok * (1 + is2 + 2 * (is3 & (1 - is2)))
+            skip = valid0 & (c < 2)
+            first[skip * 24 + (1 - skip) * (6 * c + SPLIT_COST[n])] = <unsigned char> n
+        for k in range(24):  # the scan keeps the first strictly better split: split 0 wins its ties
+            if first[k] == 255:
                 continue
-            cls = 0
-        score = table[6 * cls + SPLIT_COST[n]]
-        if score > best:
-            best = score
-            best_n = n
+            if table[k] > best:
+                best = table[k]
+                best_n = first[k]
+            elif table[k] == best and best_n != 0 and first[k] < best_n:
+                best_n = first[k]
     for i in range(5):
         best_cards[i] = pool[SPLIT_MINE[best_n][i]]
     return not (SPLIT_COST[best_n] == 0 or best <= 0)
@@ -475,6 +721,28 @@ cdef bint _may_make(const int *hand, const int *other, int n_other, int order) n
     return True
 
 
+cdef int _plan_level(const int *hand, const int *robot, const int *fo, int c, int f, int order,
+                     int *best_cards) noexcept nogil:
+    """The first five-card subset of rank ``order`` of ``5 - c`` hand cards, ``c - f`` robot cards and ``f``
+    ``for`` cards, each part in combinations order: 1 with its cards in ``best_cards``, else 0."""
+    cdef int cards[5]
+    cdef int h = 5 - c, rb = c - f, ih, ir, jf, k
+    for ih in range(NCOMB[h]):
+        for k in range(h):
+            cards[k] = hand[COMBS[h][ih][k]]
+        for ir in range(NCOMB[rb]):
+            for k in range(rb):
+                cards[h + k] = robot[COMBS[rb][ir][k]]
+            for jf in range(NCOMB[f]):
+                for k in range(f):
+                    cards[h + rb + k] = fo[COMBS[f][jf][k]]
+                if category(cards) == order:
+                    for k in range(5):
+                        best_cards[k] = cards[k]
+                    return 1
+    return 0
+
+
 cdef int cheapest_plan(const int *hand, const int *other, int n_other, int order, double *price,
                        int *best_cards) noexcept nogil:
     """``_plans.cheapest_plan`` over hand + ``n_other`` (5 or 10) face-up cards: 1 if a plan exists.
@@ -485,69 +753,70 @@ cdef int cheapest_plan(const int *hand, const int *other, int n_other, int order
     (cost, nfor) do: the subsets are visited one (cost, nfor) at a time from the cheapest, each level
     as hand cards x robot cards x ``for`` cards in combinations order (that is the combinations order of
     the level's subsets, whose positions all read hand < robot < ``for``); the first of the rank is it.
+    The levels without ``for`` cards are the splits of hand + robot, in their order within a level: their
+    ranks come from ``split_cats`` and the cheapest first of the order's rank from one vector pass
+    (``rl_first_rank``); only the levels with ``for`` cards below its cost are visited one by one.
     """
-    cdef int cards[5]
-    cdef int c, f, h, rb, ih, ir, jf, k, fmax = 5 if n_other == 10 else 0
-    cdef const int *robot = other
-    cdef const int *fo = other + 5
+    cdef int pool[10]
+    cdef unsigned char buf[260]
+    cdef unsigned char rev[256]
+    cdef int c, f, i, b = 0x7fff, c0 = 6, fmax = 5 if n_other == 10 else 0
     price[0] = 0.0
     if not _may_make(hand, other, n_other, order):
         return 0  # what the whole search would find
-    for c in range(6):
-        h = 5 - c
-        for f in range(min(c, fmax) + 1):
-            rb = c - f
-            for ih in range(NCOMB[h]):
-                for k in range(h):
-                    cards[k] = hand[COMBS[h][ih][k]]
-                for ir in range(NCOMB[rb]):
-                    for k in range(rb):
-                        cards[h + k] = robot[COMBS[rb][ir][k]]
-                    for jf in range(NCOMB[f]):
-                        for k in range(f):
-                            cards[h + rb + k] = fo[COMBS[f][jf][k]]
-                        if category(cards) == order:
-                            for k in range(5):
-                                best_cards[k] = cards[k]
-                            price[0] = _price(c, f)
-                            return 1
-    price[0] = 0.0
-    return 0
+    if n_other == 5 or _may_make(hand, other, 5, order):
+        _pool(hand, other, pool)
+        split_cats(pool, buf, rev)
+        b = rl_first_rank(buf + 4, order)
+        if b != 0x7fff:
+            c0 = b >> 8
+    for c in range(1, c0 if fmax else 1):  # the levels with ``for`` cards before (c0, 0)
+        for f in range(1, min(c, fmax) + 1):
+            if _plan_level(hand, other, other + 5, c, f, order, best_cards):
+                price[0] = _price(c, f)
+                return 1
+    if b == 0x7fff:
+        return 0
+    for i in range(5):
+        best_cards[i] = pool[SPLIT_MINE[b & 255][i]]
+    price[0] = _price(c0, 0)
+    return 1
 
 
 cdef inline unsigned int reach_bits(const int *hand, const int *rob) noexcept nogil:
     """Bit ``category`` of ``hand`` and of each hand with card i replaced by robot card j (25 of them).
 
-    The four cards kept are counted once per i (their equal-rank pairs, ranks and common suit); with the
-    robot card's rank added, a positive pair count gives the rank as ``category`` does, and five distinct
-    ranks are a straight when consecutive and a flush when the robot card has the four's suit.
+    The hand's ranks are counted once (a nibble per rank); the four cards kept at each i then have
+    ``pairs - count(rank i) + 1`` equal-rank pairs, and with robot card j ``count(rank j) - (rank i ==
+    rank j)`` more: a positive count gives the rank as ``category`` does, and five distinct ranks are a
+    straight when consecutive and a flush when the robot card has the suit the four share.
     """
     cdef int r[5]
     cdef int su[5]
-    cdef int i, j, k, q, pairs = 0, base, p, fs, straight, flush
-    cdef unsigned int hit = 1u << category(hand), rm, m
+    cdef int rq[5]
+    cdef int i, j, k, q, pairs = 0, base, p, fs, straight, flush, ci
+    cdef unsigned long long cnt = 0, scnt = 0
+    cdef unsigned int hit = 1u << category(hand), hm = 0, rm, m
     for k in range(5):
         r[k] = hand[k] >> 2
         su[k] = hand[k] & 3
+        rq[k] = rob[k] >> 2
+        cnt += 1ULL << (4 * r[k])
+        scnt += 1ULL << (8 * su[k])
+        hm |= 1u << r[k]
     for k in range(5):
-        for j in range(k + 1, 5):
-            pairs += r[k] == r[j]
+        pairs += <int> ((cnt >> (4 * r[k])) & 15u)
+    pairs = (pairs - 5) // 2  # each card counts the cards of its rank, itself included
     for i in range(5):
-        base = pairs
-        rm = 0
+        ci = <int> ((cnt >> (4 * r[i])) & 15u)
+        base = pairs - ci + 1
+        rm = hm & ~((<unsigned int> (ci == 1)) << r[i])  # the four's ranks
         fs = su[1] if i == 0 else su[0]
-        for k in range(5):
-            if k != i:
-                base -= r[k] == r[i]
-                rm |= 1u << r[k]
-                if su[k] != fs:
-                    fs = -1
+        if <int> ((scnt >> (8 * fs)) & 255u) - (su[i] == fs) != 4:
+            fs = -1
         for j in range(5):
-            q = rob[j] >> 2
-            p = base
-            for k in range(5):
-                if k != i:
-                    p += r[k] == q
+            q = rq[j]
+            p = base + <int> ((cnt >> (4 * q)) & 15u) - (r[i] == q)
             if p:
                 hit |= 1u << PAIR_CAT[p]
             else:
@@ -558,38 +827,26 @@ cdef inline unsigned int reach_bits(const int *hand, const int *rob) noexcept no
     return hit
 
 
-cdef void one_swap_reach(const int *unknown, int n, const int *rob, const double *keys, int samples,
+cdef void one_swap_reach(const int *unknown, int n, const int *rob, const uint64_t *keys, int samples,
                          double *out) noexcept nogil:
-    """``_plans.one_swap_reach`` over a C array of keys (``samples`` rows of ``n``)."""
-    cdef int s, i, j, k, m
+    """``_plans.one_swap_reach`` over a C array of keys (``samples`` rows of ``n``, each key the bits of
+    its double, ``rl_bits``): a row's hand is the five cards of its smallest keys (``rl_pick_five``;
+    ``reach_bits`` does not depend on their order)."""
+    cdef int s, i
     cdef int hand[5]
     cdef int pick[5]
     cdef long counts[9]
     cdef unsigned int hit
-    cdef const double *row
+    cdef uint64_t thr = rl_bits(0.35)  # about 9 of 26 keys are below it
     for i in range(9):
         counts[i] = 0
     for s in range(samples):
-        row = keys + s * n
-        m = 0
-        for j in range(n):
-            if m < 5:
-                k = m
-                m += 1
-            elif row[j] < row[pick[4]]:
-                k = 4
-            else:
-                continue
-            while k > 0 and row[pick[k - 1]] > row[j]:
-                pick[k] = pick[k - 1]
-                k -= 1
-            pick[k] = j
+        rl_pick_five(keys + s * n, n, thr, pick)
         for i in range(5):
             hand[i] = unknown[pick[i]]
         hit = reach_bits(hand, rob)
         for i in range(9):
-            if hit & (1u << i):
-                counts[i] += 1
+            counts[i] += (hit >> i) & 1u
     for i in range(9):
         out[i] = <double> counts[i] / <double> samples
 
@@ -710,13 +967,14 @@ cdef class Rollouts:
     cdef int key[6][10]
     cdef int dist[6][9]
     cdef double opp[6][9]
-    cdef double *keys
+    cdef uint64_t *keys  # the bidding's sampled keys, as the bits of their doubles
     cdef int half_min
     cdef int dealer
     cdef OppMemo *opp_memo
     cdef PlanMemo *plan_memo
     cdef object gen  # the play-out generator, re-seeded in place (see _check_direct)
     cdef bint direct
+    cdef bitgen_t *gen_bg  # gen's bit generator when direct (its draws made in C), else NULL
 
     def __cinit__(self, double loss, double cont, double p_ord, double spite, double threshold, int samples,
                   bint seed_in_c=True):
@@ -730,13 +988,16 @@ cdef class Rollouts:
         self.samples = samples
         for i in range(6):
             self.has_key[i] = 0
-        self.keys = <double *> malloc(sizeof(double) * samples * 26)
+        self.keys = <uint64_t *> malloc(sizeof(uint64_t) * max(samples * 26, 40))
         self.opp_memo = <OppMemo *> calloc(MEMO, sizeof(OppMemo))
         self.plan_memo = <PlanMemo *> calloc(MEMO, sizeof(PlanMemo))
         if self.keys == NULL or self.opp_memo == NULL or self.plan_memo == NULL:
             raise MemoryError()
         self.gen = np.random.Generator(np.random.PCG64(0))
         self.direct = seed_in_c and self._check_direct()  # False: numpy's own generators (tests compare)
+        self.gen_bg = NULL
+        if self.direct:
+            self.gen_bg = <bitgen_t *> PyCapsule_GetPointer(self.gen.bit_generator.capsule, "BitGenerator")
 
     def _check_direct(self):
         """Does seeding ``gen`` in C give ``default_rng(seed)``'s state, and do save and restore keep it?
@@ -761,6 +1022,13 @@ cdef class Rollouts:
                 return False
             rl_pcg_restore(bg.state, &saved)
             if self.gen.bit_generator.state != np.random.default_rng(seed).bit_generator.state:
+                return False
+            ref = np.random.default_rng(seed)
+            want = ref.random(40)
+            rl_pcg_doubles(bg.state, self.keys, 40)
+            if [self.keys[i] for i in range(40)] != [rl_bits(x) for x in want.tolist()]:
+                return False
+            if self.gen.bit_generator.state != ref.bit_generator.state:
                 return False
         return True
 
@@ -873,8 +1141,11 @@ cdef class Rollouts:
                 if not holds(hand, 5, c) and not holds(robot, 5, c):
                     unknown[m] = c
                     m += 1
-            for i in range(self.samples * m):  # Generator.random((samples, m)): row-major next_double
-                self.keys[i] = bg.next_double(bg.state)
+            if bg == self.gen_bg:  # Generator.random((samples, m)): row-major next_double
+                rl_pcg_doubles(bg.state, self.keys, self.samples * m)
+            else:
+                for i in range(self.samples * m):
+                    self.keys[i] = rl_bits(bg.next_double(bg.state))
             one_swap_reach(unknown, m, robot, self.keys, self.samples, self.opp[s])
             for i in range(5):
                 self.key[s][i] = hand[i]
@@ -1310,8 +1581,10 @@ def _check_cheapest_plan(hand, other, int order):
     return price, [cards[i] for i in range(5)]
 
 
-def _check_opponent_target(hand, robot, int order, double v_own, double v_match, int half_min, double cont):
-    """``opponent_target`` (with ``rc`` the robot's rank) as ``_plans.opponent_target`` answers."""
+def _check_opponent_target(hand, robot, int order, double v_own, double v_match, int half_min, double cont,
+                           rc=None):
+    """``opponent_target`` as ``_plans.opponent_target`` answers; ``rc`` the robot's rank unless given
+    (in play it is; another, or ``cont`` above 1, takes the general scan)."""
     cdef int h[5]
     cdef int r[5]
     cdef int cards[5]
@@ -1319,7 +1592,7 @@ def _check_opponent_target(hand, robot, int order, double v_own, double v_match,
     for i in range(5):
         h[i] = hand[i]
         r[i] = robot[i]
-    if not opponent_target(h, r, order, category(r), v_own, v_match, half_min, cont, cards):
+    if not opponent_target(h, r, order, category(r) if rc is None else rc, v_own, v_match, half_min, cont, cards):
         return None
     return [cards[i] for i in range(5)]
 
@@ -1347,3 +1620,31 @@ def _check_reach_bits(hand, robot):
         h[i] = hand[i]
         r[i] = robot[i]
     return reach_bits(h, r)
+
+
+def _check_one_swap_reach(unknown, robot, keys):
+    """``one_swap_reach`` of ``keys`` (rows of doubles in [0, 1), one per unknown card) as
+    ``_plans.one_swap_reach`` answers: the 9 shares."""
+    cdef int n = len(unknown), samples = len(keys), s, i
+    cdef int unk[36]
+    cdef int rob[5]
+    cdef double out[9]
+    cdef uint64_t *k
+    if not 5 <= n <= 36 or samples < 1:
+        raise ValueError("5 to 36 unknown cards and at least one row of keys")
+    for i in range(n):
+        unk[i] = unknown[i]
+    for i in range(5):
+        rob[i] = robot[i]
+    k = <uint64_t *> malloc(sizeof(uint64_t) * samples * n)
+    if k == NULL:
+        raise MemoryError()
+    try:
+        for s in range(samples):
+            row = keys[s]
+            for i in range(n):
+                k[s * n + i] = rl_bits(row[i])
+        one_swap_reach(unk, n, rob, k, samples, out)
+    finally:
+        free(k)
+    return [out[i] for i in range(9)]
