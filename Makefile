@@ -42,10 +42,13 @@ lint: build
 typecheck: build
 	$(VENV)/bin/mypy $(CODE)
 
-# The test files run on every core (pytest-xdist, a file stays on one process so its module
-# fixtures start once), at most 4 (each service test claims one of Redis's 15 spare databases);
-# TEST_JOBS=1 runs them one after another.
-TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
+# The test files run in parallel (pytest-xdist, a file stays on one process so its module
+# fixtures start once): two processes per core, at most 4 (each service test claims one of Redis's
+# 15 spare databases). Two per core because the service, fault and outage files spend most of their
+# time waiting on worker processes, timeouts and restarts (tests/test_service_faults.py and
+# test_service_recovery.py alone: 278 s wall for 102 s CPU, their Celery workers included), and a
+# process that waits holds its core idle; TEST_JOBS=1 runs them one after another.
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); n=$$((2 * n)); [ $$n -gt 4 ] && n=4; echo $$n)
 test: build services lint typecheck
 	$(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist loadfile --durations=25
 
