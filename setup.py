@@ -28,8 +28,12 @@ extensions = [
         f"games.{pyx.parent.parent.name}.fast.{pyx.stem}",
         [str(pyx)],
         include_dirs=[np.get_include()],
-        # popcnt: see ext._handeval above (the liar's poker CFR counts bits on every bid).
-        extra_compile_args=["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []),
+        # popcnt: see ext._handeval above (the liar's poker CFR counts bits on every bid). No fused
+        # multiply-adds: kernels must give the readable engine's floats exactly (the luck corrections,
+        # Order Poker's play-out scores); gcc fuses a*b+c by default where the CPU has FMA (aarch64,
+        # x86-64 built with -march=native), which rounds once instead of twice.
+        extra_compile_args=["-O3", "-ffp-contract=off"]
+        + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ) for pyx in sorted(Path("games").glob("*/fast/*.pyx"))),
 ]
