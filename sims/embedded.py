@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from sims import dealstats
 from sims.plan import Plan, plan
 from sims.settings import Settings, get_settings
 from sims.spec import JobSpec, TournamentSpec, parse_spec
@@ -48,6 +47,8 @@ def job_tables(spec: JobSpec) -> tuple[str, ...]:
     if isinstance(spec, TournamentSpec):
         return {"full": ("deals", "seats", "records"), "decisions": ("deals", "seats", "records", "decisions")
                 }.get(spec.record, ("deals", "seats"))
+    from sims import dealstats  # a deal-stats job's alone
+
     return dealstats.table_names(spec)
 
 
@@ -102,11 +103,17 @@ def settings_for(data: Path | None = None, settings: Settings | None = None) -> 
 
 
 def open_store(settings: Settings) -> Any:
-    """The job store of ``settings`` (the data root is created if needed)."""
-    from storage.jobstore import JobStore
+    """The job store of ``settings`` (the data root is created if needed): on a plain SQLite file the
+    standard library's (``storage.sqlitejobs``, the same rows without importing SQLAlchemy), else
+    ``storage.jobstore.JobStore``."""
+    from storage.sqlitejobs import SqliteJobStore, sqlite_file
 
     if not settings.data_is_remote:
         Path(settings.data).mkdir(parents=True, exist_ok=True)
+    if sqlite_file(settings.db_url) is not None:
+        return SqliteJobStore(settings.db_url)
+    from storage.jobstore import JobStore
+
     return JobStore(settings.db_url)
 
 
@@ -327,7 +334,7 @@ def owning(store: Any, job_id: str, lease_seconds: float) -> Iterator[str]:
     A run killed with its terminal (SIGHUP, SIGKILL) cannot mark its job; the lease it leaves
     behind says which process ran it, so ``shown_state`` can tell such a job is interrupted.
     """
-    from storage.jobstore import JOB_LEASE
+    from storage.jobmodel import JOB_LEASE
 
     holder = owner_holder()
     store.take_lease(job_id, JOB_LEASE, holder, lease_seconds)
@@ -366,7 +373,7 @@ def shown_state(store: Any, job: Any, lease_seconds: float) -> str:
     been renewed for ``lease_seconds`` (a process on another host sharing the store). A job without
     an owner lease (run by the service's workers) shows its stored state.
     """
-    from storage.jobstore import JOB_LEASE
+    from storage.jobmodel import JOB_LEASE
 
     if job.state != "running":
         return str(job.state)
@@ -409,32 +416,33 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
         write_spec(jd, p.spec)
     tables = job_tables(spec)
     store = open_store(settings)
-    job = store.get(p.job_id)
-    if job is None:
-        job = store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total)
-    done = set(committed_shards(jd, tables)) & set(range(p.shards_total))
-    for k in sorted(done):  # committed by a run killed before it could record them
-        paths = [shard_path(jd, t, k) for t in tables]
-        store.record_shard(p.job_id, k, _rows(paths[0]), _file_checksum(paths))
-    todo = [k for k in range(p.shards_total) if k not in done]
-    prog = Progress(p.shards_total, len(done), p.deals_total, sum(_items(p, k) for k in done))
-    if on_start is not None:
-        on_start(prog)
-    result = RunResult(p.job_id, jd, "running", len(done), p.shards_total, len(done), 0.0, 0)
-    if todo or store.get(p.job_id).state != "succeeded":
-        _set_state(store, p.job_id, "running")
-    with owning(store, p.job_id, settings.lease_seconds):
-        units = _UnitCounts(_CTX, p.shards_total, store, p.job_id, prog, on_units)
-        _run_shards(store, p, jd, spec, tables, todo, workers, prog, result, on_shard, units)
-    result.shards_done = prog.shards_done
-    if set(committed_shards(jd, tables)) >= set(range(p.shards_total)):
-        try:
-            result.report, result.report_paths, result.report_error = _finalize(jd, p.spec)
-        except Exception as e:  # the data is complete and stays valid; say what failed
-            _set_state(store, p.job_id, "failed", f"report: {type(e).__name__}: {e}")
-            raise
-        _set_state(store, p.job_id, "succeeded")
-        result.state = "succeeded"
+    with contextlib.closing(store):  # its connection closed now, not by the collector at exit
+        job = store.get(p.job_id)
+        if job is None:
+            job = store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total)
+        done = set(committed_shards(jd, tables)) & set(range(p.shards_total))
+        for k in sorted(done):  # committed by a run killed before it could record them
+            paths = [shard_path(jd, t, k) for t in tables]
+            store.record_shard(p.job_id, k, _rows(paths[0]), _file_checksum(paths))
+        todo = [k for k in range(p.shards_total) if k not in done]
+        prog = Progress(p.shards_total, len(done), p.deals_total, sum(_items(p, k) for k in done))
+        if on_start is not None:
+            on_start(prog)
+        result = RunResult(p.job_id, jd, "running", len(done), p.shards_total, len(done), 0.0, 0)
+        if todo or store.get(p.job_id).state != "succeeded":
+            _set_state(store, p.job_id, "running")
+        with owning(store, p.job_id, settings.lease_seconds):
+            units = _UnitCounts(_CTX, p.shards_total, store, p.job_id, prog, on_units)
+            _run_shards(store, p, jd, spec, tables, todo, workers, prog, result, on_shard, units)
+        result.shards_done = prog.shards_done
+        if set(committed_shards(jd, tables)) >= set(range(p.shards_total)):
+            try:
+                result.report, result.report_paths, result.report_error = _finalize(jd, p.spec)
+            except Exception as e:  # the data is complete and stays valid; say what failed
+                _set_state(store, p.job_id, "failed", f"report: {type(e).__name__}: {e}")
+                raise
+            _set_state(store, p.job_id, "succeeded")
+            result.state = "succeeded"
     result.seconds = time.monotonic() - t_start
     return result
 

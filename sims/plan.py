@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from sims import categories
 from sims.settings import Settings
 from sims.spec import (
     CategoriesQuestion,
@@ -150,6 +149,8 @@ def stats_shards(spec: DealStatsSpec) -> tuple[tuple[Shard, ...], int]:
     if isinstance(q, CategoriesQuestion):
         ranking = ranking_of(spec)
         assert ranking is not None
+        from sims import categories  # an exact categories job's alone (it imports the evaluator)
+
         n = categories.exact_shards(ranking, q.cards, q.dead, q.deck)
         return tuple(Shard(k, k, 1) for k in range(n)), categories.total_hands(ranking, q.cards, q.dead, q.deck)
     assert isinstance(q, GameQuestion)

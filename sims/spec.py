@@ -29,7 +29,6 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 
 from games.core.entry import GameEntry, Question
 from games.core.protocol import RulesError
-from sims import categories
 
 if TYPE_CHECKING:
     import yaml
@@ -547,6 +546,8 @@ def _check_deal_stats(spec: DealStatsSpec) -> tuple[DealStatsSpec, list[tuple[st
         ranking = ranking_of(spec)
         if ranking is None:
             return spec, [("ranking", f"game {spec.game} names no hand ranking: give ranking")]
+        from sims import categories  # a categories question's alone (it imports the evaluator)
+
         return spec, categories.check(ranking, q.cards, q.dead, q.deck)
     assert question is not None
     params, errors = _game_params(question, spec)
@@ -584,6 +585,8 @@ def _default_shard_deals(spec: TournamentSpec) -> int:
 def _samples_per_shard(spec: DealStatsSpec) -> int:
     """Default samples per shard: the question's declared ``per_shard`` (about a few seconds of work)."""
     if isinstance(spec.question, CategoriesQuestion):
+        from sims import categories
+
         return categories.SAMPLES_PER_SHARD
     q = spec.question
     assert isinstance(q, GameQuestion)

@@ -28,8 +28,8 @@ import hashlib
 import json
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from dataclasses import asdict
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -59,23 +59,26 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 
+from storage.jobmodel import ACTIVE as _ACTIVE
+from storage.jobmodel import (
+    ALLOWED,
+    JOB_LEASE,
+    STATES,
+    InvalidTransition,
+    Job,
+    JobExists,
+    JobStoreError,
+    Lease,
+    LimitReached,
+)
+from storage.jobmodel import FINAL as _FINAL
+from storage.jobmodel import now as _now
+from storage.jobmodel import utc as _utc
+
 __all__ = ["ALLOWED", "JOB_LEASE", "STATES", "InvalidTransition", "Job", "JobExists", "JobStore", "JobStoreError",
            "Lease", "LimitReached"]
 
-STATES = ("queued", "running", "succeeded", "failed", "cancelled")
-ALLOWED: dict[str, frozenset[str]] = {
-    "queued": frozenset({"running", "failed", "cancelled"}),
-    "running": frozenset({"succeeded", "failed", "cancelled", "queued"}),
-    "failed": frozenset({"queued", "running"}),
-    "cancelled": frozenset({"queued", "running"}),
-    "succeeded": frozenset(),
-}
-"""Target states allowed from each state (besides staying where it is)."""
-
 _WRITE = "rasklad_write"  # execution option marking a write transaction
-
-_FINAL = frozenset({"succeeded", "failed", "cancelled"})
-_ACTIVE = ("queued", "running")
 
 _metadata = MetaData()
 
@@ -135,64 +138,6 @@ units_table = Table(
     UniqueConstraint("job_id", "shard", name="uq_shard_units_job_shard"),
 )
 
-#: The ``shard`` of a lease on a whole job (an embedded ``rasklad run``).
-JOB_LEASE = -1
-
-
-class JobStoreError(ValueError):
-    """A request the job store refuses (bad state, duplicate job...)."""
-
-
-class InvalidTransition(JobStoreError):
-    """``set_state`` to a state that cannot follow the job's current state."""
-
-
-class JobExists(JobStoreError):
-    """``create_job`` with an id that is already taken."""
-
-
-class LimitReached(JobStoreError):
-    """``create_job`` for an owner that already has ``max_active`` unfinished jobs."""
-
-    def __init__(self, active: int, limit: int) -> None:
-        super().__init__(f"{active} unfinished jobs already (the limit is {limit})")
-        self.active = active
-        self.limit = limit
-
-
-@dataclass(frozen=True)
-class Lease:
-    """Who runs shard ``shard`` of a job (or the whole job: ``JOB_LEASE``), last seen alive when."""
-
-    job_id: str
-    shard: int
-    holder: str
-    committing: bool
-    heartbeat_at: datetime
-
-
-@dataclass(frozen=True)
-class Job:
-    """One job as stored. Timestamps are timezone-aware UTC."""
-
-    id: str
-    kind: str
-    game: str
-    spec: dict[str, Any]
-    state: str
-    shards_done: int
-    shards_total: int
-    deals_total: int
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
-    error: str | None
-    owner: str
-    cancel_requested: bool
-    units_running: int = 0
-    """Units (deals, matches) played so far in shards not yet committed (``JobStore.note_units``)."""
-
-
 def _running_units() -> Any:
     """Per job row: the units noted by its running shards, those not committed yet."""
     u = units_table
@@ -200,17 +145,6 @@ def _running_units() -> Any:
     total = (select(func.coalesce(func.sum(u.c.units), 0)).where(u.c.job_id == jobs_table.c.id, ~committed)
              .scalar_subquery())
     return total.label("units_running")
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    """SQLite returns naive datetimes: they were stored as UTC."""
-    if value is None:
-        return None
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def _job(row: Any) -> Job:

@@ -37,17 +37,16 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, Union
 
-import obstore
 import pyarrow as pa
-import pyarrow.fs as pafs
 import pyarrow.parquet as pq
-from obstore.exceptions import AlreadyExistsError, GenericError, NotFoundError, PreconditionError
-from obstore.store import S3Store
 
 from storage.layout import SCHEMES, is_object_url, object_url
 
+# obstore and pyarrow.fs are imported by an object-store root alone (``ObjectRoot``): a local data root
+# never loads them, about 25 ms of CPU of every job's fixed cost (issue 30 item 4).
 if TYPE_CHECKING:
     import pyarrow.dataset as ds
+    import pyarrow.fs as pafs
     from obstore.store import ClientConfig, RetryConfig, S3Config
 
     from sims.settings import Settings
@@ -66,10 +65,13 @@ class StoreUnavailable(OSError):
     ``RASKLAD_S3_OUTAGE_S``); the message is one readable line naming the store and the last error."""
 
 
-#: What a request raises when the store did not answer (5xx answers once the client's own retries are
-#: spent, refused connections, timeouts), as opposed to an answer (404, 403, 412: their own classes);
-#: pyarrow's S3 client raises a plain OSError naming the AWS error (``_unanswered`` tells them apart).
-_UNANSWERED = (GenericError, OSError)
+def _unanswered_types() -> tuple[type[BaseException], ...]:
+    """What a request raises when the store did not answer (5xx answers once the client's own retries are
+    spent, refused connections, timeouts), as opposed to an answer (404, 403, 412: their own classes);
+    pyarrow's S3 client raises a plain OSError naming the AWS error (``_unanswered`` tells them apart)."""
+    from obstore.exceptions import GenericError
+
+    return (GenericError, OSError)
 _STATUS = re.compile(r"status code: (\d{3})")
 _ARROW_STATUS = re.compile(r"HTTP status (\d{3})")
 _ARROW_UNANSWERED = ("NETWORK_CONNECTION", "SLOW_DOWN", "SERVICE_UNAVAILABLE", "REQUEST_TIMEOUT", "INTERNAL_FAILURE")
@@ -86,7 +88,9 @@ def describe_error(e: BaseException) -> str:
 
 def _unanswered(e: BaseException) -> bool:
     """Whether ``e`` means the store did not answer (worth waiting for), not that it refused (a 4xx)."""
-    if isinstance(e, StoreUnavailable) or not isinstance(e, _UNANSWERED):
+    from obstore.exceptions import GenericError
+
+    if isinstance(e, StoreUnavailable) or not isinstance(e, _unanswered_types()):
         return False
     if isinstance(e, (ConnectionError, TimeoutError)):
         return True
@@ -138,6 +142,8 @@ class ObjectRoot:
     """A bucket and key prefix (``s3://bucket/prefix``) and the clients that reach it."""
 
     def __init__(self, url: str, config: StoreConfig) -> None:
+        from obstore.store import S3Store
+
         if not is_object_url(url):
             raise ValueError(f"not an object-store URL: {url!r} (expected s3://bucket/prefix)")
         rest = url[len("s3://"):].strip("/")
@@ -179,6 +185,8 @@ class ObjectRoot:
     @functools.cached_property
     def arrow_fs(self) -> pafs.S3FileSystem:
         """pyarrow's S3 client with the same endpoint, credentials and retry budget (for reads)."""
+        import pyarrow.fs as pafs
+
         c = self.config
         kwargs: dict[str, Any] = {
             "retry_strategy": pafs.AwsStandardS3RetryStrategy(max_attempts=c.retries + 1),
@@ -219,7 +227,7 @@ class ObjectRoot:
         while True:
             try:
                 out = fn()
-            except _UNANSWERED as e:
+            except _unanswered_types() as e:
                 if self.config.outage_s <= 0 or not _unanswered(e):
                     raise
                 with _outage_lock:
@@ -260,6 +268,9 @@ class ObjectRoot:
         return self._patiently(lambda: self._put(key, body, create_only))
 
     def _put(self, key: str, body: bytes, create_only: bool) -> bool:
+        import obstore
+        from obstore.exceptions import AlreadyExistsError, GenericError, PreconditionError
+
         for attempt in range(self.config.retries + 1):
             try:
                 obstore.put(self.store, key, body, use_multipart=False, mode="create" if create_only else None)
@@ -276,6 +287,9 @@ class ObjectRoot:
 
     def get(self, key: str) -> bytes:
         """The whole object at ``key``; FileNotFoundError when there is none."""
+        import obstore
+        from obstore.exceptions import NotFoundError
+
         try:
             return self._patiently(lambda: bytes(obstore.get(self.store, key).bytes()))
         except NotFoundError:
@@ -283,6 +297,9 @@ class ObjectRoot:
 
     def stream(self, key: str, chunk: int = _STREAM_CHUNK) -> Iterator[bytes]:
         """The object at ``key`` in chunks of about ``chunk`` bytes, as they arrive."""
+        import obstore
+        from obstore.exceptions import NotFoundError
+
         try:
             result = self._patiently(lambda: obstore.get(self.store, key))
         except NotFoundError:
@@ -292,6 +309,9 @@ class ObjectRoot:
 
     def size(self, key: str) -> int | None:
         """Size of the object at ``key``, or None when there is none (one HEAD request)."""
+        import obstore
+        from obstore.exceptions import NotFoundError
+
         try:
             return int(self._patiently(lambda: obstore.head(self.store, key))["size"])
         except (NotFoundError, FileNotFoundError):
@@ -300,6 +320,8 @@ class ObjectRoot:
     def list_objects(self, prefix: str) -> Iterator[tuple[str, int]]:
         """(key, size) of every object under ``prefix`` (the client pages through 1,000 at a time; the
         whole listing is taken before the first is yielded, so an outage mid-listing starts it again)."""
+        import obstore
+
         def listing() -> list[tuple[str, int]]:
             return [(str(meta["path"]), int(meta["size"]))
                     for page in obstore.list(self.store, prefix.strip("/") + "/" if prefix else None) for meta in page]
@@ -308,11 +330,16 @@ class ObjectRoot:
 
     def children(self, prefix: str) -> tuple[list[str], list[str]]:
         """(sub-prefixes, object keys) directly under ``prefix`` (one level, like ``ls``)."""
+        import obstore
+
         result = self._patiently(lambda: obstore.list_with_delimiter(self.store, prefix.strip("/") or None))
         return [str(p) for p in result["common_prefixes"]], [str(o["path"]) for o in result["objects"]]
 
     def delete(self, key: str) -> None:
         """Delete the object at ``key`` (no error when it is absent)."""
+        import obstore
+        from obstore.exceptions import NotFoundError
+
         with contextlib.suppress(NotFoundError, FileNotFoundError):
             self._patiently(lambda: obstore.delete(self.store, key))
 

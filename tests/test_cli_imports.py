@@ -101,12 +101,14 @@ print('FRESH' + json.dumps([list(registry.games()), list(registry.bots())]))
 
 
 _NOT_FOR_A_QUIET_JSON_JOB = ("rich", "yaml", "webbrowser", "typer._adapters", "pandas", "pyspiel", "scipy", "duckdb",
-                             "celery", "fastapi")
+                             "celery", "fastapi", "sqlalchemy", "obstore", "sims.dealstats")
 
 
 def test_a_quiet_one_deal_job_of_each_game_imports_no_display_nor_yaml(tmp_path: Path) -> None:
     """``rasklad run SPEC.json -q`` with one deal: no progress bar (rich), no YAML parser, no browser, no
-    pydantic adapter of typer's, and only the spec's game; rows and report are still written."""
+    pydantic adapter of typer's, no SQLAlchemy (the job store of a SQLite file is ``storage.sqlitejobs``), no
+    object-store client (a local data root), no deal-stats module, and only the spec's game; rows and report
+    are still written."""
     jobs = {"blackjack": {"rules": {"preset": "home"}, "players": 3, "bots": ["blackjack/random"] * 3},
             "dice-poker": {"rules": {"preset": "simple"}, "players": 2, "bots": ["dice-poker/random"] * 2},
             "order-poker": {"players": 4, "bots": ["order-poker/random"] * 4}}

@@ -7,8 +7,12 @@ with code 2 and one line on stderr.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import gc
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -141,11 +145,12 @@ class _NoBar:
 
 
 def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int, new: bool = False,
-                      quiet: bool = False) -> Any:
+                      quiet: bool = False, started: Callable[[], None] | None = None) -> Any:
     """Run (or resume) a parsed job spec with a rich progress bar on stderr; returns the RunResult.
 
     Bad input (a limit exceeded at planning time) exits with code 2; Ctrl-C exits with 130 after
-    the committed shards are kept, so the same command resumes.
+    the committed shards are kept, so the same command resumes. ``started`` is called once the job is
+    planned and its store open, before its first shard (``rasklad run`` turns the collector on there).
     """
     from sims.embedded import Progress as JobProgress
     from sims.embedded import run_job
@@ -180,6 +185,8 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
         return p.shards_done, p.shards_total, "shards"
 
     def on_start(p: JobProgress) -> None:
+        if started is not None:
+            started()
         done, total, what = counts(p)
         task.append(bar.add_task("running", total=total, completed=done, rate="", what=what))
 
@@ -256,6 +263,59 @@ def run(
 
     Running the same spec again in the same data root resumes the job: committed shards are skipped.
     """
+    with _collections_once_started() as started:
+        _run(spec_file, workers, data, new, quiet, started)
+
+
+@contextlib.contextmanager
+def _collections_once_started(gen0: int = 50_000) -> Iterator[Callable[[], None]]:
+    """The block with the garbage collector off until the ``started()`` it yields is called, then on at a
+    first threshold of at least ``gen0``; thresholds and state are restored after the block.
+
+    A job's start (its imports: numpy, pydantic's schemas, pyarrow, settings, the game; its spec checks
+    and plan) makes several hundred thousand objects that live as long as the process; at Python's
+    default threshold of 700 the collector runs about 140 times over them while they are made, about
+    50 ms of a one-deal job's CPU (issue 30 item 4: a job's fixed cost). ``started()`` (the job planned
+    and its store open, before the first shard) freezes what the start made (``gc.freeze``: later
+    collections skip it; unfrozen when the block ends) and turns the collector on at
+    ``sims.run.fewer_collections``' threshold, which shard play already runs at (not imported from
+    there: ``sims.run`` imports numpy and pyarrow first); cycles are still collected, in batches of
+    ``gen0`` allocations.
+
+    And when the process exits, everything is frozen first (an ``atexit`` hook): the interpreter's
+    finalisation otherwise runs full collections over every object the job left, about 0.1 s of a one-deal
+    job's CPU. Objects are still freed as their modules are cleared; only garbage cycles left at exit are
+    not collected (the files, the job store and the pool are closed before: a job leaves the same data root).
+    """
+    if not _FREEZE_AT_EXIT:
+        _FREEZE_AT_EXIT.append(atexit.register(gc.freeze))
+    old = gc.get_threshold()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    done = [False]
+
+    def started() -> None:
+        if done[0]:
+            return
+        done[0] = True
+        gc.freeze()
+        gc.set_threshold(max(gen0, old[0]), *old[1:])
+        if was_enabled:
+            gc.enable()
+
+    try:
+        yield started
+    finally:
+        started()
+        gc.unfreeze()
+        gc.set_threshold(*old)
+
+
+_FREEZE_AT_EXIT: list[Any] = []
+
+
+def _run(spec_file: str, workers: int | None, data: Path | None, new: bool, quiet: bool,
+         started: Callable[[], None] | None = None) -> None:
     from sims.spec import SpecError, load_spec
 
     n = workers if workers is not None else default_workers()
@@ -274,7 +334,7 @@ def run(
             spec = load_spec(Path(spec_file))
     except SpecError as e:
         bad_spec(label, e)
-    print_run_result(run_with_progress(spec, label, data=data, workers=n, new=new, quiet=quiet))
+    print_run_result(run_with_progress(spec, label, data=data, workers=n, new=new, quiet=quiet, started=started))
 
 
 RemoteOpt = Annotated[bool, typer.Option("--remote", help="the service's jobs (--url/--key) instead of local ones")]
