@@ -114,3 +114,72 @@ def test_play_rows_with_optimal_seats(preset: str) -> None:
             st = dealt.copy()
             play_deal(st, seat_bots, np.random.default_rng(seeds[r]))  # the readable loop
             assert got[r] == (TABLES.deal_rows(st), TABLES.seat_rows(st)), f"deal {d}, rotation {r}"
+
+
+# ---------------------------------------------------------------------------- the compiled luck correction
+LUCK_OPTIONS: list[dict[str, Any]] = [
+    {"preset": "full"},
+    {"preset": "mixed"},
+    {"preset": "full", "reroll_rule": "free"},
+    {"preset": "full", "school_order": "fixed", "school_bonus": "both", "first_throw_double": "none"},
+    {"preset": "full", "school_bonus": "minus", "first_throw_double": "except_chance", "poker_bonus": 0},
+]
+LUCK_TABLES = [["dice-poker/random"], ["dice-poker/greedy"], ["dice-poker/optimal"],
+               ["dice-poker/optimal", "dice-poker/greedy", "dice-poker/random"]]
+
+
+def _bits(corrections: Any) -> list[list[str]]:
+    """The corrections' floats, bit for bit."""
+    return [[float(x).hex() for x in seats] for seats in corrections]
+
+
+@pytest.mark.parametrize("opts", LUCK_OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_compiled_corrections_are_the_estimators_floats(opts: dict[str, Any]) -> None:
+    """``play_rows_corrected``: the rows of ``play_rows`` and, per rotation, each seat's correction bit for bit
+    ``luck.unit_corrections`` of the finished states (the readable estimator), for random, greedy and optimal
+    seats, 1 to 3 players, every rotation of many deals (the kernel notes each turn's throws and keeps and
+    reads the turn's values from the luck's strategy, memoised: a state met again is read back)."""
+    from games.dice_poker.luck import LUCK, unit_corrections
+
+    rules = Rules.from_dict(opts)
+    checked = 0
+    for players in (1, 2, 3):
+        for names in LUCK_TABLES[:3] if players == 1 else LUCK_TABLES:
+            bots = [registry.make(names[s % len(names)], {}) for s in range(players)]
+            rotations = [[bots[(s + r) % players] for s in range(players)] for r in range(players)]
+            for d in range(10 if players < 3 else 6):
+                dealt = State.deal(rules, players, d % players, np.random.default_rng(d))
+                seeds = [1000 * d + 10 * players + r for r in range(players)]
+                got = FAST.play_rows_corrected(dealt, TABLES, rotations,
+                                               lambda r, seeds=seeds: np.random.default_rng(seeds[r]), LUCK)
+                assert got is not None
+                rows, corrections = got
+                finished = []
+                for r, seat_bots in enumerate(rotations):
+                    st = dealt.copy()
+                    play_deal(st, seat_bots, np.random.default_rng(seeds[r]), FAST)
+                    finished.append(st)
+                assert rows == [(TABLES.deal_rows(st), TABLES.seat_rows(st)) for st in finished], f"deal {d}"
+                assert _bits(corrections) == _bits(unit_corrections(finished)), f"{names}, {players} players, deal {d}"
+                checked += sum(1 for c in corrections for x in c if x != 0.0)
+    assert checked > 100  # non-trivial corrections were compared
+
+
+def test_compiled_corrections_only_where_the_estimator_corrects() -> None:
+    """None (the runner then corrects the finished states) for another estimator, rules the estimator leaves
+    alone (``simple``, ``payout: pairwise``) and a table ``play_rows`` gives to the readable loop."""
+    from games.core.entry import LuckEstimator
+    from games.dice_poker.luck import LUCK
+
+    greedy, race = registry.make("dice-poker/greedy", {}), registry.make("dice-poker/optimal-race", {})
+    other = LuckEstimator(method="m", unbiased_by="u", corrections=LUCK.corrections)
+
+    def ask(opts: dict[str, Any], bots: list[Any], luck: Any = LUCK) -> Any:
+        dealt = State.deal(Rules.from_dict(opts), 2, 0, np.random.default_rng(5))
+        return FAST.play_rows_corrected(dealt, TABLES, [bots, bots[::-1]], lambda r: np.random.default_rng(r), luck)
+
+    assert ask({"preset": "full"}, [greedy, greedy]) is not None
+    assert ask({"preset": "full"}, [greedy, greedy], other) is None
+    assert ask({"preset": "full", "payout": "pairwise"}, [greedy, greedy]) is None
+    assert ask({"preset": "simple"}, [greedy, greedy]) is None
+    assert ask({"preset": "full"}, [greedy, race]) is None

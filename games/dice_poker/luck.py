@@ -17,7 +17,8 @@ correction is the sum of the lucks of its throws; E[correction] = 0 for any bots
 * throw 3 after keeping ``K``: ``WV23[m] - E3[K]``.
 
 The optimal bot's adjusted score is then exactly the value of the empty sheet: all its variance was
-luck. The arrays of all turns of a unit (every rotation and seat) are computed in one batch.
+luck. The arrays of all turns of a unit (every rotation and seat) are computed in one batch. A summary
+job's compiled play-out computes the same floats in C (``fast/playout.py``'s ``play_rows_corrected``).
 """
 
 from __future__ import annotations

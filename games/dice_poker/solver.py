@@ -23,6 +23,7 @@ import hashlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -37,9 +38,11 @@ BONUS_ZERO = 200
 """The school bonus table's index of S = 0 (|S| < 200 for any sheet)."""
 
 
+@cache
 def score_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """``(SC1, SC23)``: [15, 252] the score of writing line l with multiset ms after throw 1 / 2-3,
-    the poker bonus included (DP-5.3, DP-5.4). Class rows are the class scores (never doubled)."""
+    the poker bonus included (DP-5.3, DP-5.4). Class rows are the class scores (never doubled). Computed
+    once per rules (both sub-games of ``full`` read them; read-only)."""
     t = tables()
     sc1 = np.zeros((len(LINES), len(t.ms5)))
     sc23 = np.zeros_like(sc1)
@@ -48,6 +51,8 @@ def score_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
             bonus = scoring.poker_bonus(rules, line, ms)
             sc1[li, mi] = scoring.line_score(rules, line, ms, 1) + bonus
             sc23[li, mi] = scoring.line_score(rules, line, ms, 3) + bonus
+    sc1.flags.writeable = False
+    sc23.flags.writeable = False
     return sc1, sc23
 
 

@@ -15,6 +15,12 @@ code), then every decision compares the writes (the first best line) with the ke
 ``dice.keep_choices`` order, a keep winning only by more than 1e-9. ``play`` returns the actions as codes (1..31 a
 re-roll mask, 32 stand, 64 + i a write of line i), with the legal set of each decision when asked
 (tests), and what the row functions of games/dice_poker/tables.py read.
+
+``rows(..., luck=...)`` also gives each seat's correction of ``luck.LUCK`` (AIVAT over the dice): every
+turn of the game is noted (its sheet state, the multisets after its throws, the kept ones), and at the
+game's end each turn's luck is read from the turn's arrays under the estimator's strategy (``optimal_turn``:
+``E3``, ``E2``, ``W1``, ``WV23`` and the turn value, memoised by sheet state, computed by the solver's row
+code when not there) as ``luck.turn_luck`` computes it: the same floats (``turn_luck``'s docstring).
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
@@ -46,7 +52,10 @@ DEF RANDOM = 0
 DEF GREEDY = 1
 DEF OPTIMAL = 2
 DEF NKEPT = 210     # multisets of 0..4 dice (turn.tables().kept); the five-dice ones follow them in ``msid``
-DEF SLOT_BITS = 12  # the optimal seats' memo of turn arrays: 4,096 sheet states (13.8 MB), direct-mapped
+DEF SLOT_BITS = 12  # the memo of turn arrays (optimal seats, the luck): 4,096 sheet states (30 MB),
+DEF WAY_BITS = 3    # in sets of 8, the least recently used of a set replaced
+cdef long FIRST_OF_SIZE[6]  # the index of the first multiset of k dice among those of 0..5 (``msid``): C(k + 5, 6)
+FIRST_OF_SIZE[:] = [0, 1, 7, 28, 84, 210]
 
 
 ctypedef struct Opts:
@@ -60,6 +69,26 @@ ctypedef struct Opts:
     int poker_bonus     # DP-5.4
     int school          # DP-5.5: 0 plus, 1 minus, 2 both, 3 none
     bint fixed          # DP-6.2 school_order
+
+
+ctypedef struct Note:
+    # a turn as the luck reads it (``luck._turns``): its seat, sub-game and sheet state, its throws (``note_throw``)
+    int seat
+    int part
+    long mask
+    long s
+    int throws
+    int ms[3]           # the five-dice multiset after each throw (``midx``)
+    int kept[2]         # the multiset kept at each re-roll (``kidx``)
+    int sub0            # throw 2's keeps ``_best_keep`` looks at: ``op.sub[sub0:sub0 + nsub]`` (``kidx``)
+    int nsub
+    # its memo slot and arrays (``game_luck``)
+    long slot
+    const double *e3
+    const double *e2
+    const double *w1
+    const double *wv23
+    double value
 
 
 ctypedef struct Game:
@@ -93,6 +122,9 @@ ctypedef struct Game:
     int throws
     int scores[MAXP]
     int winners            # bit s: seat s is among the winners
+    double corr[MAXP]      # the luck's correction of each seat (sheet games, when asked)
+    Note notes[NLINES * MAXP]  # the turns of the game, for the luck
+    int nnotes
 
 
 cdef inline int popcount(int x) noexcept nogil:
@@ -319,12 +351,20 @@ ctypedef struct Opt:
     const long *msid
     const long *ch_start
     const long *ch_code
+    const long *sub_start   # [nl + 1] per throw-2 state (K1, N) of ``turn.l_states``: the kept multisets K1 + S,
+    const short *sub        # S a proper part of N (``luck._keeps(K1, N)``)
     double *wv1
-    double *wv23
-    double *e3          # the turn in play's arrays (a slot of ``memo``)
+    double *e3          # the turn in play's arrays (a slot of ``memo``): keeping K before throw 3, throw 2
     double *e2
+    double *w1          # W1 [nm]: the value after throw 1 of each multiset (writing or the best keep)
+    double *wv23        # WV23 [nm]: the best write after throw 2 or 3 of each multiset
+    double value        # the turn's expected value
+    long slot           # and its memo slot
     long *keys          # [1 << SLOT_BITS] the sheet state (sub-game, mask, school sum) of each slot, -1: none
-    double *memo        # [1 << SLOT_BITS, 2, nk] each slot's E3 and E2
+    double *memo        # [1 << SLOT_BITS, 2 nk + 2 nm] each slot's E3, E2, W1, WV23
+    double *values      # [1 << SLOT_BITS] each slot's turn value
+    long *used          # [1 << SLOT_BITS] when each slot was last used (``clock``), 0: never
+    long clock
     double *mk
     double *mp
     double *w2
@@ -346,6 +386,8 @@ cdef class Optimal:
         cdef int i
         cdef Turn *t
         cdef long[::1] keys = np.full(1 << SLOT_BITS, -1, dtype=np.int64)
+        cdef long[::1] used = np.zeros(1 << SLOT_BITS, dtype=np.int64)
+        cdef const short[::1] sv
         self._keep = []
         self.c.nparts = len(parts)
         if not 1 <= self.c.nparts <= 2:
@@ -378,13 +420,23 @@ cdef class Optimal:
         t.nk, t.no, t.nm, t.npairs, t.nl = len(o_start), len(o_ms), len(ms_drop), len(p_e3), len(l_ms)
         if t.nk != NKEPT:
             raise ValueError(f"{NKEPT} kept multisets expected, not {t.nk}")
-        msid, ch_start, ch_code = keeps
+        msid, ch_start, ch_code, sub_start, sub = keeps
         self.c.msid, self.c.ch_start, self.c.ch_code = self._i(msid), self._i(ch_start), self._i(ch_code)
-        self.c.wv1, self.c.wv23, self.c.w2 = self._scratch(t.nm), self._scratch(t.nm), self._scratch(t.nm)
+        self.c.sub_start = self._i(sub_start)
+        sv = np.ascontiguousarray(sub, dtype=np.int16)
+        if len(sub_start) != t.nl + 1 or not (np.asarray(sv) == sub).all():
+            raise ValueError("the luck's keep table does not fit the turn tables")
+        self._keep.append(sv)
+        self.c.sub = &sv[0]
+        self.c.wv1, self.c.w2 = self._scratch(t.nm), self._scratch(t.nm)
         self.c.mk = self._scratch(t.nk + 1)
-        self.c.memo = self._scratch((1 << SLOT_BITS) * 2 * t.nk)
+        self.c.memo = self._scratch((1 << SLOT_BITS) * (2 * t.nk + 2 * t.nm))
+        self.c.values = self._scratch(1 << SLOT_BITS)
         self._keep.append(keys)
         self.c.keys = &keys[0]
+        self._keep.append(used)
+        self.c.used = &used[0]
+        self.c.clock = 0
         self.c.mp = self._scratch(t.npairs + 1)
 
     cdef const double *_f(self, a) except NULL:
@@ -423,19 +475,53 @@ cdef int keep_mask(const int *dice, int n, int keep) noexcept nogil:
     return mask
 
 
+cdef inline long state_key(int part, long mask, long s) noexcept nogil:
+    """The memo's key of a sheet state: |s| < 200, masks of at most 15 lines."""
+    return ((part * 32768 + mask) << 12) + (s + 2048)
+
+
 cdef void optimal_turn(Opt *op, int part, long mask, long s) noexcept nogil:
-    """The turn's keep values of the sheet state (``OptimalBot.turn_arrays``): ``op.e3``, ``op.e2``, from the
-    memo or computed into it (a pure function of the state: the same floats either way)."""
+    """The turn's arrays of the sheet state (``OptimalBot.turn_arrays``): the keep values ``op.e3``, ``op.e2``,
+    and for the luck ``op.w1``, ``op.wv23`` and the turn's value ``op.value``, from the memo or computed into it (a
+    pure function of the state: the same floats either way; the memo's set of 8 slots of the state replaces
+    its least recently used)."""
     cdef const Part *p = &op.parts[part]
-    cdef long key = ((part * 32768 + mask) << 12) + (s + 2048)  # |s| < 200, masks of at most 15 lines
-    cdef unsigned long slot = (<unsigned long> key * 0x9E3779B97F4A7C15UL) >> (64 - SLOT_BITS)
-    op.e3 = op.memo + slot * 2 * op.turn.nk
+    cdef long key = state_key(part, mask, s)
+    cdef unsigned long first = (<unsigned long> key * 0x9E3779B97F4A7C15UL) >> (64 - SLOT_BITS + WAY_BITS) << WAY_BITS
+    cdef unsigned long slot = first, w
+    for w in range(first, first + (1 << WAY_BITS)):
+        if op.keys[w] == key:
+            slot = w
+            break
+        if op.used[w] < op.used[slot]:
+            slot = w
+    op.clock += 1
+    op.used[slot] = op.clock
+    op.slot = slot
+    op.e3 = op.memo + slot * (2 * op.turn.nk + 2 * op.turn.nm)
     op.e2 = op.e3 + op.turn.nk
-    if op.keys[slot] == key:
-        return
-    write_row(p, mask, s, allowed_local(p, mask), op.wv1, op.wv23)
-    turn_row(&op.turn, op.wv1, op.wv23, op.locked, op.e3, op.e2, op.mk, op.mp, op.w2)
-    op.keys[slot] = key
+    op.w1 = op.e2 + op.turn.nk
+    op.wv23 = op.w1 + op.turn.nm
+    if op.keys[slot] != key:
+        write_row(p, mask, s, allowed_local(p, mask), op.wv1, op.wv23)
+        op.values[slot] = turn_row(&op.turn, op.wv1, op.wv23, op.locked, op.e3, op.e2, op.mk, op.mp, op.w2,
+                                   op.w1)
+        op.keys[slot] = key
+    op.value = op.values[slot]
+
+
+cdef inline int best_keep_of(const Opt *op, const double *e, long kept, long mid, double v) noexcept nogil:
+    """The keep choice (a code: the kept multiset less ``kept``) of the proper sub-multisets S of multiset ``mid``,
+    in ``dice.keep_choices`` order, valued ``e[kept + S]``, that beats ``v`` (the best write) and every earlier
+    choice by more than 1e-9 (``OptimalBot``'s rule); -1 when none does."""
+    cdef long j
+    cdef int best = -1
+    cdef double w
+    for j in range(op.ch_start[mid], op.ch_start[mid + 1]):
+        w = e[op.msid[kept + op.ch_code[j]]]
+        if w > v + 1e-9:
+            best, v = <int> op.ch_code[j], w
+    return best
 
 
 cdef int optimal_sheet(const Opts *o, const Opt *op, const Part *p, long mask, long s, const int *dice, int t,
@@ -447,9 +533,8 @@ cdef int optimal_sheet(const Opts *o, const Opt *op, const Part *p, long mask, l
     cdef int newd[5]
     cdef int newp[5]
     cdef long bits = allowed_local(p, mask), nxt, s2
-    cdef int i, line, score, best_i = -1, j, kept, n = 0, best_keep = -1, sub, mid, code
-    cdef double w, best_w = 0.0, v
-    cdef const double *e
+    cdef int i, line, score, best_i = -1, n = 0, best_keep, sub, code
+    cdef double w, best_w = 0.0
     counts_of(dice, c)
     for i in range(p.m):
         if not bits >> i & 1:
@@ -480,13 +565,7 @@ cdef int optimal_sheet(const Opts *o, const Opt *op, const Part *p, long mask, l
                 n += 1
             else:
                 ck[dice[i] - 1] += 1
-        kept = counts_code(ck)
-        mid = op.msid[counts_code(cn)]
-        v = best_w
-        for j in range(op.ch_start[mid], op.ch_start[mid + 1]):
-            w = op.e3[op.msid[kept + op.ch_code[j]]]
-            if w > v + 1e-9:
-                best_keep, v = <int> op.ch_code[j], w
+        best_keep = best_keep_of(op, op.e3, counts_code(ck), op.msid[counts_code(cn)], best_w)
         if best_keep < 0:
             return code
         sub = keep_mask(newd, n, best_keep)
@@ -495,16 +574,116 @@ cdef int optimal_sheet(const Opts *o, const Opt *op, const Part *p, long mask, l
             if sub >> i & 1:
                 code |= 1 << newp[i]
         return code
-    e = op.e2 if t == 1 else op.e3
-    mid = op.msid[counts_code(c)]
-    v = best_w
-    for j in range(op.ch_start[mid], op.ch_start[mid + 1]):
-        w = e[op.msid[op.ch_code[j]]]
-        if w > v + 1e-9:
-            best_keep, v = <int> op.ch_code[j], w
+    best_keep = best_keep_of(op, op.e2 if t == 1 else op.e3, 0, op.msid[counts_code(c)], best_w)
     if best_keep < 0:
         return code
     return keep_mask(dice, 5, best_keep)
+
+
+# ------------------------------------------------------------------ the luck (luck.turn_luck)
+
+cdef extern from *:
+    """
+    #define DP_PREFETCH(p) __builtin_prefetch((const void *) (p))
+    """
+    void prefetch "DP_PREFETCH"(const void *p) noexcept nogil
+
+
+cdef inline void split(const int *dice, int mask, int *kept, int *rolled) noexcept nogil:
+    """``luck._kept``'s two multisets as face counts: the dice off ``mask`` and the dice on it."""
+    cdef int i
+    for i in range(6):
+        kept[i] = 0
+        rolled[i] = 0
+    for i in range(5):
+        if mask >> i & 1:
+            rolled[dice[i] - 1] += 1
+        else:
+            kept[dice[i] - 1] += 1
+
+
+cdef inline int five(const Opt *op, const int *dice) noexcept nogil:
+    """The five-dice multiset index (``turn.tables().midx``) of ``dice``."""
+    cdef int c[6]
+    counts_of(dice, c)
+    return <int> op.msid[counts_code(c)] - NKEPT
+
+
+cdef void note_throw(const Opt *op, Note *n, const int *dice, int mask, int t) noexcept nogil:
+    """Note what ``luck.turn_luck`` reads of throw ``t`` (``dice`` after it, ``mask`` the re-roll that threw it:
+    the dice off it were kept) as indices into the turn's arrays: throw 1 ``W1[ms]``; throw 2 ``WV23[ms]``,
+    ``E2[K1]`` and ``E3`` at every keep ``_best_keep`` looks at; throw 3 ``WV23[ms]`` and ``E3[K2]``."""
+    cdef int ck[6]
+    cdef int cn[6]
+    cdef long l
+    n.throws = t
+    n.ms[t - 1] = five(op, dice)
+    if t == 1:
+        return
+    split(dice, mask, ck, cn)
+    n.kept[t - 2] = <int> op.msid[counts_code(ck)]
+    if t == 3:
+        return
+    if op.locked:  # the state (K1, N): K1 plus a proper part S of the new dice N; the states of K1 follow
+        # l_start[K1] in the order of N among the multisets of its size (the first of size k: C(k + 5, 6))
+        l = op.turn.l_start[n.kept[0]] + op.msid[counts_code(cn)] - FIRST_OF_SIZE[popcount(mask)]
+    else:  # any proper part of the five: the state (no dice, the five)
+        l = n.ms[1]
+    n.sub0 = <int> op.sub_start[l]
+    n.nsub = <int> (op.sub_start[l + 1] - op.sub_start[l])
+
+
+cdef double turn_luck(const Opt *op, const Note *n) noexcept nogil:
+    """``luck.turn_luck`` of the noted turn from its arrays (``optimal_turn``'s, in ``n``): the same floats
+    in the same order. ``W1[ms]`` (``turn_row``'s: the largest of ``WV1[ms]`` and ``E2`` over the proper
+    sub-multisets of ``ms``) is the Python's ``max(WV1[ms], _best_keep(E2, (), ms))``: a maximum over a set
+    of floats is one of them whatever the order, and none is a NaN or a -0.0 (every value is a sum begun at
+    +0.0 or a score plus one); ``WV23`` is ``write_row``'s, as the Python's; the terms are added as the
+    Python adds them."""
+    cdef int j
+    cdef double bk = -1e300, w, luck
+    luck = n.w1[n.ms[0]] - n.value
+    if n.throws >= 2:
+        for j in range(n.sub0, n.sub0 + n.nsub):
+            w = n.e3[op.sub[j]]
+            if w > bk:
+                bk = w
+        w = n.wv23[n.ms[1]]
+        if bk > w:  # Python's max(w, bk): bk only when larger
+            w = bk
+        luck = luck + (w - n.e2[n.kept[0]])
+    if n.throws >= 3:
+        luck = luck + (n.wv23[n.ms[2]] - n.e3[n.kept[1]])
+    return luck
+
+
+cdef void game_luck(Opt *op, Game *g) noexcept nogil:
+    """Each seat's correction (``g.corr``) from the game's noted turns, as ``luck.unit_corrections`` sums
+    them: each turn's luck added to its seat's in the order played. First every turn's arrays are found
+    (``optimal_turn``) and the loads of what its luck reads started, then the lucks are summed, so the
+    turns' reads from the memo (larger than the caches) overlap. A slot a later turn of the game took is
+    computed again (the same floats)."""
+    cdef int i, j
+    cdef Note *n
+    for i in range(g.nnotes):
+        n = &g.notes[i]
+        optimal_turn(op, n.part, n.mask, n.s)
+        n.slot, n.e3, n.e2, n.w1, n.wv23, n.value = op.slot, op.e3, op.e2, op.w1, op.wv23, op.value
+        prefetch(&n.w1[n.ms[0]])
+        if n.throws >= 2:
+            prefetch(&n.wv23[n.ms[1]])
+            prefetch(&n.e2[n.kept[0]])
+            for j in range(n.sub0, n.sub0 + n.nsub):
+                prefetch(&n.e3[op.sub[j]])
+        if n.throws >= 3:
+            prefetch(&n.wv23[n.ms[2]])
+            prefetch(&n.e3[n.kept[1]])
+    for i in range(g.nnotes):
+        n = &g.notes[i]
+        if op.keys[n.slot] != state_key(n.part, n.mask, n.s):
+            optimal_turn(op, n.part, n.mask, n.s)
+            n.e3, n.e2, n.w1, n.wv23, n.value = op.e3, op.e2, op.w1, op.wv23, op.value
+        g.corr[n.seat] = g.corr[n.seat] + turn_luck(op, n)
 
 
 # ------------------------------------------------------------------ the game
@@ -582,7 +761,9 @@ cdef int sheet_part(const Opt *op, const Game *g, int seat, int rnd, long *mask,
     return part
 
 
-cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *op) noexcept nogil:
+cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *op, Opt *lop) noexcept nogil:
+    """The sheet game; with ``lop`` (the luck estimator's strategy) each turn is noted (``g.notes``) and
+    ``game_luck`` gives each seat's correction (``g.corr``)."""
     cdef int rnd, pos, seat, t, mask0, allowed, lines, code, nm, nl, k, s, o2, best
     cdef int dice[5]
     cdef int c[6]
@@ -590,6 +771,8 @@ cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *
     cdef const Part *part = NULL
     cdef int pi
     cdef long pmask = 0, psum = 0
+    cdef Note *note = NULL
+    g.nnotes = 0
     for rnd in range(1, NLINES + 1):
         for pos in range(g.n):
             seat = (g.first + pos) % g.n
@@ -601,6 +784,12 @@ cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *
                 pi = sheet_part(op, g, seat, rnd, &pmask, &psum)
                 part = &op.parts[pi]
                 optimal_turn(op, pi, pmask, psum)
+            if lop != NULL:  # the luck's note of the turn: the state before it (the luck's strategy), its throws
+                note = &g.notes[g.nnotes]
+                g.nnotes += 1
+                note.seat = seat
+                note.part = sheet_part(lop, g, seat, rnd, &note.mask, &note.s)
+                note_throw(lop, note, dice, 0, 1)
             while True:
                 allowed = 31 if t == 1 else ((mask0 if o.locked else 31) if t == 2 else 0)
                 lines = allowed_lines(o, g, seat, rnd)
@@ -618,6 +807,8 @@ cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *
                 if code < STAND:
                     if take(g, dice, code) < 0:
                         return -1
+                    if lop != NULL:
+                        note_throw(lop, note, dice, code, t + 1)
                     if t == 1:
                         mask0 = code
                     t += 1
@@ -632,6 +823,8 @@ cdef int sheet_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *
             g.throws += t
             g.seat_turns[seat] += 1
             g.seat_throws[seat] += t
+    if lop != NULL:
+        game_luck(lop, g)
     best = -1000000
     for s in range(g.n):
         ssum = 0
@@ -761,7 +954,7 @@ cdef int simple_game(const Opts *o, Game *g, const int *bots, bitgen_t *bg) noex
             order[i] = tied[i]
 
 
-cdef int run(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *op) noexcept nogil:
+cdef int run(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *op, Opt *lop) noexcept nogil:
     cdef int s, k
     g.cur = 0
     g.nact = 0
@@ -779,11 +972,12 @@ cdef int run(const Opts *o, Game *g, const int *bots, bitgen_t *bg, Opt *op) noe
         g.scores[s] = 0
         g.cat0[s] = 0
         g.has_hand[s] = False
+        g.corr[s] = 0.0
         for k in range(NLINES):
             g.sheet[s][k] = 0
     if o.preset == 0:
         return simple_game(o, g, bots, bg)
-    return sheet_game(o, g, bots, bg, op)
+    return sheet_game(o, g, bots, bg, op, lop)
 
 
 # ------------------------------------------------------------------ Python side
@@ -811,18 +1005,21 @@ cdef int load(Game *g, tuple faces, int players, int first) except -1:
     return 0
 
 
-cdef int play_one(const Opts *o, Game *g, bots, rng, Optimal optimal) except -1:
+cdef int play_one(const Opts *o, Game *g, bots, rng, Optimal optimal, Optimal luck=None) except -1:
     cdef int b[MAXP]
     cdef int s, rc
     cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
     cdef Opt *op = NULL if optimal is None else &optimal.c
+    cdef Opt *lop = NULL if luck is None else &luck.c
+    if lop != NULL and o.preset == 0:
+        raise ValueError("the luck's values are the score sheet's (full, mixed)")
     for s in range(g.n):
         b[s] = bots[s]
         if not RANDOM <= b[s] <= OPTIMAL or (b[s] == OPTIMAL and (op == NULL or o.preset == 0)):
             raise ValueError(f"seat {s}: bot code {b[s]} (0 random, 1 greedy, 2 optimal with its strategy, "
                              "full and mixed)")
     with rng.bit_generator.lock:
-        rc = run(o, g, b, bg, op)
+        rc = run(o, g, b, bg, op, lop)
     if rc == -1:
         raise RuntimeError("the game's faces ran out (the readable engine cannot go on either, DP-8)")
     if rc == -2:
@@ -846,9 +1043,12 @@ def play(rng, tuple faces, int players, int first, tuple opts, bots, bint trace=
     return codes, seats, legal
 
 
-def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str preset, Optimal optimal=None):
+def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str preset, Optimal optimal=None,
+         Optimal luck=None):
     """Per rotation r (its bots ``rotations[r]``, drawing from ``rng_at(r)``): the values of
-    ``tables.deal_rows`` and ``tables.seat_rows`` for the finished one-game match."""
+    ``tables.deal_rows`` and ``tables.seat_rows`` for the finished one-game match. With ``luck`` (the
+    strategy ``luck.LUCK`` values positions by, full and mixed) ``(rows, corrections)``: per rotation each
+    seat's correction, ``luck.unit_corrections`` of the finished matches (the same floats)."""
     cdef Opts o
     cdef Game g
     cdef int r, s, k, ssum
@@ -856,8 +1056,11 @@ def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str
     opts_of(&o, opts)
     load(&g, faces, players, first)
     out = []
+    corrections = []
     for r in range(len(rotations)):
-        play_one(&o, &g, rotations[r], rng_at(r), optimal)
+        play_one(&o, &g, rotations[r], rng_at(r), optimal, luck)
+        if luck is not None:
+            corrections.append([g.corr[s] for s in range(players)])
         winners = [s for s in range(players) if g.winners >> s & 1]
         seat_rows = []
         if o.preset == 0:
@@ -877,4 +1080,4 @@ def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str
                 seat_rows.append((g.scores[s], (g.winners >> s) & 1, tpt, None, g.totals[s],
                                   *[g.sheet[s][k] for k in range(NLINES)], ssum, g.sbonus[s], g.pbonus[s]))
         out.append(([deal], seat_rows))
-    return out
+    return out if luck is None else (out, corrections)

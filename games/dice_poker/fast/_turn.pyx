@@ -38,7 +38,7 @@ def turn_values(const double[:, ::1] wv1, const double[:, ::1] wv23, bint locked
     try:
         with nogil:
             for b in range(B):
-                out[b] = turn_row(&t, &wv1[b, 0], &wv23[b, 0], locked, e3, e2, mk, mp, w2)
+                out[b] = turn_row(&t, &wv1[b, 0], &wv23[b, 0], locked, e3, e2, mk, mp, w2, NULL)
                 if keep:
                     for k in range(NK):
                         e3_out[b, k] = e3[k]

@@ -11,9 +11,12 @@ exactly as ``optimal.OptimalBot``. In ``simple`` the registered ``dice-poker/opt
 games/dice_poker/fast/_play.pyx), which plays the same game from
 the same pre-drawn faces with the same draws from the same generator. ``play_out`` applies the
 kernel's actions to the ``State`` (so the record is the engine's); ``play_rows`` writes the rows of
-every rotation straight from the kernel's result, no ``State`` played. ``tests/test_fast_paths.py``
+every rotation straight from the kernel's result, no ``State`` played, and under ``variance_reduction: auto``
+``play_rows_corrected`` the luck estimator's corrections too, computed in the kernel from its note of each
+turn's throws (``luck.unit_corrections``' floats; the turn arrays of a sheet state are memoised, so in
+``full``, whose 2,638 states all fit, a turn's luck is a few reads). ``tests/test_fast_paths.py``
 checks records, generator states and legal lists against the readable engine for every preset;
-``tests/test_dice_poker_fast.py`` every option and the rows.
+``tests/test_dice_poker_fast.py`` every option, the rows and the corrections.
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from typing import Any
 import numpy as np
 
 from games.core.dice import reroll_masks
-from games.core.entry import FastPath, RotationRows, TableSpec
+from games.core.entry import FastPath, LuckEstimator, RotationRows, TableSpec
 from games.dice_poker.bots import ByPreset, GreedyBot, RandomBot
 from games.dice_poker.fast import _play
+from games.dice_poker.luck import LUCK
 from games.dice_poker.rules import CATEGORIES, DICE, LINES, Rules
 from games.dice_poker.state import Action, State
 from games.dice_poker.tables import TABLES
@@ -41,6 +45,8 @@ _FTD = {"all": 0, "except_chance": 1, "none": 2}
 _SCHOOL = {"plus": 0, "minus": 1, "both": 2, "none": 3}
 _OPTIONS: dict[Rules, tuple[Any, ...]] = {}
 _OPTIMAL: dict[tuple[str, str | None], _play.Optimal] = {}
+_BY_RULES: dict[tuple[Rules, str | None], _play.Optimal] = {}  # the same, by the Rules object (its key is a text)
+_LAST: list[Any] = [None, None, None]  # the last (rules, cache_dir, tables) asked: a job asks for one every unit
 
 
 def options(rules: Rules) -> tuple[Any, ...]:
@@ -88,9 +94,11 @@ def _codes(bots: Sequence[Any], rules: Rules) -> tuple[list[int], tuple[str | No
 
 
 @cache
-def _keeps() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _keeps() -> tuple[np.ndarray, ...]:
     """The keep choices of ``_play.Optimal``: ``msid`` by face-count code (base 6), the proper sub-multisets
-    of every multiset of 0..5 dice in ``dice.keep_choices`` order (starts, codes)."""
+    of every multiset of 0..5 dice in ``dice.keep_choices`` order (starts, codes); for the luck, per throw-2
+    state (K1, N) of ``turn.tables().l_states`` the kept-multiset indices of K1 + S for every proper
+    sub-multiset S of N (starts, indices: ``luck._keeps(K1, N)``)."""
     from games.core.dice import keep_choices
     from games.dice_poker.turn import tables
 
@@ -107,11 +115,24 @@ def _keeps() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for ms in t.kept + t.ms5:
         codes.extend(code(k) for k in keep_choices(ms) if len(k) < len(ms))
         starts.append(len(codes))
-    return msid, np.array(starts, dtype=np.int64), np.array(codes, dtype=np.int64)
+    sub_starts: list[int] = [0]
+    subs: list[int] = []
+    for k1, n in t.l_states:
+        subs.extend(t.kidx[tuple(sorted(k1 + s))] for s in keep_choices(n) if len(s) < len(n))
+        sub_starts.append(len(subs))
+    return (msid, np.array(starts, dtype=np.int64), np.array(codes, dtype=np.int64),
+            np.array(sub_starts, dtype=np.int64), np.array(subs, dtype=np.int64))
 
 
 def optimal_tables(rules: Rules, cache_dir: str | None) -> _play.Optimal:
-    """The kernel's buffers of the strategy ``OptimalBot(cache_dir)`` plays under ``rules`` (once per process)."""
+    """The kernel's buffers of the strategy ``OptimalBot(cache_dir)`` plays under ``rules`` (once per process;
+    asked once a unit, so found by the ``Rules`` first: building ``rules.key`` costs more than a game)."""
+    if rules is _LAST[0] and cache_dir == _LAST[1]:
+        return _LAST[2]  # type: ignore[no-any-return]
+    out = _BY_RULES.get((rules, cache_dir))
+    if out is not None:
+        _LAST[:] = [rules, cache_dir, out]
+        return out
     key = (rules.key, cache_dir)
     out = _OPTIMAL.get(key)
     if out is None:
@@ -127,6 +148,8 @@ def optimal_tables(rules: Rules, cache_dir: str | None) -> _play.Optimal:
         turn = (t.o_ms, t.o_p, t.o_start, t.k_drop, t.ms_drop, t.p1, t.p_e3, t.p_drop, t.l_ms, t.l_p, t.l_drop,
                 t.l_start)
         out = _OPTIMAL[key] = _play.Optimal(parts, turn, _keeps(), bool(rules.locked))
+    _BY_RULES[rules, cache_dir] = out
+    _LAST[:] = [rules, cache_dir, out]
     return out
 
 
@@ -154,6 +177,21 @@ def _legal(seat: int, allowed: int, lines: int) -> list[Action]:
 
 def _fresh(state: State) -> bool:
     return state.games == 1 and state.deal_no == 0 and not state.actions[0] and not state.over
+
+
+def _rotation_codes(state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]]
+                    ) -> tuple[list[list[int]], tuple[str | None] | tuple[()]] | None:
+    """The kernel's bot codes of every rotation and the optimal seats' ``(cache_dir,)`` (``()``: none), or
+    None when ``play_rows`` leaves the unit to the readable loop: other tables, a match of several games or
+    one under way, a seat the kernel does not play, optimal seats of strategies from different places."""
+    if tables is not TABLES or not _fresh(state):
+        return None
+    got = [_codes(bots, state.rules) for bots in rotations]
+    known = [c for c in got if c is not None]
+    where = {w for _, w in known if w}
+    if len(known) != len(got) or len(where) > 1:
+        return None
+    return [c for c, _ in known], where.pop() if where else ()
 
 
 class Playout(FastPath):
@@ -202,16 +240,32 @@ class Playout(FastPath):
     def play_rows(self, state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]],
                   rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
         """Every rotation of the fresh one-game match in C, rows straight from the kernel (tables.py's)."""
-        got = [_codes(bots, state.rules) for bots in rotations]
-        if tables is not TABLES or not _fresh(state):
+        got = _rotation_codes(state, tables, rotations)
+        if got is None:
             return super().play_rows(state, tables, rotations, rng_at)
-        known = [c for c in got if c is not None]
-        where = {w for _, w in known if w}
-        if len(known) != len(got) or len(where) > 1:
-            return super().play_rows(state, tables, rotations, rng_at)
-        return _play.rows(rng_at, state.streams[0].faces, state.players, state.dealer % state.players,
-                          options(state.rules), [c for c, _ in known], state.rules.preset,
-                          _tables_of(state.rules, where.pop() if where else ()))
+        codes, where = got
+        out: list[RotationRows] = _play.rows(rng_at, state.streams[0].faces, state.players,
+                                             state.dealer % state.players, options(state.rules), codes,
+                                             state.rules.preset, _tables_of(state.rules, where))
+        return out
+
+    def play_rows_corrected(self, state: State, tables: TableSpec, rotations: Sequence[Sequence[Any]],
+                            rng_at: Callable[[int], np.random.Generator], luck: LuckEstimator
+                            ) -> tuple[list[RotationRows], list[list[float]]] | None:
+        """``play_rows`` with ``luck.LUCK``'s corrections computed in the kernel: each seat's turn takes its
+        arrays from the strategy the estimator values positions by (``optimal_tables(rules, None)``, the
+        default ``load_strategy``; an optimal seat of that strategy shares them) and sums its throws' luck
+        as ``luck.turn_luck`` does (``_play.turn_luck``): ``luck.unit_corrections``' floats, no ``State``.
+        None for another estimator, rules it does not cover, or a table ``play_rows`` gives to the readable
+        loop (the runner then corrects the finished states)."""
+        got = _rotation_codes(state, tables, rotations)
+        if luck is not LUCK or not luck.supports(state.rules) or got is None:
+            return None
+        codes, where = got
+        rows, corrections = _play.rows(rng_at, state.streams[0].faces, state.players, state.dealer % state.players,
+                                       options(state.rules), codes, state.rules.preset,
+                                       _tables_of(state.rules, where), optimal_tables(state.rules, None))
+        return rows, corrections
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random seats, greedy seats, and the two alternating; with three players also optimal, random and

@@ -106,69 +106,72 @@ cdef inline void write_row(const Part *p, long mask, long s, long allowed, doubl
                 wv23[ms] = dmax(wv23[ms], p.sc23[g * p.nm + ms] + vn)
 
 
-cdef inline double turn_row(const Turn *t, const double *r1, const double *r23, bint locked, double *e3,
-                            double *e2, double *mk, double *mp, double *w2) noexcept nogil:
-    """The turn of one state (``turn.solve_turn``): fills ``e3``/``e2`` ([nk], keeping K before throw 3 / 2)
-    and returns the turn's expected value. Scratch: ``mk`` [nk + 1], ``mp`` [npairs + 1], ``w2`` [nm]."""
-    cdef long k, o, j, q, l, m, end
-    cdef double acc, w, v
-    cdef long NK = t.nk, NP = t.npairs
-    # E3[K]: keep K, throw the rest once more, then write the best line
-    for k in range(NK):
-        end = t.o_start[k + 1] if k + 1 < NK else t.no
+cdef inline double drop_max(double v, const double *m, const long *drop, long stop) noexcept nogil:
+    """The largest of ``v`` and ``m[drop[j]]`` over the five entries of ``drop`` (a multiset minus one die of
+    each face, then pads pointing at ``m``'s NEG slot) before the first equal to ``stop`` (-1: all five), in
+    that order."""
+    cdef long j
+    for j in range(5):
+        if drop[j] == stop:
+            break
+        v = dmax(v, m[drop[j]])
+    return v
+
+
+cdef inline void keep_values(double *m, const double *e, const long *at, const long *drop, long n,
+                             long stop) noexcept nogil:
+    """The keep values ``m[q] = max(e[at[q]], max_j m[drop[q, j]])`` (``e[q]`` when ``at`` is NULL) for
+    q = 0..n-1 in order, ``m[n]`` the NEG slot: the best value of keeping any sub-multiset of q, as every
+    entry of ``drop[q]`` precedes q. ``drop`` and ``stop`` as ``drop_max``'s."""
+    cdef long q
+    m[n] = -1e18
+    for q in range(n):
+        m[q] = drop_max(e[at[q]] if at != NULL else e[q], m, drop + q * 5, stop)
+
+
+cdef inline void expect_kept(const Turn *t, const double *w, double *e) noexcept nogil:
+    """``e[K] = sum_o P(o) w[K + o]`` over the outcomes of the re-rolled dice of every kept multiset K."""
+    cdef long k, o, end
+    cdef double acc
+    for k in range(t.nk):
+        end = t.o_start[k + 1] if k + 1 < t.nk else t.no
         acc = 0.0
         for o in range(t.o_start[k], end):
-            acc = acc + t.o_p[o] * r23[t.o_ms[o]]
-        e3[k] = acc
+            acc = acc + t.o_p[o] * w[t.o_ms[o]]
+        e[k] = acc
+
+
+cdef inline double turn_row(const Turn *t, const double *r1, const double *r23, bint locked, double *e3,
+                            double *e2, double *mk, double *mp, double *w2, double *w1) noexcept nogil:
+    """The turn of one state (``turn.solve_turn``): fills ``e3``/``e2`` ([nk], keeping K before throw 3 / 2)
+    and returns the turn's expected value; ``w1`` ([nm], unless NULL) gets ``W1``, the value after throw 1 of
+    every multiset (the better of writing and the best keep). Scratch: ``mk`` [nk + 1], ``mp`` [npairs + 1],
+    ``w2`` [nm]."""
+    cdef long k, l, m, end
+    cdef double acc, w
+    cdef long NK = t.nk, NP = t.npairs
+    # E3[K]: keep K, throw the rest once more, then write the best line
+    expect_kept(t, r23, e3)
     if locked:
-        mp[NP] = -1e18
-        for q in range(NP):
-            v = e3[t.p_e3[q]]
-            for j in range(5):
-                if t.p_drop[q * 5 + j] == NP:
-                    break
-                v = dmax(v, mp[t.p_drop[q * 5 + j]])
-            mp[q] = v
+        # (K1, X): the best of keeping K1 and any part of X before throw 3; W2[K1, N] over the new faces N
+        keep_values(mp, e3, t.p_e3, t.p_drop, NP, NP)
         for k in range(NK):
             end = t.l_start[k + 1] if k + 1 < NK else t.nl
             acc = 0.0
             for l in range(t.l_start[k], end):
-                w = r23[t.l_ms[l]]
-                for j in range(5):
-                    if t.l_drop[l * 5 + j] == NP:
-                        break
-                    w = dmax(w, mp[t.l_drop[l * 5 + j]])
-                acc = acc + t.l_p[l] * w
+                acc = acc + t.l_p[l] * drop_max(r23[t.l_ms[l]], mp, t.l_drop + l * 5, NP)
             e2[k] = acc
     else:
-        mk[NK] = -1e18
-        for k in range(NK):
-            v = e3[k]
-            for j in range(5):
-                v = dmax(v, mk[t.k_drop[k * 5 + j]])
-            mk[k] = v
+        keep_values(mk, e3, NULL, t.k_drop, NK, -1)
         for m in range(t.nm):
-            w = r23[m]
-            for j in range(5):
-                w = dmax(w, mk[t.ms_drop[m * 5 + j]])
-            w2[m] = w
-        for k in range(NK):
-            end = t.o_start[k + 1] if k + 1 < NK else t.no
-            acc = 0.0
-            for o in range(t.o_start[k], end):
-                acc = acc + t.o_p[o] * w2[t.o_ms[o]]
-            e2[k] = acc
+            w2[m] = drop_max(r23[m], mk, t.ms_drop + m * 5, -1)
+        expect_kept(t, w2, e2)
     # throw 1: write now, or keep the best proper sub-multiset before throw 2
-    mk[NK] = -1e18
-    for k in range(NK):
-        v = e2[k]
-        for j in range(5):
-            v = dmax(v, mk[t.k_drop[k * 5 + j]])
-        mk[k] = v
+    keep_values(mk, e2, NULL, t.k_drop, NK, -1)
     acc = 0.0
     for m in range(t.nm):
-        w = r1[m]
-        for j in range(5):
-            w = dmax(w, mk[t.ms_drop[m * 5 + j]])
+        w = drop_max(r1[m], mk, t.ms_drop + m * 5, -1)
+        if w1 != NULL:
+            w1[m] = w
         acc = acc + t.p1[m] * w
     return acc
