@@ -24,8 +24,8 @@ item 3: target 60 deals/s); Order Poker's ``montecarlo`` against
 ``heuristic`` and two ``random`` (issue 30 item 3: strong bots; ``--scale 0.5`` keeps the old code's run near
 a minute of CPU); Order Poker's ``heuristic`` and two ``random`` (the compiled play-out's heuristic seats;
 ``--scale 0.08`` for the readable engine's run with ``--before``). Seating is duplicate (one rotation per
-seat); ``variance_reduction: none`` where the spec knows the field (the corrected score needs the
-finished states, so that mode plays by the engine's loop, not ``FastPath.play_rows``).
+seat); ``variance_reduction: none`` where the spec knows the field, or ``--variance auto`` (the jobs'
+default: the luck-adjusted score, its correction's cost included).
 """
 
 from __future__ import annotations
@@ -89,14 +89,14 @@ def _has_variance_field() -> bool:
     return "variance_reduction" in TournamentSpec.model_fields
 
 
-def spec(game: str, rules: dict[str, Any], bots: list[str], deals: int) -> dict[str, Any]:
-    """The job of one case (summary rows, duplicate seating, shards of 10,000)."""
+def spec(game: str, rules: dict[str, Any], bots: list[str], deals: int, variance: str = "none") -> dict[str, Any]:
+    """The job of one case (summary rows, duplicate seating, shards of 10,000, ``variance_reduction``)."""
     out: dict[str, Any] = {"kind": "tournament", "name": f"bench {game}", "game": game, "rules": rules,
                            "players": len(bots), "bots": [{"name": b} for b in bots], "deals": deals,
                            "seating": "duplicate", "seed": 1, "record": "summary",
                            "shard_deals": min(deals, 10_000)}
     if _has_variance_field():
-        out["variance_reduction"] = "none"
+        out["variance_reduction"] = variance
     return out
 
 
@@ -122,6 +122,8 @@ def main() -> None:
     ap.add_argument("--json")
     ap.add_argument("--case", help="only the cases whose name contains this text")
     ap.add_argument("--before", type=Path, help="a copy of the code before a change, run interleaved")
+    ap.add_argument("--variance", default="none", choices=("none", "auto"),
+                    help="the jobs' variance_reduction (auto: the luck-adjusted score's cost included)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-dq-"))
     specs = []
@@ -130,7 +132,7 @@ def main() -> None:
             continue
         n = max(100, int(units * args.scale))
         path = work / f"case{i}.json"
-        path.write_text(json.dumps(spec(game, rules, bots, n)))
+        path.write_text(json.dumps(spec(game, rules, bots, n, args.variance)))
         specs.append((name, path, n, unit))
     try:
         import pyhtzee  # noqa: F401
