@@ -76,14 +76,26 @@ def pipeline(bots_names: list[str], players: int, deals: int, seed: int, workers
     deals, outcomes, table rows), ``report`` (statistics, rating, report files) and ``other``
     (planning, Parquet commits with fsync, the job store).
     """
-    import sims.embedded
-    import sims.run
-    from sims.embedded import run_job
     from sims.spec import parse_spec
 
     spec = parse_spec({"kind": "tournament", "game": "order-poker", "players": players, "bots": bots_names,
                        "deals": deals, "seating": "duplicate", "seed": seed,
                        **({"shard_deals": shard_deals} if shard_deals else {})})
+    dt, cpu, split = timed_job(spec, workers)
+    return deals * players / dt, deals * players / cpu, split
+
+
+def timed_job(spec: Any, workers: int) -> tuple[float, float, dict[str, float]]:
+    """(wall seconds, this process's CPU seconds, the split) of the embedded job ``spec`` (a parsed spec) in a
+    fresh data root. With one worker the split says where this process's CPU time went: ``play`` (the
+    readable engine's or ``play_out``'s deals, ``sims.run.play_deal``), ``shards`` (the rest of computing
+    shards: streams, dealing, a fast path's ``play_rows``/``play_shard``, rotations, table rows),
+    ``report`` (statistics, rating, report files) and ``other`` (planning, Parquet commits with fsync, the
+    job store); empty with more workers (their CPU is in the children)."""
+    import sims.embedded
+    import sims.run
+    from sims.embedded import run_job
+
     spent = {"play": 0.0, "shards": 0.0, "report": 0.0}
 
     def timed(name: str, f: Any) -> Any:
@@ -112,7 +124,7 @@ def pipeline(bots_names: list[str], players: int, deals: int, seed: int, workers
     if workers == 1:
         split = {"play": spent["play"], "shards": spent["shards"] - spent["play"], "report": spent["report"],
                  "other": cpu - spent["shards"] - spent["report"], "total": cpu}
-    return deals * players / dt, deals * players / cpu, split
+    return dt, cpu, split
 
 
 def main() -> None:

@@ -19,8 +19,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def rasklad_run(spec: dict[str, Any], workers: int = 1) -> tuple[float, int]:
-    """(CPU seconds, rows of ``deals``) of ``rasklad run`` of ``spec`` with ``workers`` worker processes."""
+def rasklad_run(spec: dict[str, Any], workers: int = 1, env: dict[str, str] | None = None) -> tuple[float, int]:
+    """(CPU seconds, rows of ``deals``) of ``rasklad run`` of ``spec`` with ``workers`` worker processes;
+    ``env``: the child's environment (None: this process's)."""
     import pyarrow.parquet as pq
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -29,7 +30,7 @@ def rasklad_run(spec: dict[str, Any], workers: int = 1) -> tuple[float, int]:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([str(Path(sys.executable).parent / "rasklad"), "run", str(path), "--workers", str(workers),
                         "--data", str(Path(tmp) / "data"), "--new", "-q"], check=True, cwd=ROOT,
-                       stdout=subprocess.DEVNULL)
+                       stdout=subprocess.DEVNULL, env=env)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         rows = sum(pq.read_metadata(f).num_rows for f in Path(tmp, "data").glob("jobs/*/deals/*.parquet"))

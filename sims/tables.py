@@ -211,19 +211,29 @@ class TournamentRows:
         self.seats_schema = seats_schema(entry)
         self._deal_cols: list[list[Any]] = [[] for _ in self.deals_schema]
         self._seat_cols: list[list[Any]] = [[] for _ in self.seats_schema]
-        # Rows of fast-path deals not yet moved into the columns: kept as tuples and transposed in one
-        # zip per column every PENDING seat rows (``_flush``), which costs a fraction of extending
-        # every column per deal (issue 30: a Quintet deal's rows were a third of its time); a bounded
-        # batch, because many live tuples make every garbage collection slower.
+        # Rows of fast-path deals (``add_rotations``) not yet moved into the columns: kept as tuples and
+        # transposed in one zip per column every PENDING seat rows (``_flush``), which costs a fraction of
+        # extending every column per deal (issue 30: a Quintet deal's rows were a third of its time); a
+        # bounded batch, because many live tuples make every garbage collection slower. Their seat rows
+        # are kept apart from ``add``'s (``_seat_cols``): only the game's values (``_unit_own``), and per
+        # rotation its deal, number and seating (and the corrections); the keys, ``adjusted_score`` and
+        # ``remote_faults`` are built as arrays when they become a table (``_unit_seats``): about 40% less
+        # CPU for the rows of deal-unit games (issue 30, benchmarks/bench_pipeline_rules.py).
         self._deal_pending: list[tuple[Any, ...]] = []
-        self._seat_pending: list[tuple[Any, ...]] = []
+        self._seat_pending: list[Sequence[Any]] = []
+        self._unit_own: list[list[Any]] = [[] for _ in entry.tables.seats]
+        self._unit_rot: list[tuple[int, int, Sequence[int]]] = []
+        self._unit_corr: list[float] | None = None
+        self._labels: Sequence[str] = ()
         self.records: dict[str, list[Any]] = {f.name: [] for f in RECORDS}
         self._deal_rows = entry.tables.deal_rows
         self._seat_rows = entry.tables.seat_rows
         self._at = _score_at(entry) + 1
-        # Column batches of a fast path's ``play_shard`` (``add_columns``), with the rows added before
-        # each batch: the tables are their concatenation, in the order the units were added.
-        self._chunks: list[tuple[pa.Table, pa.Table]] = []
+        # Tables of rows already added: column batches of a fast path's ``play_shard`` (``add_columns``)
+        # with the rows added before each, and ``add_rotations``' seat rows before ``add``'s that follow
+        # them; the tables are their concatenation, in the order the units were added.
+        self._deal_chunks: list[pa.Table] = []
+        self._seat_chunks: list[pa.Table] = []
 
     def _adjusted(self, values: Sequence[Any], correction: float) -> tuple[Any, ...]:
         """A seat row's game values with ``adjusted_score = score - correction`` put after ``score``."""
@@ -237,6 +247,7 @@ class TournamentRows:
         ``corrections`` (one per seat, ``GameEntry.luck``) make ``adjusted_score`` (none: the score);
         ``faults`` (one per seat) are the remote faults of each seat (none: 0)."""
         self._flush()  # rows stay in the order the units were added
+        self._seats_in_order()
         dc = self._deal_cols
         seating_list = list(seating)
         for deal_no, (dealer, values) in enumerate(self._deal_rows(state)):
@@ -260,24 +271,61 @@ class TournamentRows:
     def add_rotations(self, deal: int, plays: Sequence[Sequence[int]], labels: Sequence[str],
                       rows: Sequence[RotationRows], corrections: Sequence[Sequence[float]] | None = None) -> None:
         """Add the rows of every rotation of one deal, as a fast path's ``play_rows`` gives them
-        (per rotation: the row functions' ``deal_rows`` and ``seat_rows`` values); summary jobs only.
-        ``corrections`` (per rotation, one per seat: ``play_rows_corrected``) make ``adjusted_score``
-        as ``add`` does (none: the score)."""
-        deal_rows, seat_rows = self._deal_pending, self._seat_pending
-        at, match = self._at, self.match
+        (per rotation: the row functions' ``deal_rows`` and ``seat_rows`` values, one seat row per seat);
+        summary jobs only. ``corrections`` (per rotation, one per seat: ``play_rows_corrected``) make
+        ``adjusted_score`` as ``add`` does (none: the score)."""
+        deal_rows, seat_rows, rot = self._deal_pending, self._seat_pending, self._unit_rot
+        match = self.match
+        self._labels = labels
+        if corrections is not None and self._unit_corr is None:  # the rotations before: not corrected
+            self._unit_corr = [0.0] * sum(len(seating) for _, _, seating in rot)
+        corr = self._unit_corr
         for rotation, (seating, (deals, seats)) in enumerate(zip(plays, rows, strict=True)):
             seating_list = list(seating)
             for deal_no, (dealer, values) in enumerate(deals):
                 deal_rows.append((deal, rotation, deal_no, dealer, seating_list, *values) if match else
                                  (deal, rotation, dealer, seating_list, *values))
-            for seat, values in enumerate(seats):
-                b = seating[seat]
-                # adjusted_score (after score): the score less the correction, as _adjusted computes it
-                adjusted = float(values[at - 1]) if corrections is None else \
-                    float(values[at - 1]) - float(corrections[rotation][seat])
-                seat_rows.append((deal, rotation, seat, b, labels[b], *values[:at], adjusted, *values[at:], 0))
+            if len(seats) != len(seating):
+                raise ValueError(f"{len(seats)} seat rows for {len(seating)} seats")
+            seat_rows += seats
+            rot.append((deal, rotation, seating))
+            if corr is not None:
+                corr += [0.0] * len(seating) if corrections is None else corrections[rotation]
         if len(seat_rows) >= self.PENDING:
             self._flush()
+
+    def _unit_seats(self) -> pa.Table:
+        """The seat rows of ``add_rotations`` so far as a table (their buffers start empty again): the
+        game's values as they are, the keys, ``adjusted_score`` (``score - correction`` as floats, as
+        ``_adjusted`` computes it) and ``remote_faults`` (0) as arrays."""
+        self._flush()
+        own, rot, corr = self._unit_own, self._unit_rot, self._unit_corr
+        self._unit_own, self._unit_rot, self._unit_corr = [[] for _ in own], [], None
+        sizes = np.fromiter((len(seating) for _, _, seating in rot), dtype=np.int64, count=len(rot))
+        bot_index = np.fromiter((b for _, _, seating in rot for b in seating), dtype=np.int64,
+                                count=int(sizes.sum()))
+        at = self._at
+        adjusted = np.array([float(v) for v in own[at - 1]], dtype=np.float64)
+        if corr is not None:
+            adjusted = adjusted - np.array([float(c) for c in corr], dtype=np.float64)
+        cols: list[Any] = [np.repeat(np.fromiter((d for d, _, _ in rot), dtype=np.int64, count=len(rot)), sizes),
+                           np.repeat(np.fromiter((r for _, r, _ in rot), dtype=np.int16, count=len(rot)), sizes),
+                           (np.arange(len(bot_index)) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int8),
+                           bot_index.astype(np.int16), Coded(bot_index, tuple(self._labels)),
+                           *own[:at], adjusted, *own[at:], np.zeros(len(bot_index), dtype=np.int32)]
+        return pa.Table.from_arrays([pa.array(c, type=f.type) if isinstance(c, list) else _arrow(c, f.type)
+                                     for c, f in zip(cols, self.seats_schema, strict=True)], schema=self.seats_schema)
+
+    def _seats_in_order(self) -> None:
+        """Before other seat rows are added: ``add``'s rows so far, then ``add_rotations``', as chunks."""
+        if self._unit_rot:
+            seats = self._seat_cols
+            if seats[0]:
+                self._seat_chunks.append(pa.Table.from_arrays(
+                    [pa.array(c, type=f.type) for c, f in zip(seats, self.seats_schema, strict=True)],
+                    schema=self.seats_schema))
+                self._seat_cols = [[] for _ in self.seats_schema]
+            self._seat_chunks.append(self._unit_seats())
 
     def add_columns(self, deals: range, plays: Sequence[Sequence[int]], labels: Sequence[str],
                     columns: ShardColumns) -> None:
@@ -309,11 +357,14 @@ class TournamentRows:
             REMOTE_FAULTS: np.zeros(seats, dtype=np.int32)}
         seats_t = pa.Table.from_arrays([_arrow(skeys[f.name] if f.name in skeys else seat_cols[f.name], f.type)
                                         for f in self.seats_schema], schema=self.seats_schema)
-        self._chunks += [self._rows_tables(), (deals_t, seats_t)]
+        deals_before, seats_before = self._rows_tables()
+        self._deal_chunks += [deals_before, deals_t]
+        self._seat_chunks += [seats_before, seats_t]
 
     def _rows_tables(self) -> tuple[pa.Table, pa.Table]:
         """The rows added so far (not yet in a chunk) as tables; the row buffers start empty again."""
         self._flush()
+        self._seats_in_order()
         out = (pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(self._deal_cols, self.deals_schema,
                                                                                strict=True)],
                                     schema=self.deals_schema),
@@ -326,7 +377,7 @@ class TournamentRows:
 
     def _flush(self) -> None:
         """Move the pending fast-path rows into the columns (a row's width is checked here)."""
-        for cols, pending in ((self._deal_cols, self._deal_pending), (self._seat_cols, self._seat_pending)):
+        for cols, pending in ((self._deal_cols, self._deal_pending), (self._unit_own, self._seat_pending)):
             if pending:
                 for col, values in zip(cols, zip(*pending, strict=True), strict=True):
                     col.extend(values)
@@ -335,10 +386,9 @@ class TournamentRows:
     def tables(self) -> dict[str, pa.Table]:
         """The shard's tables with their explicit schemas."""
         deals, seats = self._rows_tables()
-        if self._chunks:  # rows before each batch, the batch; then the rows after the last one
-            parts = [*self._chunks, (deals, seats)]
-            deals = pa.concat_tables([d for d, _ in parts])
-            seats = pa.concat_tables([s for _, s in parts])
+        if self._deal_chunks or self._seat_chunks:  # the chunks in order; then the rows after the last one
+            deals = pa.concat_tables([*self._deal_chunks, deals])
+            seats = pa.concat_tables([*self._seat_chunks, seats])
         out = {"deals": deals, "seats": seats}
         if self.full:
             out["records"] = pa.Table.from_pydict(self.records, schema=RECORDS)
