@@ -243,6 +243,21 @@ cdef inline int _last(Ctx* c) noexcept nogil:
     return w == c.declarer
 
 
+cdef inline bint _take(int maximizer, int v, int* best, int* alpha, int* beta) noexcept nogil:
+    """Fail-soft alpha-beta at one move of the side to play: ``v`` into the best value and the window
+    (the maximiser raises alpha, the minimiser lowers beta); True when the window has closed (a cut)."""
+    if maximizer:
+        if v > best[0]:
+            best[0] = v
+            if v > alpha[0]:
+                alpha[0] = v
+    elif v < best[0]:
+        best[0] = v
+        if v < beta[0]:
+            beta[0] = v
+    return alpha[0] >= beta[0]
+
+
 cdef int _lead(Ctx* c, int alpha, int beta) noexcept nogil:
     """The declarer's tricks from a trick boundary (fail-soft alpha-beta; the table's positions)."""
     cdef Entry* e
@@ -301,16 +316,7 @@ cdef int _lead(Ctx* c, int alpha, int beta) noexcept nogil:
         c.trick[0] = card
         v = _second(c, alpha, beta)
         c.hand[seat] |= bit
-        if maximizer:
-            if v > best:
-                best = v
-                if best > alpha:
-                    alpha = best
-        elif v < best:
-            best = v
-            if best < beta:
-                beta = best
-        if alpha >= beta:
+        if _take(maximizer, v, &best, &alpha, &beta):
             break
     if e.k1 != k1 or e.k2 != <uint32_t>k2:  # (a deeper position may have taken the entry meanwhile)
         e.k1, e.k2 = k1, <uint32_t>k2
@@ -346,16 +352,7 @@ cdef int _second(Ctx* c, int alpha, int beta) noexcept nogil:
         c.trick[1] = card
         v = _third(c, alpha, beta)
         c.hand[seat] |= bit
-        if maximizer:
-            if v > best:
-                best = v
-                if best > alpha:
-                    alpha = best
-        elif v < best:
-            best = v
-            if best < beta:
-                beta = best
-        if alpha >= beta:
+        if _take(maximizer, v, &best, &alpha, &beta):
             break
     return best
 
@@ -391,16 +388,7 @@ cdef int _third(Ctx* c, int alpha, int beta) noexcept nogil:
         c.leader = w
         v = v + _lead(c, alpha - v, beta - v)
         c.hand[seat] |= bit
-        if maximizer:
-            if v > best:
-                best = v
-                if best > alpha:
-                    alpha = best
-        elif v < best:
-            best = v
-            if best < beta:
-                beta = best
-        if alpha >= beta:
+        if _take(maximizer, v, &best, &alpha, &beta):
             break
     c.remaining += 1
     c.leader = leader
