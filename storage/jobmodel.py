@@ -8,12 +8,27 @@ no SQLAlchemy (issue 30 item 4: a job's fixed cost). ``storage.jobstore`` re-exp
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-__all__ = ["ACTIVE", "ALLOWED", "FINAL", "JOB_LEASE", "STATES", "InvalidTransition", "Job", "JobExists",
-           "JobStoreError", "Lease", "LimitReached", "now", "utc"]
+__all__ = [
+    "ACTIVE",
+    "ALLOWED",
+    "FINAL",
+    "JOB_LEASE",
+    "STATES",
+    "InvalidTransition",
+    "Job",
+    "JobExists",
+    "JobStoreError",
+    "Lease",
+    "LimitReached",
+    "now",
+    "transition_sources",
+    "utc",
+]
 
 STATES = ("queued", "running", "succeeded", "failed", "cancelled")
 ALLOWED: dict[str, frozenset[str]] = {
@@ -85,6 +100,14 @@ class Job:
     cancel_requested: bool
     units_running: int = 0
     """Units (deals, matches) played so far in shards not yet committed (``JobStore.note_units``)."""
+
+
+def transition_sources(state: str, only_from: Collection[str] | None = None) -> list[str]:
+    """The states a job may move to ``state`` from (``ALLOWED``), narrowed to ``only_from`` when given (a
+    compare-and-set); JobStoreError for an unknown state. Both job stores' ``set_state`` ask it."""
+    if state not in STATES:
+        raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
+    return [s for s, targets in ALLOWED.items() if state in targets and (only_from is None or s in only_from)]
 
 
 def now() -> datetime:

@@ -70,6 +70,7 @@ from storage.jobmodel import (
     JobStoreError,
     Lease,
     LimitReached,
+    transition_sources,
 )
 from storage.jobmodel import FINAL as _FINAL
 from storage.jobmodel import now as _now
@@ -331,10 +332,7 @@ class JobStore:
         between is not undone (cancelled -> running is allowed only for an explicit resume);
         of two racing finalizers exactly one moves the job to ``succeeded``.
         """
-        if state not in STATES:
-            raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
-        sources = [s for s, targets in ALLOWED.items() if state in targets
-                   and (only_from is None or s in only_from)]
+        sources = transition_sources(state, only_from)
         now = _now()
         values: dict[str, Any] = {"state": state}
         if state == "running":

@@ -26,9 +26,7 @@ from typing import Any
 
 from storage.jobmodel import (
     ACTIVE,
-    ALLOWED,
     FINAL,
-    STATES,
     InvalidTransition,
     Job,
     JobExists,
@@ -36,6 +34,7 @@ from storage.jobmodel import (
     Lease,
     LimitReached,
     now,
+    transition_sources,
     utc,
 )
 
@@ -230,10 +229,7 @@ class SqliteJobStore:
     def set_state(self, job_id: str, state: str, error: str | None = None,
                   only_from: Collection[str] | None = None) -> Job:
         """As ``JobStore.set_state``: a checked transition, applied atomically."""
-        if state not in STATES:
-            raise JobStoreError(f"unknown state {state!r}: one of {', '.join(STATES)}")
-        sources = [s for s, targets in ALLOWED.items() if state in targets
-                   and (only_from is None or s in only_from)]
+        sources = transition_sources(state, only_from)
         stamp = _stamp(now())
         sets: list[tuple[str, Any]] = [("state", state)]
         if state == "running":
