@@ -76,6 +76,13 @@ CASES: dict[str, dict[str, Any]] = {
                             "strong": "quintet/equilibrium", "rule": "quintet/greedy", "seating": "random"},
     "quintet/blotto-random": {"game": "quintet", "rules": {}, "players": 2, "same": BLOTTO_RANDOM,
                               "strong": BLOTTO_RANDOM, "rule": "quintet/greedy", "seating": "random"},
+    # Liar's poker's estimator has action terms only (the cfr bot's known mixed policy): the abstraction of the
+    # classic game, and an exact CFR+ policy of a small game (2 digits of 1..4 a note, policies/l2d4.npz).
+    "liars-poker/cfr": {"game": "liars-poker", "rules": {}, "players": 2, "same": "liars-poker/cfr",
+                        "strong": "liars-poker/cfr", "rule": "liars-poker/truthful", "seating": "random"},
+    "liars-poker/cfr-small": {"game": "liars-poker", "rules": {"digits_per_note": 2, "digit_values": 4},
+                              "players": 2, "same": "liars-poker/cfr", "strong": "liars-poker/cfr",
+                              "rule": "liars-poker/truthful", "seating": "random"},
 }
 
 
@@ -167,6 +174,40 @@ def job_cost(case: dict[str, Any], deals: int, rounds: int = 3) -> dict[str, flo
     return {"none_ms": 1000 * none, "auto_ms": 1000 * auto, "cost": auto / none - 1.0}
 
 
+def ceiling(case: dict[str, Any], deals: int, replays: int) -> dict[str, float]:
+    """What action terms could remove at best: strong against rule-based, duplicate seating, each deal played
+    ``replays`` times with fresh draws of the bots (the same chance stub). The paired difference's variance
+    splits into the deal's part (the variance over deals of the mean over replays, less its sampling share)
+    and the bots' own randomisation (the mean variance within a deal). A perfect action-term correction
+    removes at most the second: ``max_ratio`` = total / deal part."""
+    import numpy as np
+
+    spec = _spec(case, [case["strong"], case["rule"]], deals, "duplicate", 606)
+    entry = registry.game(spec.game)
+    rules = entry.rules(spec.rules)
+    bots = [registry.make(b.name, b.params) for b in spec.bots]
+    streams = Streams(deal_seed(spec.seed))
+    plays = seatings(spec, streams.rng)
+    means, within = [], []
+    for d in range(deals):
+        dealt = entry.deal(rules, spec.players, d % spec.players, streams.at(d, 0))
+        diffs = []
+        for rep in range(replays):
+            diff = 0.0
+            for r, seating in enumerate(plays):
+                st = dealt.copy()
+                play_deal(st, [bots[b] for b in seating], np.random.default_rng([707, d, rep, r]))
+                for seat, b in enumerate(seating):
+                    diff += float(st.scores()[seat]) * (1 if b == 0 else -1)
+            diffs.append(diff)
+        x = np.asarray(diffs)
+        means.append(x.mean())
+        within.append(x.var(ddof=1))
+    w = float(np.mean(within))
+    deal_part = float(np.var(means, ddof=1)) - w / replays
+    return {"total": deal_part + w, "deal": deal_part, "bots": w, "max_ratio": (deal_part + w) / deal_part}
+
+
 def every_game(jobs: int, per_job: int, only: list[str] | None) -> None:
     """The identical-bots check of every registered game (its random bot), one row per game."""
     lo, hi = coverage_bounds(jobs)
@@ -201,10 +242,17 @@ def main() -> None:
     ap.add_argument("--no-every-game", action="store_true", help="skip the every-game identical-bots check")
     ap.add_argument("--cost-only", action="store_true",
                     help="only the cost of the correction (--cost-deals units per --case), as JSON")
+    ap.add_argument("--ceiling", type=int, metavar="REPLAYS", default=0,
+                    help="only the variance decomposition of --cost-deals deals per --case, each played REPLAYS "
+                         "times (the most action terms could remove), as JSON")
     ap.add_argument("--job-cost", action="store_true",
                     help="only the CPU time of whole shards of --cost-deals units per --case, corrected (auto) "
                          "against not (none), as JSON")
     args = ap.parse_args()
+    if args.ceiling:
+        print(json.dumps({name: ceiling(case, args.cost_deals, args.ceiling) for name, case in CASES.items()
+                          if not args.case or name in args.case}))
+        return
     if args.job_cost:
         print(json.dumps({name: job_cost(case, args.cost_deals) for name, case in CASES.items()
                           if not args.case or name in args.case}))

@@ -11,6 +11,7 @@ import numpy as np
 from games.core.entry import GameEntry, SolveOption, SolveProgress, Solver
 from games.liars_poker import questions, record, tables
 from games.liars_poker.bids import ACCEPT, CHALLENGE
+from games.liars_poker.luck import LUCK
 from games.liars_poker.playthrough import PLAYTHROUGH
 from games.liars_poker.rules import MAX_PLAYERS, MIN_PLAYERS, NAME, PRESETS, VERSION, Rules
 from games.liars_poker.state import Round, State, action_json, draw_notes
@@ -154,4 +155,5 @@ ENTRY = GameEntry(
     rule_due=record.rule_due,  # LP-7.4: LP-4.1, LP-4.6 or LP-4.4 at the index of the next action
     deal_series=_deal_series,
     fast_paths=_fast_paths(),  # random and truthful matches in C (fast/_play.pyx)
+    luck=LUCK,  # action terms over the cfr bot's known policy (games/liars_poker/luck.py)
 )

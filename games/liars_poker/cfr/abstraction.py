@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from games.core.entry import Policy
 from games.liars_poker.bids import CHALLENGE, Bid, Chain
 from games.liars_poker.rules import Rules
 from games.liars_poker.state import Round
@@ -222,15 +223,28 @@ def load(path: str | Path) -> dict[str, list[float]]:
 
 def act(policy: Mapping[str, list[float]], rnd: Round, seat: int, rng: np.random.Generator) -> Any | None:
     """An action of the abstraction policy at ``seat`` (None when its information set was never trained)."""
+    return act_noted(policy, rnd, seat, rng)[0]
+
+
+def act_noted(policy: Mapping[str, list[float]], rnd: Round, seat: int, rng: np.random.Generator
+              ) -> tuple[Any | None, Policy | None]:
+    """``act`` (the same one draw) and the law it drew from: the legal concrete actions of the information
+    set's abstract actions with their probabilities (None, None where ``act`` gives None)."""
     probs = policy.get(",".join(map(str, key(rnd, seat))))
     if probs is None:
-        return None
+        return None, None
     moves = [concrete(rnd, seat, a) for a in range(len(ACTIONS))]
     p = np.array([x if m is not None else 0.0 for x, m in zip(probs, moves, strict=True)])
     if p.sum() <= 0:
-        return None
-    a = int(np.searchsorted(np.cumsum(p / p.sum()), rng.random(), side="right"))
-    return moves[min(a, len(moves) - 1)] if moves[min(a, len(moves) - 1)] is not None else None
+        return None, None
+    law = p / p.sum()
+    a = min(int(np.searchsorted(np.cumsum(law), rng.random(), side="right")), len(moves) - 1)
+    if moves[a] is None:  # u past the cumulative sum's rounding: act gives None, the truthful bot acts
+        return None, None
+    keep = [j for j, m in enumerate(moves) if m is not None and law[j] > 0.0]
+    if a not in keep:  # the same rounding edge onto a zero-probability action: nothing to note
+        return moves[a], None
+    return moves[a], Policy([moves[j] for j in keep], law[keep], keep.index(a))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,6 +8,10 @@ written by ``rasklad solve liars-poker --out``) or from the package's shipped po
 ``rebid=once``, a chain too long for the exact tree, or no trained policy for these notes), the bot
 plays ``fallback``: the abstraction policy when one is shipped for the seats (classic notes,
 ``policies/abstract_n<n>.json``: 2 to 4 seats; games.liars_poker.cfr.abstraction), else the truthful bot.
+
+Both policies are mixed and known, so the bot notes them (``PolicyBot``, docs/bots.md "Known policy"):
+``act_noted`` makes ``act``'s one draw and returns the law it drew from, for the luck estimator's action
+terms (``games.liars_poker.luck``). The truthful fallback draws nothing and notes nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from games.liars_poker.bids import CHALLENGE, Bid, Chain
+from games.core.entry import Policy, PolicyBot
+from games.liars_poker.bids import CHALLENGE, Actions, Bid, Chain
 from games.liars_poker.cfr import abstraction
 from games.liars_poker.cfr.game import MAX_CHAIN, SmallGame
 from games.liars_poker.cfr.train import POLICIES, load_policy, shipped
@@ -57,7 +62,7 @@ def _load(path: Path) -> tuple[SmallGame, npt.NDArray[np.float32]] | None:
     return _CACHE[key]
 
 
-class CfrBot:
+class CfrBot(PolicyBot):
     """The CFR+ policy where one fits the table, else the fallback (see the module docstring)."""
 
     def __init__(self, policy: str | None = None) -> None:
@@ -80,20 +85,39 @@ class CfrBot:
     def abstract_act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
         """The abstraction policy (``games.liars_poker.cfr.abstraction``) where one is shipped for this
         table and its information set was trained, else the truthful bot."""
+        return self._abstract(view, legal_actions, rng, False)[0]
+
+    def _abstract(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator,
+                  noted: bool) -> tuple[Any, Policy | None]:
         rules = view["rules"]
         policy = abstract_policy(view["players"]) if rules.rebid == "off" and rules.digit_values == 10 \
             and rules.digits_per_note == 8 else None
         if policy is not None:
-            a = abstraction.act(policy, _round_of(view), view["seat"], rng)
+            a, law = abstraction.act_noted(policy, _round_of(view), view["seat"], rng) if noted else \
+                (abstraction.act(policy, _round_of(view), view["seat"], rng), None)
             if a is not None:
-                return a
-        return self.fallback.act(view, legal_actions, rng)
+                return a, law
+        return self.fallback.act(view, legal_actions, rng), None  # the truthful bot draws nothing
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
         """One action drawn from the policy at (own hand, bids made) with one uniform draw of ``rng``."""
+        return self._act(view, legal_actions, rng, False)[0]
+
+    def notes_policy(self) -> bool:
+        """Both of its policies are mixed (the truthful fallback notes nothing at its decisions)."""
+        return True
+
+    def act_noted(self, view: Mapping[str, Any], legal_actions: Sequence[Any],
+                  rng: np.random.Generator) -> tuple[Any, Policy | None]:
+        """``act`` (the same draw) and the law it drew from: the policy's actions at this information set
+        with their probabilities (None where the truthful fallback acted)."""
+        return self._act(view, legal_actions, rng, True)
+
+    def _act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator,
+             noted: bool) -> tuple[Any, Policy | None]:
         found = self.game_for(view)
         if found is None:
-            return self.abstract_act(view, legal_actions, rng)
+            return self._abstract(view, legal_actions, rng, noted)
         game, policy = found
         counts = view["counts"]
         hand = game.hand_index(tuple(counts[d] for d in range(1, game.values + 1)))
@@ -103,11 +127,26 @@ class CfrBot:
                 mask |= 1 << ((bid.q - 1) * game.values + bid.d - 1)
         lo, hi = int(game.offset[mask]), int(game.offset[mask + 1])
         probs = policy[lo:hi, hand].astype(np.float64)
-        x = rng.random() * probs.sum()
+        total = probs.sum()
+        x = rng.random() * total
         a = min(int(np.searchsorted(np.cumsum(probs), x, side="right")), hi - lo - 1)
         last = int(game.last[mask])
         nb = game.chain - 1 - last
-        if a >= nb:
-            return CHALLENGE
-        q, d = game.bid(last + 1 + a)
-        return Bid(q, d)
+
+        def action(j: int) -> Any:
+            if j >= nb:
+                return CHALLENGE
+            q, d = game.bid(last + 1 + j)
+            return Bid(q, d)
+
+        if not noted:
+            return action(a), None
+        if isinstance(legal_actions, Actions) and legal_actions.start == last + 1 and len(legal_actions) == hi - lo:
+            # the engine's legal actions are the small game's here (the same chain, LP-3.4): noted lazily
+            return action(a), Policy(legal_actions, probs / total, a)
+        # x is uniform on [0, total): action j is drawn with probability probs[j] / total; the law noted is
+        # over the actions of positive probability (the clip above can only reach another by rounding)
+        keep = np.flatnonzero(probs > 0.0).tolist()
+        if a not in keep:
+            return action(a), None
+        return action(a), Policy([action(j) for j in keep], probs[keep] / total, keep.index(a))
