@@ -165,6 +165,40 @@ def test_random_six_and_seven_card_hands_take_the_best_five(name: str, k: int) -
     assert [describe(int(v), mode) for v in values] == [category(key, ref) for key in keys]
 
 
+@pytest.mark.parametrize("low", ["ace_high", "ace_either"])
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_low_hands_holding_five_of_a_suit_take_the_best_five(low: str, k: int) -> None:
+    """Hands of natural cards holding five or more of one suit, where a low hand's flush counts (CP-5.2): the
+    evaluator's shortcut (``Tables._low_suited``: a mixed choice or a same-rank swap reaches the best value
+    with suits ignored) against the reference's best five of every choice. The suited cards are drawn
+    mostly from the low ranks, so that the all-suited choice is often the lowest by ranks (the cases where
+    the shortcut must fall back to every choice), and the others often pair them (the swaps)."""
+    mode, ref = Mode(low=low), RefMode(low=low)  # type: ignore[arg-type]
+    rng = np.random.default_rng(23 + k)
+    weights = np.array([8.0, 8, 8, 8, 6, 4, 2, 1, 1, 1, 1, 1, 8])  # ranks 2..A: the low ones and the ace
+    hands = []
+    for _ in range(600):
+        suit = int(rng.integers(4))
+        m = int(rng.integers(5, k + 1))
+        ranks = rng.choice(13, m, replace=False, p=weights / weights.sum())
+        suited = [4 * int(r) + suit for r in ranks]
+        rest = [c for c in rng.permutation(52).tolist() if c % 4 != suit][: k - m]
+        if rng.random() < 0.5 and k > m:  # a card of another suit pairing a suited rank
+            r = int(rng.choice(ranks))
+            rest[0] = 4 * r + (suit + 1 + int(rng.integers(3))) % 4
+        hand = suited + rest
+        if len(set(hand)) == k:
+            hands.append(hand)
+    arr = np.asarray(hands, dtype=np.uint8)
+    values = evaluate_mode(arr, mode)
+    keys = [min(reference_key([int(c) for c in sub], ref, "52") for sub in itertools.combinations(h, 5))
+            for h in hands]
+    pos = {key: i for i, key in enumerate(sorted(set(keys)))}
+    bad = order_mismatch(values, np.asarray([-pos[key] for key in keys]))
+    assert bad is None, (low, k, [hands[i] for i in bad])
+    assert [describe(int(v), mode) for v in values] == [category(key, ref) for key in keys]
+
+
 # ------------------------------------------------------------------ CP-14 worked examples
 def _v(hand: str, mode: Mode) -> int:
     return int(evaluate_mode(parse_hand(hand), mode)[0])
