@@ -97,8 +97,13 @@ def _columns_json(cols: tuple[Column, ...]) -> list[dict[str, Any]]:
     return [{"name": c.name, "type": c.type, "role": c.role, "doc": c.doc} for c in cols if c.role != "label"]
 
 
-def read_job_table(job_dir: Location, table: str, columns: tuple[str, ...] | None = None) -> pa.Table | None:
-    """Every committed shard of ``table`` as one table (only the ``columns`` that exist), or None."""
+def read_job_table(job_dir: Location, table: str, columns: tuple[str, ...] | None = None,
+                   dictionary: tuple[str, ...] = ()) -> pa.Table | None:
+    """Every committed shard of ``table`` as one table (only the ``columns`` that exist), or None.
+
+    ``dictionary`` names string columns to read dictionary-encoded, as Parquet stores them, so that the
+    statistics take their codes instead of hashing every string (local files; on an object store they
+    are read as strings)."""
     files = list(shard_files(job_dir, table).values())
     if not files:
         return None
@@ -106,9 +111,20 @@ def read_job_table(job_dir: Location, table: str, columns: tuple[str, ...] | Non
         schema = parquet_dataset(files[:1]).schema
         cols = None if columns is None else [c for c in columns if c in schema.names]
         return pa.concat_tables(read_parquet_files(files, cols)) if files else None
+    if dictionary:
+        # the first file's schema, as the dataset's below; no partitioning read off the paths
+        names = pq.read_schema(files[0]).names
+        cols = None if columns is None else [c for c in columns if c in names]
+        return pq.read_table([str(f) for f in files], columns=cols, partitioning=None,
+                             read_dictionary=[c for c in dictionary if c in names and (cols is None or c in cols)])
     dataset = parquet_dataset(files)
     cols = None if columns is None else [c for c in columns if c in dataset.schema.names]
     return dataset.to_table(columns=cols)
+
+
+def _string_categories(cols: tuple[Column, ...]) -> tuple[str, ...]:
+    """The ``string`` category columns: read dictionary-encoded (``read_job_table``)."""
+    return tuple(c.name for c in cols if c.role == "category" and c.type == "string")
 
 
 def _merge_counts(counts: pa.Table) -> pa.Table:
@@ -188,8 +204,8 @@ def build_report(job_dir: Location, spec: dict[str, Any]) -> dict[str, Any]:
     if kind == "tournament":
         deal_cols, seat_cols = game_columns(spec)
         deals_read, seats_read = reading_lists(spec)
-        seats = read_job_table(job_dir, "seats", seats_read)
-        deals = read_job_table(job_dir, "deals", deals_read)
+        seats = read_job_table(job_dir, "seats", seats_read, ("bot", *_string_categories(seat_cols)))
+        deals = read_job_table(job_dir, "deals", deals_read, _string_categories(deal_cols))
         report["columns"] = {"deals": _columns_json(deal_cols), "seats": _columns_json(seat_cols)}
         if seats is None or seats.num_rows == 0:
             report["leaderboard"] = None

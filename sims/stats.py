@@ -149,20 +149,50 @@ class PerDeal:
     row_deals: NDArray[np.int64]  # deal position (in ``deals``) of every seats row
 
 
+def _dictionary_codes(values: pa.Array | pa.ChunkedArray) -> tuple[NDArray[np.int64], list[str]] | None:
+    """Dense codes and labels of a dictionary-encoded string column without nulls (as Parquet stores a
+    string column, and ``sims.report`` reads it), read off its dictionary: the values present, each once,
+    in the dictionary's order. None for any other column (its values are hashed by ``dictionary_encode``)."""
+    if not (pa.types.is_dictionary(values.type) and pa.types.is_string(values.type.value_type)):
+        return None
+    if len(values) == 0 or values.null_count:
+        return None
+    if isinstance(values, pa.ChunkedArray):  # one dictionary for every chunk, then one array
+        values = values.unify_dictionaries().combine_chunks()
+    dictionary = values.dictionary
+    if dictionary.null_count:
+        return None
+    codes = np.asarray(values.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    used = np.bincount(codes, minlength=len(dictionary)) > 0
+    labels = [str(v) for v, u in zip(dictionary.to_pylist(), used.tolist(), strict=True) if u]
+    if len(set(labels)) != len(labels):
+        return None
+    if not used.all():  # a value of the dictionary that no row holds is no value of the column
+        codes = (np.cumsum(used) - 1)[codes]
+    return codes, labels
+
+
 def _bot_codes(seats: pa.Table) -> tuple[NDArray[np.int64], list[str], list[int | None]]:
     """Dense codes of the bot labels, ordered by their position in the spec (``bot_index``) then label."""
     col = seats.column("bot")
-    if not pa.types.is_string(col.type):  # e.g. dictionary-encoded or large_string from another writer
-        col = pc.cast(col, pa.string())
-    col = pc.fill_null(col.combine_chunks(), "?")
-    enc = col.dictionary_encode()
-    codes = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
-    labels = [str(s) for s in enc.dictionary.to_pylist()]
+    read = _dictionary_codes(col)
+    if read is not None:
+        codes, labels = read
+    else:
+        if not pa.types.is_string(col.type):  # e.g. dictionary-encoded or large_string from another writer
+            col = pc.cast(col, pa.string())
+        col = pc.fill_null(col.combine_chunks(), "?")
+        enc = col.dictionary_encode()
+        codes = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+        labels = [str(s) for s in enc.dictionary.to_pylist()]
     first: list[int | None] = [None] * len(labels)
     if "bot_index" in seats.column_names and len(labels):
         bi = seats.column("bot_index").to_numpy(zero_copy_only=False).astype(np.float64)
         lowest = np.full(len(labels), np.inf)
-        np.fmin.at(lowest, codes, bi)
+        if len(labels) == 1:  # one bot: the least of every row's (a NaN, a null bot_index, is no value)
+            lowest[0] = np.fmin(np.inf, np.fmin.reduce(bi))
+        else:
+            np.fmin.at(lowest, codes, bi)
         first = [int(v) if math.isfinite(v) else None for v in lowest]
     order = sorted(
         range(len(labels)), key=lambda j: (first[j] if first[j] is not None else 1 << 30, labels[j])
@@ -185,20 +215,60 @@ def unique_inverse(a: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.
     return np.unique(a, return_inverse=True)
 
 
-def per_deal(seats: pa.Table, column: str = "score") -> PerDeal:
-    """Aggregate seat rows into the (deal x bot) matrix of per-deal mean scores (vectorised bincount);
-    ``column`` is the score read (``adjusted_score`` for the luck-adjusted figures)."""
+def _floats(table: pa.Table, column: str) -> NDArray[np.float64]:
+    """A numeric column of ``table`` as float64 (read once per column: the report's columns are long)."""
+    x: NDArray[np.float64] = table.column(column).to_numpy(zero_copy_only=False).astype(np.float64)
+    return x
+
+
+def _sums(key: NDArray[np.int64], weights: NDArray[np.float64], minlength: int = 0) -> NDArray[np.float64]:
+    """``np.bincount(key, weights=weights, minlength=minlength)``: the float sums of ``weights`` by ``key``."""
+    return np.asarray(np.bincount(key, weights=weights, minlength=minlength), dtype=np.float64)
+
+
+def _all_one(counts: NDArray[np.int64] | NDArray[np.float64]) -> bool:
+    """Whether every count is 1 (one row a cell): a division by such counts gives back the numerators
+    exactly (x / 1.0 == x), so it is skipped."""
+    return bool(counts.size) and bool(counts.min() == 1) and bool(counts.max() == 1)
+
+
+def _deal_codes(seats: pa.Table) -> tuple[list[str], list[int | None], NDArray[np.int64], NDArray[np.int64],
+                                          NDArray[np.int64]]:
+    """Bots, their ``bot_index``, the distinct deals, and every row's bot and deal positions (``PerDeal``)."""
     codes, bots, bot_index = _bot_codes(seats)
     deal = seats.column("deal").to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-    score = seats.column(column).to_numpy(zero_copy_only=False).astype(np.float64)
     deals, inv = unique_inverse(deal)
+    return bots, bot_index, deals, codes, inv.astype(np.int64, copy=False)
+
+
+def per_deal(seats: pa.Table, column: str = "score", like: PerDeal | None = None) -> PerDeal:
+    """Aggregate seat rows into the (deal x bot) matrix of per-deal mean scores (vectorised bincount);
+    ``column`` is the score read (``adjusted_score`` for the luck-adjusted figures). ``like``, a
+    ``PerDeal`` of the same ``seats``, lends its bot and deal codes (the same arrays, not computed again)."""
+    if like is None:
+        return _per_deal(*_deal_codes(seats), _floats(seats, column))
+    return _per_deal(list(like.bots), list(like.bot_index), like.deals, like.row_codes, like.row_deals,
+                     _floats(seats, column), like.rows)
+
+
+def _per_deal(bots: list[str], bot_index: list[int | None], deals: NDArray[np.int64], codes: NDArray[np.int64],
+              inv: NDArray[np.int64], score: NDArray[np.float64], rows: NDArray[np.int64] | None = None) -> PerDeal:
     nd, nb = int(deals.size), len(bots)
-    key = inv.astype(np.int64) * nb + codes
-    rows = np.bincount(key, minlength=nd * nb).reshape(nd, nb)
-    total = np.bincount(key, weights=score, minlength=nd * nb).reshape(nd, nb)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        value = np.where(rows > 0, total / np.maximum(rows, 1), np.nan)
-    return PerDeal(bots, bot_index, deals, value, rows.astype(np.int64), codes, inv.astype(np.int64))
+    key = inv * nb + codes
+    if rows is None:  # else the rows of another column's PerDeal of the same seats: the same counts
+        rows = np.bincount(key, minlength=nd * nb).reshape(nd, nb).astype(np.int64, copy=False)
+    total = _sums(key, score, nd * nb).reshape(nd, nb)
+    if _all_one(rows):  # every bot one row in every deal: its mean is its total
+        value = total
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(rows > 0, total / np.maximum(rows, 1), np.nan)
+    return PerDeal(bots, bot_index, deals, value, rows, codes, inv)
+
+
+def _column_of(values: NDArray[np.float64], j: int, mask: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """``values[mask, j]`` (a contiguous copy), without the gather when ``mask`` holds every deal."""
+    return np.ascontiguousarray(values[:, j]) if bool(mask.all()) else values[mask, j]
 
 
 def _histogram(scores: NDArray[np.float64]) -> dict[str, Any]:
@@ -211,12 +281,11 @@ def _histogram(scores: NDArray[np.float64]) -> dict[str, Any]:
     return {"kind": "bins", "x": [float(e) for e in edges], "counts": [int(c) for c in hist]}
 
 
-def _distributions(seats: pa.Table, pd_: PerDeal) -> dict[str, dict[str, Any]]:
-    codes, bots = pd_.row_codes, pd_.bots
-    score = seats.column("score").to_numpy(zero_copy_only=False).astype(np.float64)
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(bots) + 1))
-    return {b: _histogram(score[order[bounds[j] : bounds[j + 1]]]) for j, b in enumerate(bots)}
+def _distributions(pd_: PerDeal, score: NDArray[np.float64]) -> dict[str, dict[str, Any]]:
+    """Per bot: the histogram of its rows' ``score`` (a bot's rows in row order; one bot: all of them)."""
+    if len(pd_.bots) == 1:
+        return {pd_.bots[0]: _histogram(score)}
+    return {b: _histogram(score[pd_.row_codes == j]) for j, b in enumerate(pd_.bots)}
 
 
 SCALAR_TYPES = ("bool", "int8", "int16", "int32", "int64", "float64", "string")
@@ -238,7 +307,10 @@ def _category_codes(values: pa.Array | pa.ChunkedArray, column: Column) -> tuple
         values = values.combine_chunks()
     if column.type == "bool":
         true = pc.fill_null(values, False).to_numpy(zero_copy_only=False).astype(bool)
-        return np.where(true, 0, 1).astype(np.int64), ["true"]
+        return np.logical_not(true).astype(np.int64), ["true"]
+    read = _dictionary_codes(values)  # labels in another order than dictionary_encode's: every use sorts them
+    if read is not None:
+        return read
     enc = pc.fill_null(pc.cast(values, pa.string()), column.null).dictionary_encode()
     codes = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
     return codes, [str(v) for v in enc.dictionary.to_pylist()]
@@ -246,6 +318,9 @@ def _category_codes(values: pa.Array | pa.ChunkedArray, column: Column) -> tuple
 
 def _measure(values: pa.Array | pa.ChunkedArray) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """A measure's values as floats, and which rows have one (nulls are left out of means)."""
+    if values.null_count == 0:
+        x = pc.cast(values, pa.float64()).to_numpy(zero_copy_only=False).astype(np.float64)
+        return x, np.ones(x.size, dtype=np.bool_)
     valid = pc.is_valid(values).to_numpy(zero_copy_only=False).astype(bool)
     x = pc.fill_null(pc.cast(values, pa.float64()), 0.0).to_numpy(zero_copy_only=False).astype(np.float64)
     return x, valid
@@ -256,63 +331,114 @@ def _share_row(value: str, rows: int, st: dict[str, Any]) -> dict[str, Any]:
             "ci_high": st["ci_high"]}
 
 
-def _seat_shares(seats: pa.Table, pd_: PerDeal, column: Column) -> dict[str, list[dict[str, Any]]]:
+def _one_row_each(pd_: PerDeal) -> NDArray[np.int64] | slice | None:
+    """When every bot has exactly one row in every deal: the row of bot j in deal position d, at
+    ``j * deals + d`` (``slice(None)`` when the rows are in that order already); else None."""
+    if not _all_one(pd_.rows):
+        return None
+    at = pd_.row_codes * int(pd_.deals.size) + pd_.row_deals
+    if not np.any(at[1:] <= at[:-1]):  # increasing: 0, 1, 2, ... (every cell has one row)
+        return slice(None)
+    row_of = np.empty(pd_.rows.size, dtype=np.int64)
+    row_of[at] = np.arange(pd_.row_codes.size)
+    return row_of
+
+
+def _seat_shares(seats: pa.Table, pd_: PerDeal, column: Column,
+                 row_of: NDArray[np.int64] | slice | None = None) -> dict[str, list[dict[str, Any]]]:
     """Per bot: the share of its rows with each value of ``column``, clustered by deal.
 
     The bot's fraction of its rows of a deal with the value is one observation per deal it played;
     the share is their mean and its interval the t interval over those deals. Values are listed in
-    the order of their overall frequency (then by name), the same for every bot.
+    the order of their overall frequency (then by name), the same for every bot. ``row_of`` is
+    ``_one_row_each(pd_)``: with one row a deal, a fraction is 1 or 0 (count / 1), read off the row.
     """
     codes, labels = _category_codes(seats.column(column.name), column)
     nd, nb, nc = int(pd_.deals.size), len(pd_.bots), max(len(labels), int(codes.max(initial=0)) + 1)
-    key = (pd_.row_deals * nb + pd_.row_codes) * nc + codes
-    # counts per (deal, bot, value); a fraction is count / the bot's rows of the deal, divided per bot and
-    # value (the same doubles as a float copy of the whole array divided at once, without the copies)
-    per = np.bincount(key, minlength=nd * nb * nc).reshape(nd, nb, nc)
     total = np.bincount(codes, minlength=nc)
     order = sorted(range(len(labels)), key=lambda c: (-int(total[c]), labels[c]))
+    counts = np.bincount(pd_.row_codes * nc + codes, minlength=nb * nc).reshape(nb, nc)  # a bot's rows per value
     out: dict[str, list[dict[str, Any]]] = {}
+    buf = np.empty(nd)  # every value's fractions in turn (mean_interval keeps none of them)
+    if row_of is not None:
+        by_deal = codes[row_of].reshape(nb, nd)  # bot j's value in deal position d
+        hit = np.empty(nd, dtype=np.bool_)
+        for j, b in enumerate(pd_.bots):
+            out[b] = [_share_row(labels[c], int(counts[j, c]), mean_interval(_ones_where(by_deal[j], c, hit, buf)))
+                      for c in order]
+        return out
+    # counts per (bot, value, deal), each (bot, value) contiguous; a fraction is count / the bot's rows of
+    # the deal, divided per bot and value (the same doubles as a float copy of the whole array divided at once)
+    per = np.bincount((pd_.row_codes * nc + codes) * nd + pd_.row_deals, minlength=nb * nc * nd).reshape(nb, nc, nd)
     for j, b in enumerate(pd_.bots):
         present = pd_.rows[:, j] > 0
-        rows_j = per[:, j, :].sum(axis=0)
-        per_j, den_j = per[present, j, :], np.maximum(pd_.rows[present, j], 1)
-        out[b] = [_share_row(labels[c], int(rows_j[c]), mean_interval(per_j[:, c] / den_j)) for c in order]
+        every = bool(present.all())
+        den_j = np.maximum(pd_.rows[present, j], 1)
+        frac = buf[: den_j.size]
+        out[b] = [_share_row(labels[c], int(counts[j, c]),
+                             mean_interval(np.divide(per[j, c] if every else per[j, c][present], den_j, out=frac)))
+                  for c in order]
     return out
 
 
-def _seat_means(seats: pa.Table, pd_: PerDeal, column: Column) -> dict[str, dict[str, Any]]:
-    """Per bot: the mean of ``column`` per deal (the bot's mean over its rows of the deal), with its interval."""
+def _ones_where(codes: NDArray[np.int64], c: int, hit: NDArray[np.bool_],
+                out: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``(codes == c).astype(float64)`` into ``out`` (``hit`` a scratch array): 1.0 where a row has value
+    ``c``, else 0.0 — a deal's fraction of its one row, count / 1."""
+    np.equal(codes, c, out=hit)
+    np.copyto(out, hit)
+    return out
+
+
+def _seat_means(seats: pa.Table, pd_: PerDeal, column: Column,
+                row_of: NDArray[np.int64] | slice | None = None) -> dict[str, dict[str, Any]]:
+    """Per bot: the mean of ``column`` per deal (the bot's mean over its rows of the deal), with its interval.
+
+    ``row_of`` is ``_one_row_each(pd_)``: with one row a deal, each with a value, a bot's mean of a deal is
+    its row's value, as the sum below makes it (0.0 + x: -0.0 reads 0.0) divided by 1 (skipped)."""
     x, valid = _measure(seats.column(column.name))
     nd, nb = int(pd_.deals.size), len(pd_.bots)
+    if row_of is not None and bool(valid.all()):
+        by_deal = x[row_of].reshape(nb, nd)
+        return {b: mean_interval(by_deal[j] + 0.0) for j, b in enumerate(pd_.bots)}
     key = pd_.row_deals * nb + pd_.row_codes
-    n = np.bincount(key, weights=valid.astype(np.float64), minlength=nd * nb).reshape(nd, nb)
-    total = np.bincount(key, weights=np.where(valid, x, 0.0), minlength=nd * nb).reshape(nd, nb)
+    if bool(valid.all()):  # every row counts: the rows per (deal, bot) are the leaderboard's, as floats
+        n = pd_.rows.astype(np.float64)
+        total = _sums(key, x, nd * nb).reshape(nd, nb)
+    else:
+        n = _sums(key, valid.astype(np.float64), nd * nb).reshape(nd, nb)
+        total = _sums(key, np.where(valid, x, 0.0), nd * nb).reshape(nd, nb)
+    one = _all_one(n)  # x / 1.0 == x: no division
     out = {}
     for j, b in enumerate(pd_.bots):
         has = n[:, j] > 0
-        out[b] = mean_interval(total[has, j] / n[has, j])
+        out[b] = mean_interval(_column_of(total, j, has) if one else total[has, j] / n[has, j])
     return out
 
 
 def seat_columns(seats: pa.Table, pd_: PerDeal, columns: Sequence[Column]) -> dict[str, dict[str, Any]]:
     """Per bot: ``shares`` of every category column and ``means`` of every measure but ``score``."""
-    shares = {c.name: _seat_shares(seats, pd_, c) for c in _reported(seats, columns, "category")}
-    means = {c.name: _seat_means(seats, pd_, c) for c in _reported(seats, columns, "measure")}
+    cats, measures = _reported(seats, columns, "category"), _reported(seats, columns, "measure")
+    row_of = _one_row_each(pd_) if cats or measures else None
+    shares = {c.name: _seat_shares(seats, pd_, c, row_of) for c in cats}
+    means = {c.name: _seat_means(seats, pd_, c, row_of) for c in measures}
     return {b: {"shares": {col: per_bot[b] for col, per_bot in shares.items()},
                 "means": {col: per_bot[b] for col, per_bot in means.items()}} for b in pd_.bots}
 
 
-def _bot_rows(pd_: PerDeal, seats: pa.Table, columns: Sequence[Column] = ()) -> list[dict[str, Any]]:
+def _bot_rows(pd_: PerDeal, seats: pa.Table, columns: Sequence[Column] = (),
+              score: NDArray[np.float64] | None = None) -> list[dict[str, Any]]:
     """Leaderboard rows, best mean first, with the bot's interval and a naive row-level SE for contrast,
-    then the bot's shares and means of the game's other seat columns."""
+    then the bot's shares and means of the game's other seat columns (``score``: the column as floats,
+    when the caller has it)."""
     score_rows = np.nansum(pd_.value * pd_.rows, axis=0)
-    sq = seats.column("score").to_numpy(zero_copy_only=False).astype(np.float64)
+    sq = _floats(seats, "score") if score is None else score
     sumsq = np.bincount(pd_.row_codes, weights=sq * sq, minlength=len(pd_.bots))
     per_bot = seat_columns(seats, pd_, columns)
     out = []
     for j, b in enumerate(pd_.bots):
         present = pd_.rows[:, j] > 0
-        stats = mean_interval(pd_.value[present, j])
+        stats = mean_interval(_column_of(pd_.value, j, present))
         nrows = int(pd_.rows[:, j].sum())
         row_mean = score_rows[j] / nrows if nrows else math.nan
         # What the SE would be if every row were an independent observation: too small whenever the
@@ -476,14 +602,15 @@ def _adjusted_pair(raw: PerDeal, adj: PerDeal, i: int, j: int) -> tuple[dict[str
     return out, ratio
 
 
-def rank_adjusted(seats: pa.Table, rows: list[dict[str, Any]]) -> PerDeal:
+def rank_adjusted(seats: pa.Table, rows: list[dict[str, Any]], like: PerDeal | None = None) -> PerDeal:
     """Give every leaderboard row its luck-adjusted interval (``adjusted``) and rank the rows by the adjusted
-    mean (docs/statistics.md, "Luck-adjusted scores"); the per-deal adjusted values, for the pairs."""
-    adj = per_deal(seats, ADJUSTED)
+    mean (docs/statistics.md, "Luck-adjusted scores"); the per-deal adjusted values, for the pairs. ``like``:
+    the raw ``PerDeal`` of ``seats``, whose bot and deal codes are reused (``per_deal``)."""
+    adj = per_deal(seats, ADJUSTED, like)
     pos = {b: j for j, b in enumerate(adj.bots)}
     for r in rows:
         j = pos[r["bot"]]
-        r["adjusted"] = _interval(mean_interval(adj.value[adj.rows[:, j] > 0, j]))
+        r["adjusted"] = _interval(mean_interval(_column_of(adj.value, j, adj.rows[:, j] > 0)))
     rows.sort(key=lambda r: (-(r["adjusted"]["mean"] if r["adjusted"]["mean"] is not None else -math.inf),
                              r["bot"]))
     for rank, r in enumerate(rows, 1):
@@ -526,10 +653,11 @@ def leaderboard(
     ``adjustment`` (``{"method", "unbiased_by"}``, the game's ``LuckEstimator``'s) adds the figures of
     ``adjusted_score`` (``rank_adjusted``, ``_adjusted_pair``) when ``seats`` holds it; None: no adjusted figures.
     """
-    pd_ = per_deal(seats)
-    rows = _bot_rows(pd_, seats, columns)
+    score = _floats(seats, "score")  # read once: the per-deal values, the naive SE and the histograms
+    pd_ = _per_deal(*_deal_codes(seats), score)
+    rows = _bot_rows(pd_, seats, columns, score)
     adjusted = adjustment is not None and has_adjusted(seats)
-    adj = rank_adjusted(seats, rows) if adjusted else None  # ranked by the adjusted mean
+    adj = rank_adjusted(seats, rows, pd_) if adjusted else None  # ranked by the adjusted mean
     ranked = [r["bot"] for r in rows]
     pos = {b: j for j, b in enumerate(pd_.bots)}
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
@@ -559,7 +687,7 @@ def leaderboard(
         "pairs": list(pairs.values()),
         "head_to_head": _head_to_head(pd_, ranked, pairs),
         "rating": rating(pd_, rating_max_deals) if with_rating else None,
-        "distributions": _distributions(seats, pd_),
+        "distributions": _distributions(pd_, score),
         **({"adjustment": {"method": str(adjustment["method"]), "unbiased_by": str(adjustment["unbiased_by"])}}
            if adjusted and adjustment is not None else {}),
     }
@@ -573,16 +701,45 @@ def category_shares(deal: NDArray[np.int64], values: pa.Array | pa.ChunkedArray,
     the share is the mean of those fractions and its SE their sd / sqrt(deals). ``column`` is the
     declared column (a ``bool`` one gives the share of true only), or just the label of a null.
     """
+    return _category_shares(_DealIndex.of(deal), values, column)
+
+
+@dataclass(frozen=True)
+class _DealIndex:
+    """The deals of a table's rows, computed once for all its columns: each row's deal position
+    (``inv``), the rows of each deal, and whether the rows are the deals in order (one row each)."""
+
+    inv: NDArray[np.int64]
+    rows: NDArray[np.int64]
+    one_row_each: bool
+
+    @staticmethod
+    def of(deal: NDArray[np.int64]) -> _DealIndex:
+        deals, inv = unique_inverse(deal)
+        rows = np.bincount(inv, minlength=int(deals.size)).astype(np.int64, copy=False)
+        # one row a deal, in deal order: row i is deal position i (unique_inverse's inverse is 0, 1, 2, ...)
+        ordered = deals.size == deal.size and not bool(np.any(deal[1:] < deal[:-1]))
+        return _DealIndex(inv.astype(np.int64, copy=False), rows, ordered)
+
+
+def _category_shares(index: _DealIndex, values: pa.Array | pa.ChunkedArray,
+                     column: Column | str) -> list[dict[str, Any]]:
     col = column if isinstance(column, Column) else Column("value", "string", "category", "", null=column)
     codes, labels = _category_codes(values, col)
-    deals, inv = unique_inverse(deal)
-    nd, nc = int(deals.size), max(len(labels), int(codes.max(initial=0)) + 1)
-    # counts per (deal, value); a deal's fractions are count / its rows (the same doubles as dividing a
-    # float copy of the whole matrix, without the copy: sums of counts are exact in float64)
-    per = np.bincount(inv * nc + codes, minlength=nd * nc).reshape(nd, nc)
-    rows = np.maximum(per.sum(axis=1), 1).astype(np.float64)
+    nd, nc = int(index.rows.size), max(len(labels), int(codes.max(initial=0)) + 1)
     total = np.bincount(codes, minlength=nc)
-    out = [_share_row(labels[c], int(total[c]), mean_interval(per[:, c] / rows)) for c in range(len(labels))]
+    buf = np.empty(nd)  # every value's fractions in turn (mean_interval keeps none of them)
+    if index.one_row_each:  # a deal's fraction is its one row's: 1 or 0 (count / 1)
+        hit = np.empty(nd, dtype=np.bool_)
+        out = [_share_row(labels[c], int(total[c]), mean_interval(_ones_where(codes, c, hit, buf)))
+               for c in range(len(labels))]
+    else:
+        # counts per (value, deal), each value's contiguous; a deal's fractions are count / its rows (the
+        # same doubles as dividing a float copy of the whole matrix: sums of counts are exact in float64)
+        per = np.bincount(codes * nd + index.inv, minlength=nc * nd).reshape(nc, nd)
+        rows = np.maximum(index.rows, 1).astype(np.float64)
+        out = [_share_row(labels[c], int(total[c]), mean_interval(np.divide(per[c], rows, out=buf)))
+               for c in range(len(labels))]
     out.sort(key=lambda r: (-(r["share"] or 0.0), r["value"]))
     return out
 
@@ -596,15 +753,24 @@ def deals_summary(deals: pa.Table, columns: Sequence[Column] = ()) -> dict[str, 
     if deals.num_rows == 0:
         return {"rows": 0, "deals": 0}
     deal = deals.column("deal").to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-    _, inv = unique_inverse(deal)
+    index = _DealIndex.of(deal)
+    inv = index.inv
     out: dict[str, Any] = {"rows": deals.num_rows, "deals": int(inv.max()) + 1, "shares": {}, "means": {}}
     for c in _reported(deals, columns, "category"):
-        out["shares"][c.name] = category_shares(deal, deals.column(c.name), c)
+        out["shares"][c.name] = _category_shares(index, deals.column(c.name), c)
     for c in _reported(deals, columns, "measure"):
         x, valid = _measure(deals.column(c.name))
-        n = np.bincount(inv, weights=valid.astype(np.float64))
-        total = np.bincount(inv, weights=np.where(valid, x, 0.0))
-        out["means"][c.name] = mean_interval(total[n > 0] / n[n > 0])
+        if bool(valid.all()) and index.one_row_each:  # the sum below of one row: 0.0 + x (-0.0 reads 0.0)
+            out["means"][c.name] = mean_interval(np.add(x, 0.0, out=x))
+            continue
+        if bool(valid.all()):  # every row counts: a deal's count is its rows
+            n = index.rows.astype(np.float64)
+            total = _sums(inv, x)
+        else:
+            n = _sums(inv, valid.astype(np.float64))
+            total = _sums(inv, np.where(valid, x, 0.0))
+        # one row a deal, each with a value: total / 1.0 == total (the bincount's 0.0 + x: -0.0 reads 0.0)
+        out["means"][c.name] = mean_interval(total if _all_one(n) else total[n > 0] / n[n > 0])
     return out
 
 
