@@ -80,6 +80,17 @@ CASES: dict[str, dict[str, Any]] = {
     # classic game, and an exact CFR+ policy of a small game (2 digits of 1..4 a note, policies/l2d4.npz).
     "liars-poker/cfr": {"game": "liars-poker", "rules": {}, "players": 2, "same": "liars-poker/cfr",
                         "strong": "liars-poker/cfr", "rule": "liars-poker/truthful", "seating": "random"},
+    # Games whose strong bots draw from a law nobody knows (sampled worlds): no estimator; the cases serve the
+    # variance decomposition (--ceiling) of docs/statistics.md, "Games without an estimator".
+    "order-poker/montecarlo": {"game": "order-poker", "rules": {}, "players": 3, "same": "order-poker/heuristic",
+                               "strong": "order-poker/montecarlo", "rule": "order-poker/heuristic",
+                               "seating": "random", "ceiling_only": True},
+    "raspisnoy/pimc": {"game": "raspisnoy", "rules": {}, "players": 3, "same": "raspisnoy/heuristic",
+                       "strong": "raspisnoy/pimc", "rule": "raspisnoy/heuristic", "seating": "random",
+                       "ceiling_only": True},
+    "preferans/pimc": {"game": "preferans", "rules": {}, "players": 3, "same": "preferans/heuristic",
+                       "strong": "preferans/pimc", "rule": "preferans/heuristic", "seating": "random",
+                       "ceiling_only": True},
     "liars-poker/cfr-small": {"game": "liars-poker", "rules": {"digits_per_note": 2, "digit_values": 4},
                               "players": 2, "same": "liars-poker/cfr", "strong": "liars-poker/cfr",
                               "rule": "liars-poker/truthful", "seating": "random"},
@@ -182,7 +193,8 @@ def ceiling(case: dict[str, Any], deals: int, replays: int) -> dict[str, float]:
     removes at most the second: ``max_ratio`` = total / deal part."""
     import numpy as np
 
-    spec = _spec(case, [case["strong"], case["rule"]], deals, "duplicate", 606)
+    seats = [case["strong"], *[case["rule"]] * (case["players"] - 1)]
+    spec = _spec(case, seats, deals, "duplicate", 606)
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
     bots = [registry.make(b.name, b.params) for b in spec.bots]
@@ -193,13 +205,13 @@ def ceiling(case: dict[str, Any], deals: int, replays: int) -> dict[str, float]:
         dealt = entry.deal(rules, spec.players, d % spec.players, streams.at(d, 0))
         diffs = []
         for rep in range(replays):
-            diff = 0.0
+            strong, rule = [], []  # the strong bot's seat scores and the rule-based bots', over the rotations
             for r, seating in enumerate(plays):
                 st = dealt.copy()
                 play_deal(st, [bots[b] for b in seating], np.random.default_rng([707, d, rep, r]))
                 for seat, b in enumerate(seating):
-                    diff += float(st.scores()[seat]) * (1 if b == 0 else -1)
-            diffs.append(diff)
+                    (strong if b == 0 else rule).append(float(st.scores()[seat]))
+            diffs.append(float(np.mean(strong) - np.mean(rule)))
         x = np.asarray(diffs)
         means.append(x.mean())
         within.append(x.var(ddof=1))
@@ -255,11 +267,11 @@ def main() -> None:
         return
     if args.job_cost:
         print(json.dumps({name: job_cost(case, args.cost_deals) for name, case in CASES.items()
-                          if not args.case or name in args.case}))
+                          if (not args.case or name in args.case) and not case.get("ceiling_only")}))
         return
     if args.cost_only:
         print(json.dumps({name: cost(case, args.cost_deals) for name, case in CASES.items()
-                          if not args.case or name in args.case}))
+                          if (not args.case or name in args.case) and not case.get("ceiling_only")}))
         return
     if args.quick:
         args.jobs, args.deals, args.cost_deals = 40, 60, 10
@@ -272,7 +284,7 @@ def main() -> None:
     print(f"{'case':<24} {'cov adj':>8} {'cov raw':>8} {'gap/SE':>7} {'var ratio':>10} {'raw SE':>8} {'adj SE':>8} "
           f"{'play ms':>8} {'corr ms':>8} {'cost':>6}")
     for name, case in CASES.items():
-        if args.case and name not in args.case:
+        if (args.case and name not in args.case) or case.get("ceiling_only"):
             continue
         c = coverage(case, args.jobs, args.per_job)
         r = ratio(case, args.deals)
