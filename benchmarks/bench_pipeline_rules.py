@@ -30,8 +30,11 @@ dropped) and an unmeasured 1-unit job per case warms it, as an installed package
 case: ``--bare-only``. Where a job's time goes: ``--split CASE`` runs the job of that case in this process
 (``sims.embedded.run_job``, one worker; ``bench_pipeline.timed_job``) and prints its CPU by part beside
 the bare loop's; ``--profile CASE`` runs it under cProfile (CPU time) and prints the top functions;
-``--rows CASE`` times the shard's rows alone (``sims.tables.TournamentRows``: ``add_rotations`` of what
-``play_rows`` gave for every unit, then ``tables()``), best of 5, per unit.
+``--bot-shards`` also runs each job with the ``shard_deals`` the bots' declared speeds give (the default before
+issue 30 sized shards from what plays the job: ``FastPath.speed``); ``--speeds`` lists every fast path's measured
+``run_shard`` speed beside its declared ``FastPath.speed``. ``--rows CASE`` times the shard's rows alone
+(``sims.tables.TournamentRows``: ``add_rotations`` of what ``play_rows`` gave for every unit, then ``tables()``),
+best of 5, per unit.
 """
 
 from __future__ import annotations
@@ -96,6 +99,67 @@ def corrects(fields: dict[str, Any]) -> bool:
     if luck is None or not luck.supports(entry.rules(fields.get("rules", {}))):
         return False
     return luck.chance or any(knows_policy(registry.make(b, {}, fields["game"])) for b in fields["bots"])
+
+
+def bot_shard_deals(spec_dict: dict[str, Any]) -> int:
+    """The default ``shard_deals`` before issue 30's change: ``SHARD_SECONDS`` of the slowest bot's declared speed
+    (the readable engine's), whatever plays the job (``sims.spec._default_shard_deals`` without a fast path)."""
+    from games.core import registry
+    from sims.spec import SHARD_SECONDS as SPEC_SECONDS
+    from sims.spec import TournamentSpec, bot_speed, parse_spec
+
+    spec = parse_spec({**spec_dict, "shard_deals": 1})
+    assert isinstance(spec, TournamentSpec)
+    rules = registry.game(spec.game).rules(spec.rules)
+    slowest = min(bot_speed(spec, b, rules) for b in spec.bots) / (spec.match_length or 1)
+    return min(spec.deals, max(1, int(SPEC_SECONDS * slowest / spec.rotations)))
+
+
+def speeds(only: list[str] | None) -> None:
+    """Per fast path, preset, seat count and table of its ``bots_for_test``: units per second of one rotation
+    through ``sims.run.run_shard`` (kernel and rows, no Parquet; ``variance_reduction: auto``, duplicate
+    seating; a shard grown until it takes 0.25 s of CPU, after a warm-up), beside ``FastPath.speed``'s
+    declared figure and the ratio (measured / declared: >= 2 is the margin the declared figures keep)."""
+    from games.core import registry
+    from sims.run import run_shard
+    from sims.spec import parse_spec
+
+    print("| game | path | preset | seats | bots | measured /s | declared /s | ratio |")
+    print("|---|---|---|---:|---|---:|---:|---:|")
+    for g in registry.games():
+        if only and not any(c in g for c in only):
+            continue
+        entry = registry.game(g)
+        for fp in entry.fast_paths:
+            for preset in entry.presets:
+                rules = entry.rules({"preset": preset})
+                for n in range(1, 17):
+                    if entry.check_players(rules, n) is not None:
+                        continue
+                    seen: set[tuple[str, ...]] = set()
+                    for table in fp.bots_for_test(n):
+                        key = tuple(b for b, _ in table)
+                        bots = [registry.make(b, dict(p), g) for b, p in table]
+                        if key in seen or not fp.supports(rules, bots):
+                            continue
+                        seen.add(key)
+                        spec = parse_spec({"game": g, "rules": {"preset": preset}, "players": n, "seed": 3,
+                                           "bots": [{"name": b, "params": dict(p)} for b, p in table],
+                                           "deals": 10**6, "shard_deals": 4, "seating": "duplicate"})
+                        run_shard(spec, 0)  # warm-up: imports, solved tables
+                        m = 4
+                        while True:
+                            c0 = time.process_time()
+                            run_shard(spec.model_copy(update={"shard_deals": m}), 1)
+                            dt = time.process_time() - c0
+                            if dt > 0.25 or m > 10**6:
+                                break
+                            m *= 4
+                        measured = m * n / dt
+                        declared = fp.speed(rules, n, bots)
+                        ratio = f"{measured / declared:.1f}" if declared else ""
+                        print(f"| {g} | {fp.name} | {preset} | {n} | {', '.join(k.split('/')[1] for k in key)} | "
+                              f"{measured:,.0f} | {declared or 0:,.0f} | {ratio} |", flush=True)
 
 
 def bare_loop(spec_dict: dict[str, Any]) -> tuple[float, str]:
@@ -267,10 +331,17 @@ def main() -> None:
     ap.add_argument("--vr", default="none", help="variance_reduction of --split, --profile and --rows")
     ap.add_argument("--kernel-shards", action="store_true",
                     help="also each job with shards of about SHARD_SECONDS of the bare loop's measured speed")
+    ap.add_argument("--bot-shards", action="store_true",
+                    help="also each job with shard_deals from the bots' declared speeds (the default before issue 30)")
+    ap.add_argument("--speeds", action="store_true",
+                    help="every fast path's run_shard speed per rotation beside its declared FastPath.speed")
     ap.add_argument("--json", default=None, help="write the figures to this file")
     args = ap.parse_args()
     cases = [(name, fields, max(2, int(units * args.scale))) for name, fields, units in CASES
              if not args.case or any(c in name for c in args.case)]
+    if args.speeds:
+        speeds(args.case)
+        return
     if args.profile:
         name, fields, units = next(c for c in cases if args.profile in c[0])
         print(f"{name}: {units:,} units, variance_reduction {args.vr}, in process, cProfile")
@@ -284,7 +355,7 @@ def main() -> None:
         return
     jobs = [(f"{name}, {vr}", fields, units, vr) for name, fields, units in cases
             for vr in (("none", "auto") if corrects(fields) else ("none",))]
-    kinds = ("fixed", "a", "ak", "b") if args.kernel_shards else ("fixed", "a", "b")
+    kinds = ("fixed", "a", *(("ak",) if args.kernel_shards else ()), *(("ao",) if args.bot_shards else ()), "b")
     runs: dict[str, dict[str, list[float]]] = {job[0]: {k: [] for k in kinds} for job in jobs}
     methods: dict[str, str] = {}
     shard_k: dict[str, int] = {}
@@ -311,10 +382,15 @@ def main() -> None:
                 try:
                     if not args.bare_only:
                         got["fixed"].append(rasklad_run(spec_of(fields, 1, vr), env=env)[0])
-                        got["a"].append(rasklad_run(spec, env=env)[0])
+                        variants: list[tuple[str, dict[str, Any]]] = [("a", spec)]
                         if args.kernel_shards:
-                            got["ak"].append(rasklad_run({**spec, "shard_deals": min(units, shard_k[label])},
-                                                         env=env)[0])
+                            variants.append(("ak", {**spec, "shard_deals": min(units, shard_k[label])}))
+                        if args.bot_shards:
+                            variants.append(("ao", {**spec, "shard_deals": bot_shard_deals(spec)}))
+                        # the jobs of a case in turn, the order reversed every other round (the first job after
+                        # the 1-unit one ran up to ~10% slower with the same spec: a position effect)
+                        for kind, job in variants[::-1] if r % 2 else variants:
+                            got[kind].append(rasklad_run(job, env=env)[0])
                     cpu, methods[label] = bare_loop(spec)
                     got["b"].append(cpu)
                 except Exception as e:
@@ -344,8 +420,11 @@ def report(args: argparse.Namespace, jobs: list[tuple[str, dict[str, Any], int, 
            "overhead raw | overhead net |"
     if args.kernel_shards:
         head += " net, shards of ~3 s of kernel (units) |"
+    if args.bot_shards:
+        head += " net, shards from the bots' speeds (units) |"
     print(head)
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if args.kernel_shards else ""))
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if args.kernel_shards else "")
+          + ("---:|" if args.bot_shards else ""))
     out: dict[str, Any] = {"rounds": args.rounds, "loads": loads, "cases": {}, "failed": failed}
     for label, fields, units, vr in jobs:
         got = runs[label]
@@ -368,6 +447,11 @@ def report(args: argparse.Namespace, jobs: list[tuple[str, dict[str, Any], int, 
                 ak = net(got["ak"], got["fixed"], units)
                 row.update(shard_deals_kernel=shard_k[label], ak_net_us=ak, overhead_net_kernel_shards=ak / b - 1)
                 cells.append(f"{100 * (ak / b - 1):+.1f}% ({min(units, shard_k[label]):,})")
+            if got.get("ao"):
+                ao = net(got["ao"], got["fixed"], units)
+                per = bot_shard_deals(spec_of(fields, units, vr))
+                row.update(shard_deals_bots=per, ao_net_us=ao, overhead_net_bot_shards=ao / b - 1)
+                cells.append(f"{100 * (ao / b - 1):+.1f}% ({per:,})")
         else:
             cells += ["", "", "", f"{b:,.1f}", "", ""]
         print(f"| {label} | " + " | ".join(cells) + " |")

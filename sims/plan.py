@@ -27,6 +27,7 @@ from sims.spec import (
     SpecError,
     TournamentSpec,
     bot_speed,
+    fast_path_speed,
     game_question,
     ranking_of,
 )
@@ -163,12 +164,17 @@ def unit_seconds(spec: TournamentSpec) -> tuple[float, int]:
     """The predicted wall time of one unit (a deal with all its rotations, or a match) of ``spec`` on
     one process, from the bots' declared costs (``BotInfo.cost(params, rules, players)``, units per
     second with that bot in every seat), and the index of the slowest bot. A rotation seats the
-    pool's bots alike, so a rotation takes the mean of the bots' seconds per unit."""
+    pool's bots alike, so a rotation takes the mean of the bots' seconds per unit. When a fast path plays
+    the job (``sims.spec.fast_path_speed``), its declared speed predicts the unit instead (the slowest
+    bot is still named)."""
     from games.core import registry
 
     rules = registry.game(spec.game).rules(spec.rules)
     per_bot = [1.0 / max(1e-9, bot_speed(spec, b, rules)) for b in spec.bots]
     slowest = max(range(len(per_bot)), key=per_bot.__getitem__)
+    fast = fast_path_speed(spec, rules)
+    if fast is not None:  # the fast path that plays the job (its declared speed), not the readable engine
+        return spec.rotations * (spec.match_length or 1) / max(1e-9, fast), slowest
     return spec.rotations * sum(per_bot) / len(per_bot), slowest
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "bot_labels",
     "bot_speed",
     "check_schema",
+    "fast_path_speed",
     "fill_defaults",
     "game_question",
     "load_spec",
@@ -570,14 +571,51 @@ def bot_speed(spec: TournamentSpec, b: BotSpec, rules: Any) -> float:
     return registry.get(b.name, spec.game).speed(b.params, rules, spec.players)
 
 
+def fast_path_speed(spec: TournamentSpec, rules: Any) -> float | None:
+    """Units per second of one rotation of ``spec`` when one fast path (``GameEntry.fast_paths``) plays every
+    rotation of every unit, as the shard runner (``sims.run``) would choose it, from its declared
+    ``FastPath.speed``; None when the readable engine plays some of it or the path declares no speed.
+
+    The runner plays a unit by a fast path when the job keeps summary rows, and every rotation's bots (seat
+    order) are supported by the same path; not for remote bots, nor for units corrected by a bot that notes
+    its policy. Random seating draws its tables per deal, and a ``match_length`` makes units a kernel may
+    leave to the readable loop (dice poker's kernel plays one-game matches): not predicted here (None)."""
+    from games.core import registry
+    from games.core.entry import knows_policy
+
+    entry = registry.game(spec.game)
+    if spec.record != "summary" or spec.seating == "random" or spec.match_length is not None \
+            or not entry.fast_paths or any(b.remote is not None for b in spec.bots):
+        return None
+    bots = [registry.make(b.name, b.params, spec.game) for b in spec.bots]  # as sims.run does: cheap
+    if spec.variance_reduction == "auto" and entry.luck is not None and any(knows_policy(b) for b in bots):
+        return None
+    n = spec.players
+    plays = [list(range(n))] if spec.seating == "fixed" else [[(s + r) % n for s in range(n)] for r in range(n)]
+    speeds = set()
+    paths = set()
+    for seating in plays:
+        seat_bots = [bots[b] for b in seating]
+        fp = entry.fast_path(rules, seat_bots)
+        if fp is None:
+            return None
+        paths.add(id(fp))
+        speeds.add(fp.speed(rules, n, seat_bots))
+    if len(paths) > 1 or None in speeds:
+        return None
+    return min(s for s in speeds if s is not None)
+
+
 def _default_shard_deals(spec: TournamentSpec) -> int:
-    """Deals per shard so that a shard takes about ``SHARD_SECONDS``, from the slowest bot's declared cost."""
+    """Deals per shard so that a shard takes about ``SHARD_SECONDS``: from the declared speed of the fast path
+    that plays the job (``fast_path_speed``), else from the slowest bot's declared cost."""
     from games.core import registry
 
     entry = registry.game(spec.game)
     rules = entry.rules(spec.rules)
-    slowest = min(bot_speed(spec, b, rules) for b in spec.bots)
-    slowest /= spec.match_length or 1  # a bot's cost is per match of the game's own length
+    fast = fast_path_speed(spec, rules)
+    slowest = fast if fast is not None else min(bot_speed(spec, b, rules) for b in spec.bots)
+    slowest /= spec.match_length or 1  # a bot's (and a path's) speed is per match of the game's own length
     per_shard = max(1, int(SHARD_SECONDS * slowest / spec.rotations))
     return min(spec.deals, per_shard)
 

@@ -218,10 +218,17 @@ class TournamentRows:
         # are kept apart from ``add``'s (``_seat_cols``): only the game's values (``_unit_own``), and per
         # rotation its deal, number and seating (and the corrections); the keys, ``adjusted_score`` and
         # ``remote_faults`` are built as arrays when they become a table (``_unit_seats``): about 40% less
-        # CPU for the rows of deal-unit games (issue 30, benchmarks/bench_pipeline_rules.py).
-        self._deal_pending: list[tuple[Any, ...]] = []
+        # CPU for the rows of deal-unit games (issue 30, benchmarks/bench_pipeline_rules.py). Their deal
+        # rows likewise: the ``(dealer, values)`` pairs ``play_rows`` gave, as they are (``_deal_pending``),
+        # moved into the dealer and game columns (``_unit_dealer``, ``_unit_deal_own``), and per rotation the
+        # number of its deal rows (``_unit_rows``); the keys (deal, rotation, deal_no, seating) are arrays
+        # built in ``_unit_deals``.
+        self._deal_pending: list[tuple[Any, Sequence[Any]]] = []
         self._seat_pending: list[Sequence[Any]] = []
         self._unit_own: list[list[Any]] = [[] for _ in entry.tables.seats]
+        self._unit_dealer: list[Any] = []
+        self._unit_deal_own: list[list[Any]] = [[] for _ in entry.tables.deals]
+        self._unit_rows: list[int] = []
         self._unit_rot: list[tuple[int, int, Sequence[int]]] = []
         self._unit_corr: list[float] | None = None
         self._labels: Sequence[str] = ()
@@ -274,17 +281,14 @@ class TournamentRows:
         (per rotation: the row functions' ``deal_rows`` and ``seat_rows`` values, one seat row per seat);
         summary jobs only. ``corrections`` (per rotation, one per seat: ``play_rows_corrected``) make
         ``adjusted_score`` as ``add`` does (none: the score)."""
-        deal_rows, seat_rows, rot = self._deal_pending, self._seat_pending, self._unit_rot
-        match = self.match
+        deal_rows, seat_rows, rot, counts = self._deal_pending, self._seat_pending, self._unit_rot, self._unit_rows
         self._labels = labels
         if corrections is not None and self._unit_corr is None:  # the rotations before: not corrected
             self._unit_corr = [0.0] * sum(len(seating) for _, _, seating in rot)
         corr = self._unit_corr
         for rotation, (seating, (deals, seats)) in enumerate(zip(plays, rows, strict=True)):
-            seating_list = list(seating)
-            for deal_no, (dealer, values) in enumerate(deals):
-                deal_rows.append((deal, rotation, deal_no, dealer, seating_list, *values) if match else
-                                 (deal, rotation, dealer, seating_list, *values))
+            deal_rows += deals
+            counts.append(len(deals))
             if len(seats) != len(seating):
                 raise ValueError(f"{len(seats)} seat rows for {len(seating)} seats")
             seat_rows += seats
@@ -294,22 +298,48 @@ class TournamentRows:
         if len(seat_rows) >= self.PENDING:
             self._flush()
 
-    def _unit_seats(self) -> pa.Table:
-        """The seat rows of ``add_rotations`` so far as a table (their buffers start empty again): the
-        game's values as they are, the keys, ``adjusted_score`` (``score - correction`` as floats, as
-        ``_adjusted`` computes it) and ``remote_faults`` (0) as arrays."""
+    def _rotation_keys(self) -> tuple[np.ndarray, np.ndarray, pa.ListArray]:
+        """Per rotation of ``add_rotations`` so far (``_unit_rot``, emptied): its deal, its number and its
+        seating (a list array taken from the distinct seatings: the runner passes the same lists again, so
+        they are told apart by identity, each a live object of ``_unit_rot``)."""
+        deals, rotations, seatings = zip(*self._unit_rot, strict=True)
+        self._unit_rot = []
+        ids = np.fromiter(map(id, seatings), dtype=np.uint64, count=len(seatings))
+        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        distinct = pa.array([list(seatings[i]) for i in first], type=pa.list_(pa.int16()))
+        return (np.array(deals, dtype=np.int64), np.array(rotations, dtype=np.int16),
+                distinct.take(pa.array(inverse.ravel().astype(np.int32))))
+
+    def _unit_deals(self, deal: np.ndarray, rotation: np.ndarray, seating: pa.ListArray) -> pa.Table:
+        """The deal rows of ``add_rotations`` so far as a table (their buffers start empty again), from the
+        rotations' keys (``_rotation_keys``): the dealer and the game's values as they are, the keys as
+        arrays, each rotation's ``deal_no`` counted from 0 (match units) and its seating on every row."""
         self._flush()
-        own, rot, corr = self._unit_own, self._unit_rot, self._unit_corr
-        self._unit_own, self._unit_rot, self._unit_corr = [[] for _ in own], [], None
-        sizes = np.fromiter((len(seating) for _, _, seating in rot), dtype=np.int64, count=len(rot))
-        bot_index = np.fromiter((b for _, _, seating in rot for b in seating), dtype=np.int64,
-                                count=int(sizes.sum()))
+        dealer, own, counts = self._unit_dealer, self._unit_deal_own, self._unit_rows
+        self._unit_dealer, self._unit_deal_own, self._unit_rows = [], [[] for _ in own], []
+        n = np.asarray(counts, dtype=np.int64)
+        keys: list[Any] = [np.repeat(deal, n), np.repeat(rotation, n)]
+        if self.match:
+            keys.append((np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)).astype(np.int16))
+        rows_seating = seating.take(pa.array(np.repeat(np.arange(len(n), dtype=np.int32), n)))
+        cols: list[Any] = [*keys, dealer, rows_seating, *own]
+        return pa.Table.from_arrays([pa.array(c, type=f.type) if isinstance(c, list) else _arrow(c, f.type)
+                                     for c, f in zip(cols, self.deals_schema, strict=True)], schema=self.deals_schema)
+
+    def _unit_seats(self, deal: np.ndarray, rotation: np.ndarray, seating: pa.ListArray) -> pa.Table:
+        """The seat rows of ``add_rotations`` so far as a table (their buffers start empty again), from the
+        rotations' keys (``_rotation_keys``): the game's values as they are, the keys, ``adjusted_score``
+        (``score - correction`` as floats, as ``_adjusted`` computes it) and ``remote_faults`` (0) as arrays."""
+        self._flush()
+        own, corr = self._unit_own, self._unit_corr
+        self._unit_own, self._unit_corr = [[] for _ in own], None
+        sizes = seating.value_lengths().to_numpy().astype(np.int64)
+        bot_index = seating.flatten().to_numpy().astype(np.int64)
         at = self._at
-        adjusted = np.array([float(v) for v in own[at - 1]], dtype=np.float64)
+        adjusted = np.array(own[at - 1], dtype=np.float64)  # float() of every score, as _adjusted does
         if corr is not None:
-            adjusted = adjusted - np.array([float(c) for c in corr], dtype=np.float64)
-        cols: list[Any] = [np.repeat(np.fromiter((d for d, _, _ in rot), dtype=np.int64, count=len(rot)), sizes),
-                           np.repeat(np.fromiter((r for _, r, _ in rot), dtype=np.int16, count=len(rot)), sizes),
+            adjusted = adjusted - np.array(corr, dtype=np.float64)
+        cols: list[Any] = [np.repeat(deal, sizes), np.repeat(rotation, sizes),
                            (np.arange(len(bot_index)) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int8),
                            bot_index.astype(np.int16), Coded(bot_index, tuple(self._labels)),
                            *own[:at], adjusted, *own[at:], np.zeros(len(bot_index), dtype=np.int32)]
@@ -317,15 +347,23 @@ class TournamentRows:
                                      for c, f in zip(cols, self.seats_schema, strict=True)], schema=self.seats_schema)
 
     def _seats_in_order(self) -> None:
-        """Before other seat rows are added: ``add``'s rows so far, then ``add_rotations``', as chunks."""
+        """Before other rows are added: ``add``'s rows so far, then ``add_rotations``', as chunks (deal and
+        seat rows alike)."""
         if self._unit_rot:
+            if self._deal_cols[0]:
+                self._deal_chunks.append(pa.Table.from_arrays(
+                    [pa.array(c, type=f.type) for c, f in zip(self._deal_cols, self.deals_schema, strict=True)],
+                    schema=self.deals_schema))
+                self._deal_cols = [[] for _ in self.deals_schema]
             seats = self._seat_cols
             if seats[0]:
                 self._seat_chunks.append(pa.Table.from_arrays(
                     [pa.array(c, type=f.type) for c, f in zip(seats, self.seats_schema, strict=True)],
                     schema=self.seats_schema))
                 self._seat_cols = [[] for _ in self.seats_schema]
-            self._seat_chunks.append(self._unit_seats())
+            keys = self._rotation_keys()
+            self._deal_chunks.append(self._unit_deals(*keys))
+            self._seat_chunks.append(self._unit_seats(*keys))
 
     def add_columns(self, deals: range, plays: Sequence[Sequence[int]], labels: Sequence[str],
                     columns: ShardColumns) -> None:
@@ -377,11 +415,17 @@ class TournamentRows:
 
     def _flush(self) -> None:
         """Move the pending fast-path rows into the columns (a row's width is checked here)."""
-        for cols, pending in ((self._deal_cols, self._deal_pending), (self._unit_own, self._seat_pending)):
-            if pending:
-                for col, values in zip(cols, zip(*pending, strict=True), strict=True):
-                    col.extend(values)
-                pending.clear()
+        deals = self._deal_pending
+        if deals:
+            self._unit_dealer += [dealer for dealer, _ in deals]
+            for col, values in zip(self._unit_deal_own, zip(*(v for _, v in deals), strict=True), strict=True):
+                col.extend(values)
+            deals.clear()
+        seats = self._seat_pending
+        if seats:
+            for col, values in zip(self._unit_own, zip(*seats, strict=True), strict=True):
+                col.extend(values)
+            seats.clear()
 
     def tables(self) -> dict[str, pa.Table]:
         """The shard's tables with their explicit schemas."""

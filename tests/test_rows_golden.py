@@ -23,8 +23,9 @@ of the new columns only, every existing column still checked against its stored 
 The file holds ``versions`` (game -> the version the hashes were taken at) and ``rows``: keys
 ``spec|record|seating|shard|table`` -> ``{"rows", "shard_deals", "columns": {column: hash}}``. A spec
 is an example of ``examples/`` or a small spec of ``tests/golden_specs/`` (one per game and form,
-seconds each). Shard k of the spec is run with ``deals`` cut to at most three shards; a column's hash
-covers its field (name, type, nullability) and its values as JSON.
+seconds each). Shard k of the spec is run with ``deals`` cut to at most three shards, each case with the
+``shard_deals`` its hashes were taken at set explicitly (stored beside them: the default follows the planner);
+a column's hash covers its field (name, type, nullability) and its values as JSON.
 """
 
 from __future__ import annotations
@@ -73,13 +74,27 @@ def column_hashes(t: pa.Table) -> dict[str, str]:
     return out
 
 
-def shard_tables(name: str, record: str, seating: str, shard: int) -> tuple[TournamentSpec, dict[str, pa.Table]]:
-    """The spec (cut to three shards, ``record`` and ``seating`` set) and the tables of its shard ``shard``."""
+def shard_tables(name: str, record: str, seating: str, shard: int,
+                 shard_deals: int | None = None) -> tuple[TournamentSpec, dict[str, pa.Table]]:
+    """The spec (``shard_deals`` set when given, else the spec's own or its default; cut to three shards;
+    ``record`` and ``seating`` set) and the tables of its shard ``shard``."""
     spec = load_spec(spec_path(name))
     assert isinstance(spec, TournamentSpec) and spec.shard_deals is not None
-    s = spec.model_copy(update={"deals": min(spec.deals, 3 * spec.shard_deals), "record": record,
+    per = spec.shard_deals if shard_deals is None else shard_deals
+    s = spec.model_copy(update={"deals": min(spec.deals, 3 * per), "shard_deals": per, "record": record,
                                 "seating": seating})
     return s, run_shard(s, shard)
+
+
+def pinned_shard_deals(golden: dict[str, Any], name: str, record: str, seating: str, shard: int) -> int | None:
+    """The ``shard_deals`` the hashes of this case were taken with (None: not pinned yet). The default
+    ``shard_deals`` follows the planner (the speed of what plays the job, sims.spec), and a deal's rows do not
+    depend on the cut (tests/test_sims_run.py), so each case is run with its stored cut, explicitly: the same
+    deals as when its hashes were taken."""
+    for key, want in golden["rows"].items():
+        if key.startswith(f"{name}|{record}|{seating}|{shard}|"):
+            return int(want["shard_deals"])
+    return None
 
 
 def _load() -> dict[str, Any]:
@@ -95,7 +110,7 @@ def _params() -> list[Any]:
 @pytest.mark.parametrize("name, record, seating, shard", _params())
 def test_rows_equal_the_golden_hashes(name: str, record: str, seating: str, shard: int) -> None:
     golden = _load()
-    spec, tables = shard_tables(name, record, seating, shard)
+    spec, tables = shard_tables(name, record, seating, shard, pinned_shard_deals(golden, name, record, seating, shard))
     version = registry.game(spec.game).version
     taken = golden["versions"].get(spec.game)
     assert taken == version, (
@@ -129,12 +144,14 @@ def take(games: set[str] | None, new_columns: bool = False) -> None:
         game = load_spec(spec_path(name)).game  # type: ignore[union-attr]
         if games is not None and game not in games:
             continue
+        pinned = {(record, seating, shard): pinned_shard_deals(golden, name, record, seating, shard)
+                  for record in records for seating in seatings for shard in shards}
         if not new_columns:
             golden["rows"] = {k: v for k, v in golden["rows"].items() if not k.startswith(f"{name}|")}
         for record in records:
             for seating in seatings:
                 for shard in shards:
-                    spec, tables = shard_tables(name, record, seating, shard)
+                    spec, tables = shard_tables(name, record, seating, shard, pinned[record, seating, shard])
                     for table, t in sorted(tables.items()):
                         if table == "records":
                             continue

@@ -378,7 +378,9 @@ def test_match_length_only_where_a_match_holds_any_number_of_units(over: dict[st
 
 
 def test_match_length_sizes_shards_and_keeps_older_job_ids() -> None:
-    base = {"kind": "tournament", "game": "dice-poker", "players": 2, "deals": 10**6, "seed": 1,
+    # record: full, so both are sized from the bots' declared costs (a summary job of one-game matches is
+    # sized from its kernel's speed: tests/test_shard_sizing.py)
+    base = {"kind": "tournament", "game": "dice-poker", "players": 2, "deals": 10**6, "seed": 1, "record": "full",
             "rules": {"preset": "simple"}, "bots": ["dice-poker/random", "dice-poker/random"]}
     one, five = parse_spec(base), parse_spec({**base, "match_length": 5})
     assert isinstance(one, TournamentSpec) and isinstance(five, TournamentSpec)

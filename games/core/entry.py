@@ -182,6 +182,15 @@ class FastPath(Protocol):
         """Play the fresh ``state`` to the end, as the readable engine would."""
         ...
 
+    def speed(self, rules: Any, players: int, bots: Sequence[Bot]) -> float | None:
+        """Units (deals, or matches of the game's own length) per second of one rotation this path plays
+        through the shard runner of a summary job under ``rules`` with ``bots`` (seat order, a table it
+        supports), its rows included: what sizes a job's default shard when this path plays the job
+        (``sims.spec``; the bots' declared speeds are the readable engine's). A conservative figure
+        measured on the reference machine (a shard must stay under the shard time limit, ``sims.plan``).
+        None (the default): not declared, and the bots' declared speeds size the shard."""
+        return None
+
     def bots_for_test(self, players: int) -> Sequence[Sequence[tuple[str, Mapping[str, Any]]]]:
         """Tables of ``players`` bots (``(name, params)`` per seat) this path supports, for parity tests."""
         return ()

@@ -238,6 +238,20 @@ class RandomPlayout(FastPath):
             seat_cols["correction"] = out["correction"]
         return deals_cols, seat_cols
 
+    def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
+        """Deals per second of one rotation through the shard runner, conservative (``FastPath.speed``).
+
+        ``benchmarks/bench_pipeline_rules.py --speeds`` measures what this path plays through ``sims.run.run_shard``
+        (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
+        under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figures
+        are at most half the slowest measured: casino (``play_shard``) 540k/s at 7 seats to 1.0M/s, and its
+        Parquet encoding costs about what the kernel does (docs/performance.md), so 600,000 / (seats + 3);
+        home and ochko (per deal, ``play_rows``) 8.6k/s at 8 seats to 26k/s at 2, seats x speed >= 44k:
+        20,000 / seats."""
+        if rules.preset == "casino":
+            return 600_000 / (players + 3)
+        return 20_000 / players
+
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random players at every seat; random, dealer-rule and basic players (one on the infinite deck's chart)."""
         mixed = [("blackjack/random", {}), ("blackjack/dealer-rule", {}), ("blackjack/basic", {}),

@@ -266,6 +266,21 @@ class Playout(FastPath):
                                       None if low is None else np.ascontiguousarray(low, dtype=np.int64),
                                       cp_luck.POT_GROWTH[rules.form, rules.pot], len(rotations), state.players)
 
+    def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
+        """Deals per second of one rotation through the shard runner, conservative (``FastPath.speed``).
+
+        ``benchmarks/bench_pipeline_rules.py --speeds`` measures what this path plays through ``sims.run.run_shard``
+        (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
+        under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figures
+        are at most half the slowest measured: draw forms 12.2k-28.5k/s whatever the seats (6,000); stud
+        seats x speed >= 21.9k (10,000 / seats); a split pot (``pot: high_low``, stud7-hilo 1.1k/s at 8 seats,
+        seats x speed >= 6.9k) or a dealer's choice of forms 3,000 / seats."""
+        if rules.pot == "high_low" or rules.dealers_choice:
+            return 3_000 / players
+        if rules.form != "draw":
+            return 10_000 / players
+        return 6_000.0
+
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random seats; at 2 seats also a rules seat and a random one (one table: the readable engine's side
         of each costs seconds; tests/test_classic_poker_fast.py plays rules seats at more counts)."""

@@ -267,6 +267,21 @@ class Playout(FastPath):
                                        _tables_of(state.rules, where), optimal_tables(state.rules, None))
         return rows, corrections
 
+    def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
+        """Games per second of one rotation through the shard runner, conservative (``FastPath.speed``).
+
+        ``benchmarks/bench_pipeline_rules.py --speeds`` measures what this path plays through ``sims.run.run_shard``
+        (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
+        under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figures
+        are at most half the slowest measured: simple 48k-69k/s (20,000); full 9.0k/s at 8 seats to 28k/s
+        at 1, (seats + 1) x speed >= 56k (24,000 / (seats + 1)); mixed, random seats the slowest, 905/s at
+        8 seats, seats x speed >= 6.2k (3,000 / seats)."""
+        if rules.preset == "simple":
+            return 20_000.0
+        if rules.preset == "full":
+            return 24_000 / (players + 1)
+        return 3_000 / players
+
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random seats, greedy seats, and the two alternating; with three players also optimal, random and
         greedy (its readable engine plays about 80 games a second: one table keeps the test short; ``simple``

@@ -79,6 +79,15 @@ class MatchPlayout(FastPath):
         """Every seat is the random or the truthful bot (every preset and option of ``Rules``)."""
         return bot_params(bots) is not None
 
+    def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
+        """Matches per second of one rotation through the shard runner, conservative (``FastPath.speed``).
+
+        ``benchmarks/bench_pipeline_rules.py --speeds --case liars`` measures what this path plays through
+        ``sims.run.run_shard`` (kernel and rows, no Parquet) per rotation, every preset, table of
+        ``bots_for_test`` and seat count 2..10, on the 2-core VM, 2026-12-07, load ~2: 46,600 to 78,400
+        one-round matches a second; the figure is under half the slowest, per round of the match (LP-5.4)."""
+        return 20_000.0 / max(1, int(rules.rounds))
+
     def _params(self, bots: Sequence[Any]) -> tuple[list[int], list[float]]:
         params = bot_params(bots)
         if params is None:

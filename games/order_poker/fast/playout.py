@@ -220,6 +220,16 @@ class RandomPlayout(FastPath):
         play_table(state, self._table(bots), rng, trace)
         return trace
 
+    def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
+        """Deals per second of one rotation through the shard runner, conservative (``FastPath.speed``).
+
+        ``benchmarks/bench_pipeline_rules.py --speeds`` measures what this path plays through ``sims.run.run_shard``
+        (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
+        under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figure
+        is at most half the slowest measured: every seat heuristic, 21k/s at 3 seats to 14k/s at 5, seats x
+        speed >= 63k (30,000 / seats)."""
+        return 30_000 / players
+
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Tables this kernel supports: default random bots, mixed random parameters (keep_prob,
         all-pass), one heuristic among random bots, heuristic bots only, and a non-default heuristic

@@ -109,6 +109,19 @@ class MatchPlayout(CodedMatchPlayout):
     bot_names = ("preferans/random", "preferans/heuristic")
     codes = _CODES
 
+    def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
+        """Pulkas per second of one rotation through the shard runner, conservative (``FastPath.speed``).
+
+        ``benchmarks/bench_pipeline_rules.py --speeds`` measures what this path plays through ``sims.run.run_shard``
+        (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
+        under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figures
+        are at most half the slowest measured at the presets' pulka of 100 (PF-9.1): every seat heuristic
+        1,022-1,241 pulkas a second (500), a random seat at the table 349-696 (150: its pulkas last longer);
+        a longer pulka is slower in proportion."""
+        base = 500.0 if all(type(b) is HeuristicBot for b in bots) else 150.0
+        pulka: int = rules.pulka
+        return base * min(1.0, 100 / max(10, pulka))
+
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
         """Every seat is exactly ``RandomBot`` or ``HeuristicBot`` and a ten is not checked by the
         double-dummy solver (PF-7.7 ``ten_check: solve``)."""

@@ -67,6 +67,16 @@ class Playout(FastPath):
         """Every seat is one of the three bots itself (a subclass may choose differently)."""
         return _codes(bots) is not None
 
+    def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
+        """Deals per second of one rotation through the shard runner, conservative (``FastPath.speed``).
+
+        ``benchmarks/bench_pipeline_rules.py --speeds`` measures what this path plays through ``sims.run.run_shard``
+        (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
+        under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figure
+        is at most half the slowest measured: a greedy or blotto seat 19,800-21,400 deals a second, random
+        only 87,000 (9,000)."""
+        return 9_000.0
+
     def play_out(self, state: State, bots: Sequence[Any], rng: np.random.Generator) -> None:
         """Lay out both seats in C (the layouts applied to ``state``): the engine's layouts and draws."""
         codes = _codes(bots)

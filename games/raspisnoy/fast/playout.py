@@ -20,7 +20,7 @@ from typing import Any
 from games.core.cards import card_str
 from games.core.fastplay import CodedMatchPlayout, bot_codes
 from games.raspisnoy.fast._match import HEURISTIC, RANDOM, Match
-from games.raspisnoy.rules import dealer_of
+from games.raspisnoy.rules import dealer_of, schedule
 from games.raspisnoy.simple_bots import HeuristicBot, RandomBot
 from games.raspisnoy.state import SUIT_NAMES, State, trump_of
 from games.raspisnoy.tables import TABLES
@@ -74,6 +74,16 @@ class MatchPlayout(CodedMatchPlayout):
     tables = TABLES
     bot_names = ("raspisnoy/random", "raspisnoy/heuristic")
     codes = _CODES
+
+    def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
+        """Matches per second of one rotation through the shard runner, conservative (``FastPath.speed``).
+
+        ``benchmarks/bench_pipeline_rules.py --speeds`` measures what this path plays through ``sims.run.run_shard``
+        (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
+        under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figure
+        is at most half the slowest measured: 93,000-122,000 deals a second over the match's schedule (R-1.3,
+        R-1.4; odessa at 6 seats the slowest), so 40,000 deals a second over the schedule."""
+        return 40_000 / max(1, len(schedule(rules, players)))
 
     def match_of(self, state: Any) -> Match:
         """The kernel's copy of the fresh match (``match_of``)."""
