@@ -126,40 +126,33 @@ def speeds(only: list[str] | None) -> None:
 
     print("| game | path | preset | seats | bots | measured /s | declared /s | ratio |")
     print("|---|---|---|---:|---|---:|---:|---:|")
-    for g in registry.games():
-        if only and not any(c in g for c in only):
+    seen: set[tuple[str, str, str, int, tuple[str, ...]]] = set()
+    for c in registry.fast_path_tables():
+        g, fp, preset, rules, n = c.entry.name, c.path, c.preset, c.rules, c.players
+        key = tuple(b for b, _ in c.table)
+        if (only and not any(x in g for x in only)) or (g, fp.name, preset, n, key) in seen:
             continue
-        entry = registry.game(g)
-        for fp in entry.fast_paths:
-            for preset in entry.presets:
-                rules = entry.rules({"preset": preset})
-                for n in range(1, 17):
-                    if entry.check_players(rules, n) is not None:
-                        continue
-                    seen: set[tuple[str, ...]] = set()
-                    for table in fp.bots_for_test(n):
-                        key = tuple(b for b, _ in table)
-                        bots = [registry.make(b, dict(p), g) for b, p in table]
-                        if key in seen or not fp.supports(rules, bots):
-                            continue
-                        seen.add(key)
-                        spec = parse_spec({"game": g, "rules": {"preset": preset}, "players": n, "seed": 3,
-                                           "bots": [{"name": b, "params": dict(p)} for b, p in table],
-                                           "deals": 10**6, "shard_deals": 4, "seating": "duplicate"})
-                        run_shard(spec, 0)  # warm-up: imports, solved tables
-                        m = 4
-                        while True:
-                            c0 = time.process_time()
-                            run_shard(spec.model_copy(update={"shard_deals": m}), 1)
-                            dt = time.process_time() - c0
-                            if dt > 0.25 or m > 10**6:
-                                break
-                            m *= 4
-                        measured = m * n / dt
-                        declared = fp.speed(rules, n, bots)
-                        ratio = f"{measured / declared:.1f}" if declared else ""
-                        print(f"| {g} | {fp.name} | {preset} | {n} | {', '.join(k.split('/')[1] for k in key)} | "
-                              f"{measured:,.0f} | {declared or 0:,.0f} | {ratio} |", flush=True)
+        bots = [registry.make(b, dict(p), g) for b, p in c.table]
+        if not fp.supports(rules, bots):
+            continue
+        seen.add((g, fp.name, preset, n, key))
+        spec = parse_spec({"game": g, "rules": {"preset": preset}, "players": n, "seed": 3,
+                           "bots": [{"name": b, "params": dict(p)} for b, p in c.table],
+                           "deals": 10**6, "shard_deals": 4, "seating": "duplicate"})
+        run_shard(spec, 0)  # warm-up: imports, solved tables
+        m = 4
+        while True:
+            c0 = time.process_time()
+            run_shard(spec.model_copy(update={"shard_deals": m}), 1)
+            dt = time.process_time() - c0
+            if dt > 0.25 or m > 10**6:
+                break
+            m *= 4
+        measured = m * n / dt
+        declared = fp.speed(rules, n, bots)
+        ratio = f"{measured / declared:.1f}" if declared else ""
+        print(f"| {g} | {fp.name} | {preset} | {n} | {', '.join(k.split('/')[1] for k in key)} | "
+              f"{measured:,.0f} | {declared or 0:,.0f} | {ratio} |", flush=True)
 
 
 def bare_loop(spec_dict: dict[str, Any]) -> tuple[float, str]:

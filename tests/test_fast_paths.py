@@ -35,18 +35,12 @@ MATCHES_OF = {"preferans": 3 * DEPTH}
 
 def _cases() -> list[Any]:
     out = []
-    for entry in registry.games().values():
-        for fp in entry.fast_paths:
-            for preset in entry.presets:
-                lo, hi = entry.seats(entry.presets[preset])
-                for players in range(lo, hi + 1):
-                    for t, table in enumerate(fp.bots_for_test(players)):
-                        rules = entry.presets[preset]
-                        # a preset the path refuses (its supports says so) is the readable engine's alone
-                        marks = () if fp.supports(rules, _bots(table)) else \
-                            pytest.mark.skip(reason=f"{fp.name} does not play preset {preset} (supports)")
-                        out.append(pytest.param(entry, fp, rules, list(table), marks=marks,
-                                                id=f"{entry.name}-{fp.name}-{preset}-{players}p-table{t}"))
+    for c in registry.fast_path_tables():
+        # a preset the path refuses (its supports says so) is the readable engine's alone
+        marks = () if c.path.supports(c.rules, _bots(c.table)) else \
+            pytest.mark.skip(reason=f"{c.path.name} does not play preset {c.preset} (supports)")
+        out.append(pytest.param(c.entry, c.path, c.rules, list(c.table), marks=marks,
+                                id=f"{c.entry.name}-{c.path.name}-{c.preset}-{c.players}p-table{c.number}"))
     return out
 
 

@@ -31,12 +31,12 @@ from __future__ import annotations
 import importlib
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, NamedTuple
 
-from games.core.entry import GameEntry
+from games.core.entry import FastPath, GameEntry
 from games.core.protocol import Bot
 
 __all__ = ["BotInfo", "GenericBot", "bot_factory", "bots", "configure", "game", "games", "generic_bots", "get", "make",
@@ -358,3 +358,28 @@ def _one_bot(name: str) -> BotInfo | None:
 def make(name: str, params: Mapping[str, Any] | None = None, game: str | None = None) -> Bot:
     """Create the bot ``name`` (a game-generic bot: for ``game``) with ``params`` (validated by its factory)."""
     return get(name, game).factory(**dict(params or {}))
+
+
+class FastPathTable(NamedTuple):
+    """One table a game's fast path names for its parity tests (``FastPath.bots_for_test``)."""
+
+    entry: GameEntry
+    path: FastPath
+    preset: str
+    rules: Any  # the preset's rules
+    players: int
+    number: int  # the table's place in ``bots_for_test(players)``
+    table: Sequence[tuple[str, Mapping[str, Any]]]  # (bot name, params) per seat
+
+
+def fast_path_tables() -> Iterator[FastPathTable]:
+    """Every table of every registered game's fast paths, for every preset and seat count the preset allows
+    (``GameEntry.seats``): what the parity tests, the shard-sizing test and ``bench_pipeline_rules.py
+    --speeds`` walk. A table the path does not play under a preset (its ``supports``) is included."""
+    for entry in games().values():
+        for fp in entry.fast_paths:
+            for preset, rules in entry.presets.items():
+                lo, hi = entry.seats(rules)
+                for players in range(lo, hi + 1):
+                    for i, table in enumerate(fp.bots_for_test(players)):
+                        yield FastPathTable(entry, fp, preset, rules, players, i, table)
