@@ -211,8 +211,14 @@ def test_sigkill_then_rerun_gives_every_row_once(tmp_path: Path) -> None:
 def test_ctrl_c_stops_cleanly_and_the_rerun_resumes(tmp_path: Path) -> None:
     spec = write_spec(tmp_path, {"kind": "deal-stats", "game": "order-poker", "question": "robot-combination"})
     root = tmp_path / "d"
-    proc = subprocess.Popen([sys.executable, "-m", "rasklad", "run", str(spec), "--data", str(root), "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # As a terminal's foreground process gets Ctrl-C: SIGINT at its default (Python's KeyboardInterrupt),
+    # even when this test run was started in the background of a non-interactive shell or under nohup, which
+    # ignore SIGINT (inherited across exec: the run would then never see the signal and finish with 0).
+    as_from_a_terminal = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                          "runpy.run_module('rasklad', run_name='__main__', alter_sys=True)")
+    proc = subprocess.Popen([sys.executable, "-c", as_from_a_terminal, "run", str(spec), "--data", str(root),
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if list(root.glob("jobs/*/counts/shard-*.parquet")):
