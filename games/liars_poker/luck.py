@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -149,18 +149,13 @@ def corrections(finished: Sequence[State], notes: Sequence[Sequence[Policy]] | N
     return [_unit(st, notes[r] if notes is not None else ()) for r, st in enumerate(finished)]
 
 
-def _supports(rules: Any) -> bool:
-    return True
-
-
 LUCK = LuckEstimator(
     method="AIVAT action terms over liars-poker/cfr's known mixed policy: per seat and noted decision, the round's "
            "scores if the bid standing after the drawn action were resolved now, less their expectation over the "
            "policy; 0 for bots that note no policy",
     unbiased_by="the drawn action has the noted law given the history, and the value is a fixed function of the "
                 "history and the action (all notes, no later decision), so each term has mean 0 for any bots",
-    corrections=corrections,
-    supports=_supports,
+    corrections=corrections,  # every rule set (LuckEstimator's default supports)
     policies=True,
     chance=False,
 )

@@ -20,7 +20,6 @@ AIVAT over the bots' own randomisation"; ``tests/test_quintet_luck.py`` checks t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -81,18 +80,13 @@ def corrections(finished: Sequence[State], notes: Sequence[Sequence[Policy]] | N
     return out
 
 
-def _supports(rules: Any) -> bool:
-    return True
-
-
 LUCK = LuckEstimator(
     method="AIVAT action terms over the bots' own known randomisation (quintet/equilibrium's mixed strategy, "
            "quintet/blotto's random slot): per seat, the score less its expectation over the draw, the other "
            "seat's layout as laid; 0 for bots that draw nothing or note no policy",
     unbiased_by="the layouts are simultaneous (Q-1.3): the other seat's layout does not depend on a seat's last "
                 "draw, which has the noted law given everything else, so each term has mean 0 for any bots",
-    corrections=corrections,
-    supports=_supports,
+    corrections=corrections,  # every rule set (LuckEstimator's default supports)
     policies=True,
     chance=False,
 )

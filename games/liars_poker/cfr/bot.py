@@ -93,10 +93,9 @@ class CfrBot(PolicyBot):
         policy = abstract_policy(view["players"]) if rules.rebid == "off" and rules.digit_values == 10 \
             and rules.digits_per_note == 8 else None
         if policy is not None:
-            a, law = abstraction.act_noted(policy, _round_of(view), view["seat"], rng) if noted else \
-                (abstraction.act(policy, _round_of(view), view["seat"], rng), None)
+            a, law = abstraction.act_noted(policy, _round_of(view), view["seat"], rng)  # what act draws
             if a is not None:
-                return a, law
+                return a, law if noted else None
         return self.fallback.act(view, legal_actions, rng), None  # the truthful bot draws nothing
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
