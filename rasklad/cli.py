@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import os
 import pkgutil
 import re
 import sys
@@ -185,18 +186,37 @@ def app_for(argv: list[str]) -> typer.Typer:
     return one
 
 
+#: What the command line sets, unless the environment already does, before numpy is first imported.
+BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}
+
+
+def single_threaded_blas() -> None:
+    """One BLAS thread per process for the command line, unless the user's environment says otherwise.
+
+    numpy's OpenBLAS starts a thread per core when numpy is imported, and the new threads busy-wait for
+    work for a while: about 0.1 s of CPU on a 2-core machine, a third of a one-deal job's fixed cost (issue
+    30 item 4), in every process that imports numpy (the command's and each worker's, which inherit the
+    environment). rasklad's parallel work is processes, one per core; its matrix products are small (a
+    dice turn's transition, a CFR row), and BLAS threads in every worker would oversubscribe the cores.
+    Set ``OPENBLAS_NUM_THREADS`` yourself to override. Only the command line does this: importing
+    ``rasklad.client`` or ``games`` in your own program leaves your environment alone."""
+    for var, value in BLAS_THREADS.items():
+        os.environ.setdefault(var, value)
+
+
 def main() -> None:
     """Console-script entry point.
 
     The registry is not configured from ``sims.settings`` here: unconfigured, it reads the same two
     settings (``RASKLAD_GAME_MODULES``, ``RASKLAD_BOT_MODULES``) itself, and building the settings
-    imports pydantic-settings and the registry numpy, which a command such as ``rasklad games`` has no
+    imports pydantic and the registry numpy, which a command such as ``rasklad games`` has no
     other use for (issue 30 item 4: the command line's fixed cost). Commands that need settings build
     them. A registry this process already loaded is reset, so the environment decides again; the
     catalogue commands may read their file (``rasklad.catalogcache``).
     """
     from rasklad import catalogcache
 
+    single_threaded_blas()
     registry = sys.modules.get("games.core.registry")
     try:
         if registry is not None:

@@ -111,15 +111,19 @@ def read_job_table(job_dir: Location, table: str, columns: tuple[str, ...] | Non
         schema = parquet_dataset(files[:1]).schema
         cols = None if columns is None else [c for c in columns if c in schema.names]
         return pa.concat_tables(read_parquet_files(files, cols)) if files else None
-    if dictionary:
-        # the first file's schema, as the dataset's below; no partitioning read off the paths
-        names = pq.read_schema(files[0]).names
-        cols = None if columns is None else [c for c in columns if c in names]
-        return pq.read_table([str(f) for f in files], columns=cols, partitioning=None,
-                             read_dictionary=[c for c in dictionary if c in names and (cols is None or c in cols)])
-    dataset = parquet_dataset(files)
-    cols = None if columns is None else [c for c in columns if c in dataset.schema.names]
-    return dataset.to_table(columns=cols)
+    # the first file's schema, as a dataset's; no partitioning read off the paths
+    names = pq.read_schema(files[0]).names
+    cols = None if columns is None else [c for c in columns if c in names]
+    as_dictionary = [c for c in dictionary if c in names and (cols is None or c in cols)]
+    # File by file: pq.read_table and datasets import pyarrow.dataset, which a job's report has no other use
+    # for (and which imports pandas unless probed: storage.parquet.skip_pandas_probe); issue 30 item 4.
+    parts = [pq.ParquetFile(f, read_dictionary=as_dictionary or None).read(columns=cols) for f in files]
+    if all(t.schema.equals(parts[0].schema) for t in parts[1:]):
+        return pa.concat_tables(parts)
+    # shards whose schemas differ (rasklad writes none): a dataset's unification, as before
+    if as_dictionary:
+        return pq.read_table([str(f) for f in files], columns=cols, partitioning=None, read_dictionary=as_dictionary)
+    return parquet_dataset(files).to_table(columns=cols)
 
 
 def _string_categories(cols: tuple[Column, ...]) -> tuple[str, ...]:

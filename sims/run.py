@@ -52,7 +52,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -63,11 +63,12 @@ from games.core.protocol import estimate_of
 from games.core.streams import Streams
 from sims.dealers import DealerChain, unit_dealing
 from sims.plan import deal_seed
-from sims.remote import RemoteAccess, has_remote
-from sims.remote import run_tournament as run_remote
 from sims.shards import ShardCancelled, seatings, shard_range
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import DecisionRows, TournamentRows
+
+if TYPE_CHECKING:
+    from sims.remote import RemoteAccess
 
 __all__ = ["ShardCancelled", "Streams", "play_deal", "play_one", "play_timed", "run_shard", "seatings",
            "shard_range"]
@@ -338,7 +339,10 @@ def run_shard(spec: JobSpec | Mapping[str, Any], k: int, should_stop: Callable[[
     if not isinstance(spec, (TournamentSpec, DealStatsSpec)):
         spec = parse_spec(spec)
     if isinstance(spec, TournamentSpec):
-        if has_remote(spec):
+        if any(b.remote is not None for b in spec.bots):  # sims.remote.has_remote, without importing it
+            # imported for remote bots only: it imports asyncio and ssl, a tenth of a one-deal job's CPU
+            from sims.remote import run_tournament as run_remote
+
             return run_remote(spec, k, should_stop, on_unit, access=access)
         with fewer_collections():
             return _run_tournament(spec, k, should_stop, on_unit)

@@ -29,14 +29,13 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
     from storage.objectstore import StoreConfig
 
-__all__ = ["DEFAULT_BROKER", "DEFAULT_URL", "ENV_PREFIX", "GROUPS", "Settings", "describe", "get_settings",
-           "markdown", "redact"]
+__all__ = ["DEFAULT_BROKER", "DEFAULT_URL", "ENV_PREFIX", "GROUPS", "Settings", "describe", "environment",
+           "get_settings", "markdown", "redact"]
 
 ENV_PREFIX = "RASKLAD_"
 
@@ -68,10 +67,37 @@ def _f(group: str, default: Any, description: str, *, shown_default: str | None 
     return Field(default=default, description=description, json_schema_extra=extra, **constraints)
 
 
-class Settings(BaseSettings):
-    """Every setting of rasklad; field ``max_shards`` is read from ``RASKLAD_MAX_SHARDS``."""
+def environment() -> dict[str, str]:
+    """The ``RASKLAD_*`` variables set now and not empty, by field name (``RASKLAD_MAX_SHARDS`` -> ``max_shards``).
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", frozen=False, env_ignore_empty=True)
+    Names match whatever their case (``rasklad_data`` is ``data``), as pydantic-settings, which read them
+    before, matched them; a variable that names no field is ignored. The values stay strings: the model
+    converts and checks them as it does keyword values (``"12"`` for an int field is 12, ``"x"`` an error
+    naming the field)."""
+    n = len(ENV_PREFIX)
+    out: dict[str, str] = {}
+    for name, value in os.environ.items():
+        if value and len(name) > n and name[:n].upper() == ENV_PREFIX:
+            out[name[n:].lower()] = value
+    return out
+
+
+class Settings(BaseModel):
+    """Every setting of rasklad; field ``max_shards`` is read from ``RASKLAD_MAX_SHARDS``.
+
+    ``Settings(**overrides)`` and ``Settings.model_validate(d)`` read the environment (``environment()``)
+    under the values given; ``model_copy`` copies. So did pydantic-settings' ``BaseSettings``, which this
+    class was. It is a plain pydantic model because importing pydantic-settings costs about
+    0.1 s of CPU (it imports asyncio, ssl and email), a third of a one-deal job's budget (issue 30 item 4),
+    for what ``environment()`` does here: every field is a scalar read from one variable."""
+
+    model_config = ConfigDict(extra="ignore", frozen=False)
+
+    def __init__(self, **overrides: Any) -> None:
+        fields = type(self).model_fields
+        values: dict[str, Any] = {k: v for k, v in environment().items() if k in fields}
+        values.update(overrides)
+        super().__init__(**values)
 
     # --- store: data and job store (embedded runs, the API and the workers must agree) ---------
     data: Path = _f("store", Path("data"), "data root: a local folder (with, by default, jobs.sqlite) or an "

@@ -71,16 +71,19 @@ class _NoPandas:
             raise ImportError("pandas is not probed in this process (storage.parquet.skip_pandas_probe)")
 
 
-def skip_pandas_probe() -> None:
+def skip_pandas_probe(dataset: bool = True) -> None:
     """Let this process's Arrow code run without importing pandas (issue 30 item 4: a job's fixed cost).
 
     pyarrow 26 imports pandas, when it is installed, on the first ``pa.array`` of any kind (to ask
-    whether the values are a pandas Series) and on importing ``pyarrow.dataset`` (its C++ layer caches
-    pandas' null sentinels): about 0.4 s of CPU that a job building its tables from lists and numpy
-    arrays never uses. This makes both probes find no pandas: pyarrow then treats no value as a pandas
-    object in this process (none of rasklad's is), while ``Table.to_pandas()`` still imports pandas
-    when called. For a process that never hands pandas objects to pyarrow (``rasklad run``); nothing
-    to do when pandas is already imported."""
+    whether the values are a pandas Series), on the first conversion to numpy and on importing
+    ``pyarrow.dataset`` (its C++ layer caches pandas' null sentinels): about 0.4 s of CPU that a job
+    building its tables from lists and numpy arrays never uses. This makes those probes find no pandas:
+    pyarrow then treats no value as a pandas object in this process (none of rasklad's is), while
+    ``Table.to_pandas()`` still imports pandas when called. For a process that never hands pandas
+    objects to pyarrow (``rasklad run``); nothing to do when pandas is already imported.
+    ``dataset=False`` leaves ``pyarrow.dataset`` unimported (about 0.02 s) for a process that will not
+    import it: ``rasklad run`` on a local data root, whose report reads its shards file by file
+    (``sims.report.read_job_table``); were it imported later, pandas would be."""
     import sys
 
     if "pandas" in sys.modules:
@@ -89,7 +92,11 @@ def skip_pandas_probe() -> None:
     sys.meta_path.insert(0, finder)
     try:
         pa.lib._pandas_api.have_pandas  # noqa: B018 -- the probe, answered "no pandas" and remembered
-        import pyarrow.dataset  # noqa: F401 -- its import-time probe, likewise
+        # Arrow's C++ conversions to numpy look for pandas once, on their first use, and remember the
+        # answer: importing pyarrow.dataset makes that first use, as does a conversion of one value
+        pa.array([0]).to_numpy()
+        if dataset:
+            import pyarrow.dataset  # noqa: F401 -- its import-time probe, likewise
     finally:
         sys.meta_path.remove(finder)
 """Rows per row group: big enough that a scan reads few, large column chunks (a shard of a few

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 HEAVY = ("scipy", "duckdb", "pyarrow", "celery", "fastapi", "sqlalchemy")
 
 _PROBE = """
@@ -70,7 +72,29 @@ def test_a_one_deal_job_loads_its_game_alone_and_no_pandas(tmp_path: Path) -> No
     assert "games.quintet" in mods
     assert [g for g in _GAME_PACKAGES if g in mods] == ["games.quintet"]
     assert not {"pandas", "pyspiel"} & mods
+    # nor what a local job has no use for: datasets (its report reads the shards file by file), the remote
+    # bots' runner (asyncio), pydantic-settings (sims.settings reads the environment itself)
+    assert not {"pyarrow.dataset", "sims.remote", "asyncio", "pydantic_settings"} & mods
     assert list(data.glob("jobs/*/report.html"))
+
+
+def test_the_command_line_runs_numpy_with_one_blas_thread_unless_told_otherwise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenBLAS threads busy-wait when numpy starts them: the command line (and the workers it starts, which
+    inherit its environment) asks for one, unless the user's environment already says."""
+    from rasklad import cli
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    cli.single_threaded_blas()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    cli.single_threaded_blas()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "4"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    probe = ("import os, sys\nsys.argv = ['rasklad', 'games', '--json']\nfrom rasklad.cli import main\n"
+             "try:\n    main()\nfinally:\n    print('BLAS' + os.environ.get('OPENBLAS_NUM_THREADS', '-'))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=env)
+    assert out.stdout.splitlines()[-1] == "BLAS1", out.stderr
 
 
 def test_the_registry_loads_a_game_and_its_bot_alone_and_still_lists_everything(tmp_path: Path) -> None:

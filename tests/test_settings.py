@@ -89,6 +89,25 @@ def test_bad_values_name_the_setting(clean_env: pytest.MonkeyPatch) -> None:
         get_settings()
 
 
+def test_variables_match_whatever_their_case_and_empty_or_unknown_ones_are_ignored(
+        clean_env: pytest.MonkeyPatch) -> None:
+    """As pydantic-settings read them (the class was a ``BaseSettings`` until sims.settings read the
+    environment itself): names case-insensitive, an empty value unset, a name of no field ignored,
+    keyword overrides above the environment, in ``model_validate`` too."""
+    clean_env.setenv("rasklad_max_shards", "12")
+    clean_env.setenv("Rasklad_Query_Threads", "3")
+    clean_env.setenv("RASKLAD_JOB_WINDOW", "")
+    clean_env.setenv("RASKLAD_NO_SUCH_SETTING", "1")
+    s = get_settings()
+    assert (s.max_shards, s.query_threads, s.job_window) == (12, 3, 4)
+    assert not hasattr(s, "no_such_setting")
+    assert get_settings(max_shards=5).max_shards == 5
+    assert Settings.model_validate({"job_window": 2}).model_dump() == get_settings(job_window=2).model_dump()
+    clean_env.setenv("RASKLAD_LOG_FORMAT", "xml")
+    with pytest.raises(ValueError, match="log_format"):
+        get_settings()
+
+
 def test_every_field_has_a_group_and_a_description() -> None:
     rows = describe()
     assert [r["name"] for r in rows] == sorted(Settings.model_fields, key=lambda n: [r["name"] for r in rows].index(n))

@@ -157,7 +157,9 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
     from sims.spec import SpecError
     from storage.parquet import skip_pandas_probe
 
-    skip_pandas_probe()  # this process hands pyarrow no pandas object: not importing pandas saves ~0.4 s
+    # this process hands pyarrow no pandas object: not importing pandas saves ~0.4 s; a local data root's
+    # report reads its shards without pyarrow.dataset, an object store's through it
+    skip_pandas_probe(dataset=_settings(data).data_is_remote)
 
     from games.core import registry
 
