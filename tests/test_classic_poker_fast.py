@@ -3,7 +3,8 @@
 ``tests/test_fast_paths.py`` checks every preset the path plays; here: options no preset has (the
 draws of CP-7.4 ``max_draw`` 3 and ``3_or_4_with_ace``, CP-5.4's qualifier, stakes), the new stock of
 CP-7.5 and stud's common card of CP-8.6 actually reached, ``play_rows`` against the rows of the
-readable loop, ``classic-poker/rules`` seats at more seat counts and options, and what ``supports`` refuses.
+readable loop, ``classic-poker/rules`` seats at more seat counts and options, openers (CP-7.3: ``jackpots``,
+passed-out deals, opening cards kept aside, the opener first after the draw), and what ``supports`` refuses.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def _loop_rows(rules: Rules, players: int, deal: int, streams: Streams, seats: l
 
 
 @pytest.mark.parametrize("preset", ["draw", "draw-joker", "lowball", "stud5", "stud7", "stud7-hilo", "lowball-a5",
-                                    "short36-draw"])
+                                    "short36-draw", "jackpots"])
 def test_play_rows_equal_the_row_functions_of_the_readable_loop(preset: str) -> None:
     rules = PRESETS[preset]
     players = 6 if preset != "stud7" else 8
@@ -88,7 +89,7 @@ def test_play_rows_equal_the_row_functions_of_the_readable_loop(preset: str) -> 
         assert rows == _loop_rows(rules, players, deal, streams), f"{preset}, deal {deal}"
 
 
-@pytest.mark.parametrize("preset", ["draw", "lowball-a5", "stud7", "stud7-hilo"])
+@pytest.mark.parametrize("preset", ["draw", "lowball-a5", "stud7", "stud7-hilo", "jackpots"])
 def test_play_rows_of_rules_seats_equal_the_readable_loop(preset: str) -> None:
     """Rotations of rules and random seats (each rotation its own seating) in ``play_rows``."""
     rules = PRESETS[preset]
@@ -135,7 +136,9 @@ class _Subclass(RandomBot):
 def test_supports_refuses_what_the_kernel_does_not_play() -> None:
     random = [RandomBot()] * 3
     assert FAST.supports(PRESETS["draw"], random)
-    assert not FAST.supports(PRESETS["jackpots"], random)  # openers, CP-7.3
+    assert FAST.supports(PRESETS["jackpots"], random)  # openers, CP-7.3
+    assert not FAST.supports(Rules(openers="jacks", deck="53"), random)  # openers with a joker: the wild evaluator
+    assert not FAST.supports(Rules(openers="jacks", wild_ranks=("2",)), random)
     assert not FAST.supports(Rules(form="stud7", wild_ranks=("2",)), random)  # wild showing hands, CP-3.8
     assert not FAST.supports(Rules(form="stud7", pot="low"), random)  # low showing hands, CP-5.5
     assert not FAST.supports(Rules(dealers_choice=("draw", "stud7")), random)  # CP-9.2
@@ -143,11 +146,13 @@ def test_supports_refuses_what_the_kernel_does_not_play() -> None:
     assert not FAST.supports(PRESETS["draw"], [RandomBot(), _Subclass(), RandomBot()])
     rules_seats = [RandomBot(), registry.make("classic-poker/rules", {}), RandomBot()]
     assert FAST.supports(PRESETS["draw"], rules_seats) and FAST.supports(PRESETS["stud7"], rules_seats)
+    assert FAST.supports(PRESETS["jackpots"], rules_seats)
     # a rules seat with wild cards: its strength and discards follow the wild evaluator (the readable engine)
     for wild in ("draw-joker", "draw-bug", "draw-deuces"):
         assert FAST.supports(PRESETS[wild], random) and not FAST.supports(PRESETS[wild], rules_seats)
     assert not FAST.supports(PRESETS["draw"], [RandomBot(), registry.make("classic-poker/equity", {}), RandomBot()])
-    assert ENTRY.fast_path(PRESETS["jackpots"], random) is None
+    assert ENTRY.fast_path(PRESETS["jackpots"], random) is FAST
+    assert ENTRY.fast_path(Rules(openers="jacks", deck="53"), random) is None
     assert ENTRY.fast_path(dataclasses.replace(PRESETS["stud7"], ante=2), random) is FAST
 
 
@@ -169,6 +174,7 @@ def test_a_job_gives_the_same_rows_by_play_rows_and_by_played_states(preset: str
     ("draw", 4, "duplicate", 0), ("stud7", 4, "duplicate", 0), ("lowball-a5", 3, "duplicate", 0),
     ("stud7-hilo", 6, "random", 0), ("short36-draw", 6, "duplicate", 0),   # CP-7.5's new stock, CP-8.6's common card
     ("draw", 6, "duplicate", 3), ("stud7", 4, "duplicate", 2),             # classic-poker/rules seats
+    ("jackpots", 3, "duplicate", 1), ("jackpots", 6, "duplicate", 0),      # openers, CP-7.3
 ])
 def test_a_corrected_job_gives_the_same_rows_with_and_without_states(preset: str, players: int, seating: str,
                                                                      rules_seats: int) -> None:
@@ -189,6 +195,7 @@ def test_a_corrected_job_gives_the_same_rows_with_and_without_states(preset: str
 @pytest.mark.parametrize("rules, players", [
     (PRESETS["draw"], 6), (PRESETS["stud7"], 8), (PRESETS["stud5"], 4), (PRESETS["lowball"], 5),
     (Rules(deck="36"), 6), (Rules(max_draw="3_or_4_with_ace", deck="53"), 5),
+    (PRESETS["jackpots"], 6), (Rules(openers="jacks", deck="36"), 6),     # CP-7.3: opening cards kept aside
 ])
 def test_the_kernels_chance_log_is_the_engines(rules: Rules, players: int) -> None:
     """``logged_results`` notes each card dealt during play as ``State.chance_log`` does (a folded seat's
@@ -196,14 +203,15 @@ def test_the_kernels_chance_log_is_the_engines(rules: Rules, players: int) -> No
     notes equals ``luck.unit_corrections`` of the finished states exactly."""
     from games.classic_poker import luck
     from games.classic_poker.fast import _play
-    from games.classic_poker.fast.playout import _opts
+    from games.classic_poker.fast.playout import _opts, _tab
 
     streams = Streams(np.random.SeedSequence(29))
     stock_entries = 0
     for deal in range(25):
         st0 = State.deal(rules, players, deal % players, streams.at(deal, 0))
         logged = _play.logged_results(streams.rotations(deal), st0.deck_order, st0.reshuffle_order,
-                                      players, st0.dealer, st0.carried, rules.ante, _opts(rules), players)
+                                      players, st0.dealer, st0.carried, rules.ante, _opts(rules), players,
+                                      tab=_tab(rules, [(0,) * players]))
         finished = []
         for r in range(players):
             st = st0.copy()
@@ -231,6 +239,8 @@ def test_the_kernels_chance_log_is_the_engines(rules: Rules, players: int) -> No
     (Rules(deck="36"), 6), (Rules(max_draw="3_or_4_with_ace", deck="53"), 5),
     (Rules(pot="high_low", low_ranking="ace_either", deck="54"), 5),
     (Rules(pot="low", low_ranking="ace_to_five", low_qualifier="8"), 4), (PRESETS["draw"], 7),
+    (PRESETS["jackpots"], 6), (PRESETS["jackpots"], 3), (Rules(openers="jacks", deck="36"), 6),   # CP-7.3
+    (dataclasses.replace(PRESETS["jackpots"], four_flush_opens="off"), 4),
 ])
 def test_the_kernels_corrections_are_the_estimators_of_the_finished_states(rules: Rules, players: int) -> None:
     """``play_rows_corrected`` (the kernel writes the hands of every term, ``_play.luck_terms`` sums the shares)
@@ -264,7 +274,7 @@ def test_the_kernels_corrections_are_the_estimators_of_the_finished_states(rules
 ])
 def test_compiled_corrections_of_readable_bots_are_the_numpy_estimators(table: dict[str, Any], players: int) -> None:
     """``luck.unit_corrections`` of states the readable engine played (rule-based and random bots, openers
-    and dealer's choice too, which the play-out does not play) equals ``luck.reference_corrections``."""
+    and dealer's choice too, the latter of which the play-out does not play) equals ``luck.reference_corrections``."""
     from games.classic_poker import luck
     from sims.run import play_deal
 
@@ -284,3 +294,131 @@ def test_compiled_corrections_of_readable_bots_are_the_numpy_estimators(table: d
         assert got == luck.reference_corrections(finished)
         nonzero += any(c != 0.0 for seats in got for c in seats)
     assert nonzero >= 3
+
+
+# ---- openers (CP-7.3) ---------------------------------------------------------------------------------------
+
+JACKPOTS = PRESETS["jackpots"]
+NO_FOUR_FLUSH = dataclasses.replace(JACKPOTS, four_flush_opens="off")
+
+
+@pytest.mark.parametrize("rules", [JACKPOTS, NO_FOUR_FLUSH], ids=["four_flush_opens-on", "four_flush_opens-off"])
+@pytest.mark.parametrize("players", [2, 3, 6])
+@pytest.mark.parametrize("seats", ["random", "rules", "mixed"])
+def test_openers_play_as_the_engine(rules: Rules, players: int, seats: str) -> None:
+    """``jackpots`` (CP-7.3: only jacks or better, or a four-flush with ``four_flush_opens``, may open; a deal
+    nobody opens passes out; CP-7.6: the opener bets first after the draw) in the kernel: the same records,
+    draws and legal lists as the readable engine, random and rules seats."""
+    table = [RULES_TABLE[0] if seats == "rules" or (seats == "mixed" and s % 2 == 0) else RANDOM[0]
+             for s in range(players)]
+    check_parity(ENTRY, FAST, rules, table, deals=150, seed=21)
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(openers="jacks", deck="36"), Rules(openers="jacks", deck="36", four_flush_opens="on"),  # CP-7.5
+    Rules(openers="jacks", pot="low", low_ranking="ace_to_five"), Rules(openers="jacks", pot="high_low"),
+    Rules(openers="jacks", deck="36", ace_low_straight="off", max_draw=3),  # CP-10.2: A-6-7-8-9 opens or not
+])
+def test_openers_under_other_options_play_as_the_engine(rules: Rules) -> None:
+    """Openers on the short deck, where the opener's cards kept aside shrink a new stock and can limit the
+    next draw (CP-7.5), and with low pots (openers are still jacks or better by the high hand)."""
+    check_parity(ENTRY, FAST, rules, RANDOM * 6, deals=300, seed=23)
+    check_parity(ENTRY, FAST, rules, [RULES_TABLE[0], RANDOM[0]] * 3, deals=100, seed=24)
+
+
+@pytest.mark.parametrize("rules", [JACKPOTS, NO_FOUR_FLUSH, Rules(openers="jacks", deck="36"),
+                                   Rules(openers="jacks", deck="36", ace_low_straight="off")])
+def test_the_kernel_opens_as_the_engine(rules: Rules) -> None:
+    """``_play.openers_of`` (what the kernel decides of a dealt five: may it open, which are the opening cards)
+    equals ``State._may_open`` and ``State._opening_cards`` (CP-7.3, CP-11.1) on random fives and on fives
+    built to be straights, flushes, four-flushes and pairs around the jacks."""
+    from games.classic_poker import hands
+    from games.classic_poker.fast import _play
+    from games.classic_poker.fast.playout import _opts, _rules_table
+
+    deck = hands.deck_of(rules)
+    rng = np.random.default_rng(31)
+    fives = [[int(c) for c in rng.choice(deck, 5, replace=False)] for _ in range(4000)]
+    lo = min(deck) >> 2
+    for top in range(lo + 4, 13):  # straights and straight flushes, the ace-low one too
+        ranks = [top - i for i in range(5)]
+        fives += [[4 * r + (i % 2) for i, r in enumerate(ranks)], [4 * r + 1 for r in ranks]]
+    fives.append([4 * 12 + 0, 4 * lo + 1, 4 * (lo + 1), 4 * (lo + 2), 4 * (lo + 3)])
+    span = 13 - lo
+    for r in range(lo, 13):  # pairs of every rank, with a four-flush (the second card's suit) beside them
+        fives.append([4 * r, 4 * r + 1] + [4 * ((r + k - lo) % span + lo) + 1 for k in (3, 5, 7)])
+    st = State(rules, 2, 1, deck)
+    tab = _rules_table(rules)
+    opens = 0
+    for five in fives:
+        if len(set(five)) < 5:
+            continue
+        st.cards[0], st.dealt[0], st.opener = list(five), list(five), 0
+        may, mask = _play.openers_of(five, _opts(rules), tab)
+        assert may == st._may_open(0), five
+        if may:
+            opens += 1
+            assert [c for i, c in enumerate(five) if mask >> i & 1] == st._opening_cards(), five
+    assert opens > 500
+
+
+def test_openers_are_reached_in_the_kernel() -> None:
+    """Every part of CP-7.3 the kernel plays happens: deals passed out (scores 0, no ``openers``), opening cards
+    kept aside, a new stock built without them (CP-7.5), the opener first after the draw when he is not the
+    dealer's left (CP-7.6), and the openers shown (CP-11.1)."""
+    seen = {"passed": 0, "aside": 0, "restock": 0, "opener_first": 0, "shown": 0}
+    for rules, players in ((JACKPOTS, 3), (NO_FOUR_FLUSH, 6), (Rules(openers="jacks", deck="36"), 6)):
+        rng = np.random.default_rng(43)
+        for d in range(150):
+            st = ENTRY.deal(rules, players, d % players, rng)
+            FAST.play_out(st, [RandomBot()] * players, rng)
+            out = st.outcome()
+            if out.get("passed_out"):
+                seen["passed"] += 1
+                assert st.scores() == [0] * players and "openers" not in out
+                continue
+            seen["shown"] += "openers" in out
+            seen["aside"] += bool(st.kept_aside)
+            seen["restock"] += st.stock is not None and bool(st.kept_aside)
+            first_after = next((a["seat"] for a in st.history.entries()[::-1] if a["act"] == "draw"), None)
+            if first_after is not None and st.opener is not None and st.opener != st.pos[0] \
+                    and not st.betting.folded[st.opener] and st.street == 1:
+                seen["opener_first"] += 1
+    assert all(v > 0 for v in seen.values()), seen
+
+
+def test_passed_out_rows_equal_the_readable_loop() -> None:
+    """Heads-up ``jackpots`` passes out often: ``play_rows`` writes those deals' rows (``passed_out``, scores 0,
+    no winner) as ``tables.deal_rows`` does, and ``play_rows_corrected`` corrects nothing in them."""
+    from games.classic_poker import luck
+
+    streams = Streams(np.random.SeedSequence(47))
+    passed = 0
+    for deal in range(60):
+        fresh = ENTRY.deal(JACKPOTS, 2, deal % 2, streams.at(deal, 0))
+        rows = FAST.play_rows(fresh, ENTRY.tables, [[RandomBot()] * 2] * 2, streams.rotations(deal))
+        assert rows == _loop_rows(JACKPOTS, 2, deal, streams), f"deal {deal}"
+        got = FAST.play_rows_corrected(fresh, ENTRY.tables, [[RandomBot()] * 2] * 2, streams.rotations(deal), luck.LUCK)
+        assert got is not None and got[0] == rows
+        for (deal_rows, seat_rows), corr in zip(rows, got[1], strict=True):
+            if deal_rows[0][1][3]:
+                passed += 1
+                assert [r[0] for r in seat_rows] == [0, 0] and corr == [0.0, 0.0]
+    assert passed > 10
+
+
+@pytest.mark.parametrize("players, rules_seats, reduction", [(4, 2, "auto"), (6, 0, "auto"), (3, 1, "none")])
+def test_a_jackpots_job_gives_the_readable_engines_rows(monkeypatch: pytest.MonkeyPatch, players: int,
+                                                        rules_seats: int, reduction: str) -> None:
+    """A ``jackpots`` job through the kernel (``play_rows`` / ``play_rows_corrected``) and through the readable
+    engine (the fast path refused): the same rows, ``adjusted_score`` (the luck corrections) included."""
+    bots = ["classic-poker/rules"] * rules_seats + ["classic-poker/random"] * (players - rules_seats)
+    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": {"preset": "jackpots"},
+                       "players": players, "bots": bots, "deals": 40, "shard_deals": 40, "seating": "duplicate",
+                       "seed": 19, "variance_reduction": reduction})
+    fast = run_shard(spec, 0)
+    monkeypatch.setattr(FAST, "supports", lambda rules, seats: False)
+    readable = run_shard(spec, 0)
+    assert fast["deals"].equals(readable["deals"])
+    assert fast["seats"].equals(readable["seats"])
+    assert any(fast["deals"].column("passed_out").to_pylist())

@@ -9,12 +9,13 @@ CODES: dict[str, int]
 MAX_RAISES: int
 RULES_TABLE_SIZE: int
 
-Result = tuple[bool, list[int], list[int], list[int], list[list[int]]]
+Result = tuple[bool, list[int], list[int], list[int], list[list[int]], bool]
 
 def play(rng: np.random.Generator, deck: Sequence[int], reshuffle: Sequence[int], players: int, dealer: int,
          carried: Sequence[int], ante: int, opts: tuple[int, ...], trace: bool = False,
          kinds: Sequence[int] | None = None, tab: bytes | None = None
          ) -> tuple[list[int], list[int], list[int] | None, Result]: ...
+def openers_of(hand: Sequence[int], opts: tuple[int, ...], tab: bytes) -> tuple[bool, int]: ...
 def results(rng_at: Callable[[int], np.random.Generator], deck: Sequence[int], reshuffle: Sequence[int], players: int,
             dealer: int, carried: Sequence[int], ante: int, opts: tuple[int, ...], rotations: int,
             kinds: Sequence[Sequence[int]] | None = None, tab: bytes | None = None) -> list[Any]: ...

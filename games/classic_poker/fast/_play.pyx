@@ -9,16 +9,24 @@ of CP-7.4 with ``max_draw`` 5, 3 or ``3_or_4_with_ace``, the new stock of CP-7.5
 and folded hands in the reshuffle order, CP-7.6), five-card stud (CP-8.1) and seven-card stud
 (CP-8.2, the common card of CP-8.6); the first bettor of a stud interval by the best showing hand of
 CP-8.3 (natural cards; CP-8.7's four-flush with ``four_flush=on``), the compulsory first bet of CP-8.4.
-Openers (CP-7.3) and the showing hands of wild cards or of a low pot are not here (the play-out's
-``supports`` refuses them). Hands are not evaluated here: the showdown's values come from
-``ext.handeval`` afterwards, over the final hands this returns (they decide nothing during play).
+Openers (CP-7.3, ``openers=jacks``, natural cards): until someone opens, a seat whose five do not hold jacks
+or better (or a four-flush with ``four_flush_opens``) may only check or fold; nobody opening passes the deal
+out (``result``'s last field); the opener keeps his opening cards (CP-11.1) aside when he throws them, out of
+a new stock (CP-7.5), and bets first after the draw (CP-7.6). Whether five natural cards open and whether the
+opener shows all five come from the caller's table (``Opts.tab``, bits 3 and 4: playout._rules_table, from the
+engine's evaluator and ``state._jacks_threshold``). The showing hands of wild cards or of a low pot, and
+openers with wild cards, are not here (the play-out's ``supports`` refuses them). Hands are not evaluated
+here: the showdown's values come from ``ext.handeval`` afterwards, over the final hands this returns (they
+decide nothing during play).
 
 A seat's bot (``Game.kind``) is ``bots.RandomBot``: one ``Generator.integers(n)`` per decision over the
 engine's legal list (fold left out when a check is legal), numpy's buffered Lemire draw on ``next_uint32``,
 nothing drawn when one action is legal (as games/dice_poker/fast/_play.pyx); or ``bots.RulesBot``, which
 draws nothing (its one draw is the dealer's choice, CP-9.2, not played here): its strength reads the
 caller's table of five-card hands (``rules_strength``), its discards are ``bots.standard_discard`` of natural
-cards (``rules_draw``).
+cards (``rules_draw``). Under openers both bots choose from the engine's legal list, which leaves out the
+raises of a seat that may not open (CP-7.3): the random bot then checks (drawing nothing), the rules bot
+checks where it would have raised.
 
 Action codes: 0 fold, 1 check, 2 call, ``RAISE`` + a a raise of a; ``DRAW`` + m a discard of the hand
 positions of mask m; ``ACE`` + i a draw of four keeping (and showing) the ace at position i.
@@ -71,7 +79,9 @@ ctypedef struct Opts:
     int max_draw        # 5, 3, or 4 for 3_or_4_with_ace
     bint four_flush     # CP-8.7 in the showing hand
     bint low_pot        # pot=low (the rules bot's strength and discards, CP-5)
-    const unsigned char *tab   # the rules bot's table of five-card hands (playout._rules_table), or NULL
+    bint openers        # openers=jacks (CP-7.3)
+    bint ff_opens       # four_flush_opens=on (CP-7.3)
+    const unsigned char *tab   # the table of five-card hands (playout._rules_table), or NULL
 
 
 ctypedef struct Game:
@@ -112,6 +122,9 @@ ctypedef struct Game:
     int nqueue
     int qhead
     bint showdown
+    bint passed_out         # nobody opened (CP-7.3)
+    int opener              # the first raiser of interval 1 (CP-7.3), -1 before
+    int open_mask           # the opener's opening cards: positions in his dealt five (CP-7.3, CP-11.1)
     # the log
     int nact
     int codes[MAXA]
@@ -302,6 +315,10 @@ cdef void advance(Game *g, const Opts *o) noexcept nogil:
         return
     if o.form == 0:
         if g.street == 0:
+            if o.openers and g.opener < 0:  # CP-7.3: nobody opened, the deal passes out (scores 0)
+                g.phase = 2
+                g.passed_out = True
+                return
             g.phase = 1
             g.nqueue = 0
             g.qhead = 0
@@ -347,8 +364,8 @@ cdef void advance(Game *g, const Opts *o) noexcept nogil:
 # (hands.high_mode / low_mode, handeval.describe): in a high pot the class of the category (0 high card,
 # 1 pair, 2 four-flush, 3 two pair or better, in every ranking's order) and bit 2 for a made hand that a
 # draw keeps whole (straight, flush, full house, four, straight flush); in a low pot (draw) the strength
-# itself. Six and seven cards take the best class of their five-card subsets (values order by category
-# first). Below five cards (stud's early streets) it is hands.showing_key of the natural high ranking over
+# itself (bits 3 and 4 are the openers' under ``openers=jacks``: ``may_open``). Six and seven cards take the
+# best class of their five-card subsets (values order by category first). Below five cards (stud's early streets) it is hands.showing_key of the natural high ranking over
 # the first cards of the hand. Wild cards are not here (the play-out's supports refuses rules seats then).
 
 cdef inline int five_key(const int *c) noexcept nogil:
@@ -394,7 +411,7 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
         if n == 5:
             c = o.tab[five_key(cards)]
             if o.low_pot:
-                return c
+                return c & 7  # bits 3 and 4: the openers' (may_open)
             cls = c & 3
         else:  # the best five of six or seven: leave out one or two cards
             for a in range(n):
@@ -537,6 +554,62 @@ cdef int rules_draw(Game *g, const Opts *o, int seat, int nopt, bint ace_ok) noe
     return code
 
 
+# ---- openers (CP-7.3) ------------------------------------------------------------------------------------------
+#
+# ``Opts.tab`` bit 3: the five natural cards hold jacks or better (hands.high_value >= state._jacks_threshold);
+# bit 4: their high category is a straight, flush, full house or straight flush, which the opener shows whole
+# (State._opening_cards). Both from the engine's evaluator (playout._rules_table).
+
+cdef bint may_open(Game *g, const Opts *o, int seat) noexcept nogil:
+    """State._may_open (CP-7.3): jacks or better, or a four-flush with ``four_flush_opens``."""
+    cdef int ns[4]
+    cdef int i
+    if o.tab[five_key(g.cards[seat])] & 8:
+        return True
+    if o.ff_opens:
+        for i in range(4):
+            ns[i] = 0
+        for i in range(5):
+            ns[g.cards[seat][i] & 3] += 1
+        for i in range(4):
+            if ns[i] >= 4:
+                return True
+    return False
+
+
+cdef int opening_mask(Game *g, const Opts *o, int seat) noexcept nogil:
+    """State._opening_cards of the seat's dealt five (CP-7.3, CP-11.1) as positions: all five for a straight
+    or better but four of a kind, the cards of its ranks held twice or more for jacks or better, else the
+    four cards of its four-flush."""
+    cdef int *h = g.cards[seat]
+    cdef int counts[13]
+    cdef int ns[4]
+    cdef int i, c = o.tab[five_key(h)], mask = 0, top = 0, k = 0
+    if c & 16:
+        return 31
+    if c & 8:
+        for i in range(13):
+            counts[i] = 0
+        for i in range(5):
+            counts[h[i] >> 2] += 1
+        for i in range(5):
+            if counts[h[i] >> 2] >= 2:
+                mask |= 1 << i
+        return mask
+    for i in range(4):
+        ns[i] = 0
+    for i in range(5):
+        ns[h[i] & 3] += 1
+    for i in range(1, 4):  # max(range(4), key=suits.count): the first suit of the largest count
+        if ns[i] > ns[top]:
+            top = i
+    for i in range(5):
+        if h[i] & 3 == top and k < 4:
+            mask |= 1 << i
+            k += 1
+    return mask
+
+
 cdef int note(Game *g, int seat, int code, int lg) noexcept nogil:
     if g.nact >= MAXA:
         return -1
@@ -554,6 +627,8 @@ cdef int bet_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
     owe = cur - g.bets[seat]
     can_check = owe == 0 and (g.may_check or cur > 0)
     raise_ok = g.can_raise[seat] and g.raises <= o.max_raises
+    if raise_ok and o.openers and g.street == 0 and cur == 0 and not may_open(g, o, seat):
+        raise_ok = False  # CP-7.3: only check or fold until someone opens
     nr = (o.limit - o.min_bet + 1) if raise_ok else 0
     if g.kind[seat] == 1:
         code = rules_bet(g, o, seat, owe, can_check, raise_ok)
@@ -582,6 +657,9 @@ cdef int bet_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
         g.bets[seat] += owe
     elif code >= RAISE:
         amount = code - RAISE
+        if o.openers and g.opener < 0 and g.street == 0:  # CP-7.3: the first raise of interval 1 opens
+            g.opener = seat
+            g.open_mask = opening_mask(g, o, seat)
         g.committed[seat] += owe + amount
         g.bets[seat] += owe + amount
         # spread limit: every raise is full (amount >= min_bet) and re-opens the raising
@@ -628,6 +706,7 @@ cdef int draw_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
     cdef int nthrown = 0
     cdef int kept[5]
     cdef int nkept = 0
+    cdef int aside = 0
     cdef bint ace_ok
     room = replaceable(g)
     top = (5 if o.max_draw == 5 else 3)
@@ -664,6 +743,8 @@ cdef int draw_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
     if note(g, seat, code, top | ((1 if ace_ok else 0) << 3)) < 0:
         return -1
     g.qhead += 1
+    if o.openers and seat == g.opener:
+        aside = mask & g.open_mask  # CP-7.3 / CP-7.5: the opening cards he throws are kept aside (CP-11.1)
     for i in range(g.ncards[seat]):
         if mask >> i & 1:
             thrown[nthrown] = g.cards[seat][i]
@@ -679,11 +760,16 @@ cdef int draw_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
         if (not g.has_stock and g.ptr >= g.ndeck) or (g.has_stock and g.shead >= g.nstock):
             rebuild_stock(g)
         give(g, seat, False)
-    for i in range(nthrown):
-        g.pooled[thrown[i]] = True
+    j = 0
+    for i in range(5):
+        if mask >> i & 1:
+            if not aside >> i & 1:  # every other discard may go into a new stock
+                g.pooled[thrown[j]] = True
+            j += 1
     if g.qhead >= g.nqueue:
         g.street = 1
-        interval(g, g.pos[0], True)  # CP-7.6
+        # CP-7.6: the opener acts first if still in, else the first player still in left of the dealer
+        interval(g, g.opener if o.openers and g.opener >= 0 and not g.folded[g.opener] else g.pos[0], True)
     return 0
 
 
@@ -716,13 +802,15 @@ cdef int run(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
 cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts,
               tab=None) except -1:
     cdef int i, c
-    o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush, o.low_pot = opts
+    o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush, o.low_pot, o.openers, o.ff_opens = opts
     if tab is None:
         o.tab = NULL
     else:
         if type(tab) is not bytes or len(tab) != TABLE_SIZE:
             raise ValueError(f"the rules table is bytes of length {TABLE_SIZE}")
         o.tab = <const unsigned char *> PyBytes_AS_STRING(tab)  # the caller's argument: alive while it plays
+    if o.openers and (o.tab == NULL or o.form != 0):
+        raise ValueError("openers (CP-7.3) are draw's and need the table of five-card hands")
     if not 2 <= players <= MAXP or len(deck) > MAXC or len(reshuffle) > MAXC:
         raise ValueError(f"the kernel plays 2..{MAXP} players and decks of at most {MAXC} cards")
     g.n = players
@@ -774,6 +862,9 @@ cdef inline void reset(Game *g, const Game *fresh) noexcept nogil:
     g.nqueue = 0
     g.qhead = 0
     g.showdown = False
+    g.passed_out = False
+    g.opener = -1
+    g.open_mask = 0
     g.nact = 0
     g.logging = False
     g.nev = 0
@@ -790,7 +881,8 @@ cdef int play_one(Game *g, const Opts *o, rng) except -1:
 
 
 cdef object result(Game *g):
-    """(showdown, committed, fold streets, the live seats in turn order, their hands with the common card)."""
+    """(showdown, committed, fold streets, the live seats in turn order, their hands with the common card, passed
+    out: nobody opened, CP-7.3)."""
     cdef int i, j, p
     live = []
     held = []
@@ -802,7 +894,8 @@ cdef object result(Game *g):
             if g.common >= 0:
                 hand.append(g.common)
             held.append(hand)
-    return (g.showdown, [g.committed[i] for i in range(g.n)], [g.fold_street[i] for i in range(g.n)], live, held)
+    return (g.showdown, [g.committed[i] for i in range(g.n)], [g.fold_street[i] for i in range(g.n)], live, held,
+            g.passed_out)
 
 
 def play(rng, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, bint trace=False,
@@ -823,6 +916,22 @@ def play(rng, deck, reshuffle, int players, int dealer, carried, int ante, tuple
     seats = [g.seats[i] for i in range(g.nact)]
     legal = [g.lg[i] for i in range(g.nact)] if trace else None
     return codes, seats, legal, result(gp)
+
+
+def openers_of(hand, tuple opts, tab):
+    """(``may_open``, ``opening_mask``) of five natural cards under ``opts`` and the table (CP-7.3, CP-11.1): what
+    the kernel decides of a seat's dealt five under openers, for tests against ``State._may_open`` and
+    ``State._opening_cards``."""
+    cdef Opts o
+    cdef Game g
+    cdef int i
+    load(&g, &o, (), (), 2, 0, (0, 0), 0, opts, tab)
+    if len(hand) != 5:
+        raise ValueError("five cards")
+    for i in range(5):
+        g.cards[0][i] = hand[i]
+    g.ncards[0] = 5
+    return bool(may_open(&g, &o, 0)), opening_mask(&g, &o, 0)
 
 
 def results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations,

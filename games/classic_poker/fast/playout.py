@@ -16,11 +16,17 @@ replaying the deal through ``State.apply``.
 
 What it plays (``supports``): five-card draw on every deck, wild cards and jokers included (they
 decide nothing during a draw deal's play), high, low or high-low, ``max_draw`` 5, 3 or
-``3_or_4_with_ace``, without openers; five- and seven-card stud on decks without wild cards, with a
-high or high-low pot (the showing hands of CP-8.3 are the natural ones; CP-8.7's four-flush). Not
-played here (the readable engine plays them): openers (``jackpots``, CP-7.3), stud with wild cards or a
-low pot (their showing hands), dealer's choice (CP-9.2), ``stud_opening=bring_in`` (CP-8.8), ``max_raises``
-above 60, and any seat that is not ``RandomBot`` or ``RulesBot`` itself.
+``3_or_4_with_ace``; draw with ``openers=jacks`` (``jackpots``, CP-7.3: who may open, ``four_flush_opens``
+on or off, a deal nobody opens passed out, the opener's opening cards kept aside from a new stock, CP-7.5,
+and the opener first after the draw, CP-7.6) on decks without wild cards; five- and seven-card stud on
+decks without wild cards, with a high or high-low pot (the showing hands of CP-8.3 are the natural ones;
+CP-8.7's four-flush). Not played here (the readable engine plays them): openers with wild cards or jokers
+(whether five cards open follows the wild evaluator), stud with wild cards or a low pot (their showing
+hands), dealer's choice (CP-9.2), ``stud_opening=bring_in`` (CP-8.8), ``max_raises`` above 60, and any
+seat that is not ``RandomBot`` or ``RulesBot`` itself. Under openers the kernel reads whether five cards
+open, and whether the opener shows them whole (CP-11.1), from ``_rules_table`` (built from the engine's
+evaluator and ``state._jacks_threshold``), random seats included; ``State.apply`` of the kernel's actions
+writes the record's ``openers`` (CP-11.1) in ``play_out``, and ``_rows`` a passed-out deal's row (scores 0).
 
 ``RulesBot`` (``bots._strength``, ``bots.standard_discard``) plays in the kernel on natural cards: its made
 hands come from a table of every five cards by ranks and suit shape (``_rules_table``, filled from the
@@ -43,7 +49,7 @@ from games.classic_poker import hands
 from games.classic_poker.bots import RandomBot, RulesBot
 from games.classic_poker.fast import _play
 from games.classic_poker.rules import Rules
-from games.classic_poker.state import Action, State
+from games.classic_poker.state import Action, State, _jacks_threshold
 from games.classic_poker.tables import TABLES
 from games.core import betting as bt
 from games.core.entry import FastPath, LuckEstimator, RotationRows, TableSpec
@@ -58,7 +64,9 @@ _OPTS: dict[Rules, tuple[int, ...]] = {}
 
 def supported(rules: Any) -> bool:
     """True when the kernel plays deals under ``rules`` (the module docstring's list)."""
-    if not isinstance(rules, Rules) or rules.dealers_choice or rules.openers != "none":
+    if not isinstance(rules, Rules) or rules.dealers_choice:
+        return False
+    if rules.openers != "none" and hands.wild_ids(rules):  # CP-7.3 with wild cards: the readable engine
         return False
     if rules.stud_opening != "best_showing":  # CP-8.8's bring-in and fixed limits: the readable engine
         return False
@@ -73,7 +81,8 @@ def _opts(rules: Rules) -> tuple[int, ...]:
     if out is None:
         md = {5: 5, 3: 3, "3_or_4_with_ace": 4}[rules.max_draw]
         out = _OPTS[rules] = (_FORMS[rules.form], rules.min_bet, rules.limit, rules.max_raises, md,
-                              int(rules.four_flush == "on"), int(rules.pot == "low"))
+                              int(rules.four_flush == "on"), int(rules.pot == "low"), int(rules.openers == "jacks"),
+                              int(rules.four_flush_opens == "on"))
     return out
 
 
@@ -100,7 +109,10 @@ def _rules_table(rules: Rules) -> bytes:
     0 no four of a suit, 1 four of a suit, 2 a flush; nothing else of the cards decides a natural hand's
     category): in a low pot ``bots._strength`` doubled (0, 1, 2, 4), else the class of the high category
     (0 high card, 1 pair, 2 four-flush, 3 two pair or better) plus 4 for a hand ``standard_discard`` keeps
-    whole. Values from ``hands.high_mode`` / ``low_mode`` and ``handeval.describe``, as the bot computes them."""
+    whole. Values from ``hands.high_mode`` / ``low_mode`` and ``handeval.describe``, as the bot computes them.
+    Under ``openers=jacks`` (CP-7.3) also, for ``_play.may_open`` / ``opening_mask``: 8 when the five hold jacks
+    or better (``State._may_open``: the high value at least ``state._jacks_threshold``), and 16 when the opener
+    shows all five (``State._opening_cards``: a straight, flush, full house or straight flush; CP-11.1)."""
     tab = _TABS.get(rules)
     if tab is not None:
         return tab
@@ -141,6 +153,14 @@ def _rules_table(rules: Rules) -> bytes:
             name = handeval.describe(v, mode)
             cls = 3 if order.index(name) >= two else 1 if name == "pair" else 2 if name == "four_flush" else 0
             out[i] = cls | (4 if name in _MADE else 0)
+    if rules.openers == "jacks":
+        mode = hands.high_mode(rules)
+        least = _jacks_threshold(rules)
+        for i, v in zip(at, handeval.evaluate_mode(reps, mode).tolist(), strict=True):
+            if v >= least:
+                out[i] |= 8
+            if handeval.describe(v, mode) in ("straight", "flush", "full_house", "straight_flush", "five"):
+                out[i] |= 16
     tab = bytes(out)
     if len(_TABS) >= 32:
         _TABS.clear()
@@ -149,7 +169,8 @@ def _rules_table(rules: Rules) -> bytes:
 
 
 def _tab(rules: Rules, kinds: Sequence[Sequence[int]]) -> bytes | None:
-    return _rules_table(rules) if any(1 in k for k in kinds) else None
+    """The table a rules seat reads, and openers (CP-7.3) whatever the seats."""
+    return _rules_table(rules) if rules.openers == "jacks" or any(1 in k for k in kinds) else None
 
 
 def _fresh(state: Any) -> bool:
@@ -272,7 +293,8 @@ class Playout(FastPath):
         ``benchmarks/bench_pipeline_rules.py --speeds`` measures what this path plays through ``sims.run.run_shard``
         (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
         under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figures
-        are at most half the slowest measured: draw forms 12.2k-28.5k/s whatever the seats (6,000); stud
+        are at most half the slowest measured: draw forms 12.2k-28.5k/s whatever the seats (6,000; ``jackpots``,
+        openers in the kernel, 16.7k-22.0k/s at 2-8 seats, load 1.9-2.6, 2026-12-07, no slower than ``draw``); stud
         seats x speed >= 21.9k (10,000 / seats); a split pot (``pot: high_low``, stud7-hilo 1.1k/s at 8 seats,
         seats x speed >= 6.9k) or a dealer's choice of forms 3,000 / seats."""
         if rules.pot == "high_low" or rules.dealers_choice:
@@ -312,7 +334,7 @@ def _rotation_kinds(state: Any, tables: TableSpec, rotations: Sequence[Sequence[
 def _rows(rules: Rules, players: int, dealer: int, played: Sequence[Any]) -> list[RotationRows]:
     """The rows of ``tables.deal_rows`` / ``tables.seat_rows`` for each rotation's kernel result, the
     showdown as ``State._finish`` / ``State._showdown`` settle it (CP-5, CP-6.8, CP-6.9)."""
-    held = [h for showdown, _, _, _, hs in played if showdown for h in hs]
+    held = [h for showdown, _, _, _, hs, _ in played if showdown for h in hs]
     pot_kind = rules.pot
     hv = lv = lq = None
     if held:
@@ -330,17 +352,21 @@ def _rows(rules: Rules, players: int, dealer: int, played: Sequence[Any]) -> lis
         names = _CATS[rules] = {}
     out: list[RotationRows] = []
     at = 0
-    for showdown, committed, fold_street, live, _ in played:
+    for showdown, committed, fold_street, live, _, passed_out in played:
         folded = [True] * players
         for s in live:
             folded[s] = False
         pot = sum(committed)
         cats: list[str | None] = [None] * players
         w_low: list[int] | None = None
-        if not showdown:
+        w_high: list[int] | None
+        if passed_out:  # CP-7.3: nobody opened: every seat scores 0, no winner (State._pass_out)
+            payout = list(committed)
+            w_high = None
+        elif not showdown:
             payout = [0] * players
             payout[live[0]] = pot
-            w_high: list[int] | None = [live[0]]
+            w_high = [live[0]]
         else:
             idx = {s: at + i for i, s in enumerate(live)}
             at += len(live)
@@ -385,7 +411,7 @@ def _rows(rules: Rules, players: int, dealer: int, played: Sequence[Any]) -> lis
                 if pot_kind == "high_low":
                     q = [lo[s] for s in live if lo[s] is not None]
                     w_low = [s for s in live if q and lo[s] == max(v for v in q if v is not None)]
-        deal = [(dealer, (rules.form, pot, bool(showdown), False, w_high, w_low))]
+        deal = [(dealer, (rules.form, pot, bool(showdown), bool(passed_out), w_high, w_low))]
         seats = [(payout[s] - committed[s], fold_street[s] if fold_street[s] >= 0 else None, cats[s])
                  for s in range(players)]
         out.append((deal, seats))
