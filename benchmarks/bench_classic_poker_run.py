@@ -101,6 +101,9 @@ CASES: list[tuple[str, dict[str, Any], int, str, str, int, str]] = [
     ("stud7-hilo 6p, duplicate", {"preset": "stud7-hilo"}, 6, "duplicate", "none", 60_000, "stud7-hilo"),
     ("stud7-hilo 6p, duplicate, adjusted_score", {"preset": "stud7-hilo"}, 6, "duplicate", "auto", 3_000,
      "stud7-hilo"),
+    # openers (CP-7.3): PokerKit has no jackpots; its draw is the closest peer
+    ("jackpots 6p, duplicate", {"preset": "jackpots"}, 6, "duplicate", "none", 100_000, "draw"),
+    ("jackpots 6p, duplicate, adjusted_score", {"preset": "jackpots"}, 6, "duplicate", "auto", 20_000, "draw"),
 ]
 
 
