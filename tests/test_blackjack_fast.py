@@ -1,6 +1,8 @@
 """The compiled casino play-out (games/blackjack/fast/_play.pyx) against the readable engine: the same
 generator gives the same scores in every round and ends in the same state (BJ-7, BJ-8.1); a whole shard
-played by the kernel (``play_shard``) gives the readable engine's rows and AIVAT corrections (luck.py)."""
+played by the kernel (``play_shard``) gives the readable engine's rows and AIVAT corrections (luck.py).
+The home and ochko kernel (``_home.pyx``): records, draws and legal lists under every option (BJ-2.5, BJ-4,
+BJ-6), and the rows it writes, against the readable engine."""
 
 from __future__ import annotations
 
@@ -152,3 +154,72 @@ def test_shard_kernel_declines_home_and_stops_when_cancelled() -> None:
                        "record": "summary"})
     with pytest.raises(ShardCancelled):
         run_shard(spec, 0, should_stop=lambda: True)
+
+
+# ---------------------------------------------------------------------------------------------- home and ochko
+HOME_TABLES = {
+    "random": ["blackjack/random"],
+    "rules": ["blackjack/home/heuristic", "blackjack/dealer-rule", "blackjack/basic"],
+    "mixed": ["blackjack/home/heuristic", "blackjack/random", "blackjack/dealer-rule", "blackjack/optimal"],
+    "heuristic": ["blackjack/home/heuristic"],
+}
+
+
+@pytest.mark.parametrize(("preset", "options", "players", "table"), [
+    ("home", {"doubling": "free"}, 4, "mixed"),  # BJ-2.5: the dealer's double and the redoubles are choices
+    ("home", {"doubling": "free"}, 5, "random"),
+    ("home", {"doubling": "off", "dealer_rule": "s17"}, 3, "mixed"),  # BJ-4.8: the dealer's draws automatic
+    ("home", {"dealer_rule": "h17", "ties": "push"}, 6, "rules"),  # BJ-4.9
+    ("home", {"dealer_rule": "h17"}, 4, "random"),
+    ("home", {"bet_timing": "after_first_card", "min_bet": 2, "max_bet": 2}, 5, "mixed"),  # BJ-4.2: one bet
+    ("home", {"bet_timing": "after_first_card", "max_bet": 9}, 3, "random"),
+    ("home", {"split_pairs": "on"}, 8, "random"),  # BJ-4.10
+    ("home", {"split_pairs": "on", "doubling": "free", "deal_passes": "natural"}, 7, "mixed"),
+    ("home", {}, 8, "heuristic"),  # BJ-2.4: several players stood before him
+    ("ochko", {"ace": "1_or_11"}, 4, "mixed"),  # BJ-6.1
+    ("ochko", {"ace": "1_or_11"}, 6, "random"),
+    ("ochko", {"bank": 2}, 6, "random"),  # BJ-6.4: players who cannot stake sit out
+    ("ochko", {"bank": 3}, 5, "rules"),
+    ("ochko", {"bank": 1}, 3, "mixed"),
+])
+def test_home_and_ochko_kernel_equals_the_readable_engine(preset: str, options: dict[str, Any], players: int,
+                                                          table: str) -> None:
+    """``_home.pyx`` under each option of BJ-2.5, BJ-4 and BJ-6 (the presets' defaults are in
+    tests/test_fast_paths.py): records, generator states and legal lists equal the readable engine's."""
+    from games.blackjack.fast.playout import FAST
+    from tests.test_fast_paths import check_parity
+
+    names = HOME_TABLES[table]
+    check_parity(registry.game("blackjack"), FAST, Rules(preset=preset, **options),
+                 [(names[s % len(names)], {}) for s in range(players)], deals=300, seed=players)
+
+
+@pytest.mark.parametrize(("preset", "options", "players", "seed"), [
+    ("home", {}, 3, 1), ("home", {}, 5, 2), ("home", {}, 8, 3), ("home", {"doubling": "free", "ties": "push"}, 4, 4),
+    ("home", {"split_pairs": "on", "dealer_rule": "s17"}, 7, 5), ("ochko", {}, 2, 6), ("ochko", {}, 4, 7),
+    ("ochko", {}, 6, 8), ("ochko", {"bank": 3, "ace": "1_or_11"}, 5, 9),
+])
+def test_home_and_ochko_play_rows_equal_the_row_functions(preset: str, options: dict[str, Any], players: int,
+                                                          seed: int) -> None:
+    """The rows ``_home.play_rows`` writes equal tables.py's rows of the readable engine's deal, rotation by
+    rotation (random players, then the rule bots, then a mixed table), every dealer seat."""
+    from games.blackjack.fast.playout import FAST
+    from games.blackjack.tables import TABLES
+
+    rules = Rules(preset=preset, **options)
+    rotations = [[registry.make(names[s % len(names)], {}, "blackjack") for s in range(players)]
+                 for names in (HOME_TABLES["random"], HOME_TABLES["rules"], HOME_TABLES["mixed"])]
+    assert all(FAST.supports(rules, bots) for bots in rotations)
+    deal_rng = np.random.default_rng(seed)
+    for d in range(300):
+        fresh = deal(rules, players, d % players, deal_rng)
+        gens = [_rng([d, seed], r) for r in range(len(rotations))]
+        rows = FAST.play_rows(fresh, TABLES, rotations, gens.__getitem__)
+        for r, bots in enumerate(rotations):
+            st = fresh.copy()
+            rng = _rng([d, seed], r)
+            while not st.is_over():
+                seat = st.to_act()
+                st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
+            assert rows[r] == (TABLES.deal_rows(st), TABLES.seat_rows(st)), f"deal {d}, rotation {r}"
+            assert gens[r].bit_generator.state == rng.bit_generator.state, f"deal {d}, rotation {r}: other draws"

@@ -1,13 +1,21 @@
-"""The C play-out of casino tables of ``blackjack/random`` players, as the fast path the entry declares.
+"""The C play-out of blackjack tables, as the fast path the entry declares.
 
-A random player chooses in a microsecond; the readable engine spends tens of microseconds on the
-view, the legal actions and ``apply``. ``RandomPlayout`` hands a fresh casino round to
-``_play.play_stub``, which plays the same rules (BJ-7) from the round's stub with the same draws from
-the same generator (one ``random()`` per decision, as ``RandomBot``). ``play_out`` applies the
-kernel's choices to the ``State`` (so the record is the engine's); ``play_rows`` writes the rows
-straight from the kernel's result. ``home`` and ``ochko`` tables of random players are played by the
-readable loop (no kernel for them). ``tests/test_fast_paths.py`` checks records, generator states and
-legal actions against the readable engine; ``tests/test_blackjack_fast.py`` the rows.
+A random or rule-based player chooses in a microsecond; the readable engine spends tens of microseconds on
+the view, the legal actions and ``apply``. ``RandomPlayout`` hands a fresh round to a kernel that plays the
+same rules from the round's stub with the same draws from the same generator (one ``random()`` per
+decision of a ``RandomBot``; the rule bots draw nothing):
+
+* ``casino`` (BJ-7): ``_play.play_stub`` for ``blackjack/random``, ``dealer-rule`` and ``basic`` players, and
+  ``_play.play_shard``, which also deals the stubs, for whole summary shards;
+* ``home`` (BJ-2..BJ-5) and ``ochko`` (BJ-6), every option of the preset: ``_home.play_stub`` /
+  ``_home.play_rows`` for ``blackjack/random``, ``dealer-rule``, ``home/heuristic``, and ``basic`` and
+  ``optimal`` (which act as ``dealer-rule`` outside casino); no ``play_shard`` (a deal's dealer is the
+  runner's), and no luck estimator (adjusted = raw).
+
+``play_out`` applies the kernel's choices to the ``State`` (so the record is the engine's; ``legal_trace``
+also returns the kernel's legal lists); ``play_rows`` writes the rows straight from the kernel's result.
+``tests/test_fast_paths.py`` checks records, generator states and legal actions against the readable engine;
+``tests/test_blackjack_fast.py`` the options of every preset and the rows.
 """
 
 from __future__ import annotations
@@ -18,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from games.blackjack.fast import _home
 from games.blackjack.fast._play import play_shard, play_stub
 from games.blackjack.rules import Rules, total
-from games.blackjack.simple_bots import DealerRuleBot, RandomBot
+from games.blackjack.simple_bots import DealerRuleBot, HomeHeuristicBot, RandomBot
 from games.blackjack.state import Table
-from games.blackjack.strategy import BasicBot, casino_rules, chart, solver_for
+from games.blackjack.strategy import BasicBot, OptimalBot, casino_rules, chart, solver_for
 from games.blackjack.tables import TABLES
 from games.core.cards import RANKS, card_str
 from games.core.entry import Coded, FastPath, Listed, RotationRows, ShardColumn, ShardColumns, TableSpec
@@ -39,6 +48,38 @@ UP_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")  # up card value 
 RESULTS = ("natural", "bust", "win", "loss", "push")
 #: Card names by id, and ranks by rank index (``card_str``).
 CARDS = tuple(card_str(c) for c in range(52))
+#: The home/ochko kernel's code of each bot it plays (``_home.pyx``: RANDOM, DEALER_RULE, HEURISTIC); exact
+#: types. ``BasicBot`` and ``OptimalBot`` act as ``DealerRuleBot`` outside casino (their ``act``), and
+#: ``HomeHeuristicBot`` as ``DealerRuleBot`` in ochko (the kernel's rule branch for stakes and "more").
+HOME_CODES: dict[type, int] = {RandomBot: 0, DealerRuleBot: 1, BasicBot: 1, OptimalBot: 1, HomeHeuristicBot: 2}
+#: ``rules.doubling`` and ``rules.dealer_rule`` as the kernel's codes (BJ-2.5, BJ-4.8).
+DOUBLING = {"seed": 0, "free": 1, "off": 2}
+DEALER_RULE = {"free": 0, "s17": 1, "h17": 2}
+
+
+@lru_cache(maxsize=32)
+def home_opts(rules: Rules) -> tuple[int, ...]:
+    """The options ``_home.play_stub`` reads, in its order (ochko, doubling, dealer_rule, after_first_card,
+    ties push, split_pairs, min_bet, max_bet, ace 1_or_11, bank)."""
+    return (int(rules.preset == "ochko"), DOUBLING[rules.doubling], DEALER_RULE[rules.dealer_rule],
+            int(rules.bet_timing == "after_first_card"), int(rules.ties == "push"), int(rules.split_pairs == "on"),
+            rules.min_bet, rules.max_bet, int(rules.ace == "1_or_11"), rules.bank)
+
+
+def legal_list(rules: Rules, kind: int, n: int) -> list[Any]:
+    """The engine's legal actions (``HomeState`` / ``OchkoState.legal_actions``, BJ-5.1, BJ-5.4) of a decision
+    ``_home.pyx`` notes as (kind, n)."""
+    if kind == 0:
+        return [("bet", rules.min_bet + i) for i in range(n)]
+    if kind == 1:
+        return ["double", "no_double"]
+    if kind == 2:
+        return ["redouble", "no_redouble"]
+    if kind == 3:
+        return ["hit", "stand", "split"][:n]
+    if kind == 4:
+        return [("stake", 1 + i) for i in range(n)]
+    return ["more", "enough"]
 
 
 @lru_cache(maxsize=32)
@@ -127,28 +168,44 @@ def _result(hands: Sequence[tuple[int, int, int, bool, bool]]) -> str:
 
 
 class RandomPlayout(FastPath):
-    """Tables where every seat is the plain ``blackjack/random`` bot, or casino tables of ``random``,
-    ``dealer-rule`` and ``basic`` players."""
+    """Tables where every seat is the plain ``blackjack/random`` bot; casino tables of ``random``,
+    ``dealer-rule`` and ``basic`` players; home and ochko tables of ``random``, ``dealer-rule``,
+    ``home/heuristic``, ``basic`` and ``optimal`` players."""
 
     name = "blackjack/c-random"
 
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
         """Every seat is ``RandomBot`` itself (a subclass may choose differently); at a casino table also
-        ``DealerRuleBot`` and ``BasicBot`` themselves (in C: hit below 17; the chart's letter)."""
+        ``DealerRuleBot`` and ``BasicBot`` themselves (in C: hit below 17; the chart's letter); at a home or
+        ochko table ``DealerRuleBot``, ``HomeHeuristicBot``, ``BasicBot`` and ``OptimalBot`` themselves."""
         if all(type(b) is RandomBot for b in bots):
             return True
-        return rules.preset == "casino" and all(type(b) in CODES for b in bots)
+        return all(type(b) in (CODES if rules.preset == "casino" else HOME_CODES) for b in bots)
 
     def play_out(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> None:
-        """Play the fresh round: casino in C (its choices applied to ``state``), else the readable loop."""
-        if state.rules.preset != "casino":
-            while not state.is_over():
-                legal = state.legal_actions()
-                state.apply(legal[int(rng.random() * len(legal))])
-            return
+        """Play the fresh round in C (``_play.pyx``, casino; ``_home.pyx``, home and ochko), its choices applied
+        to ``state``."""
         if any("act" in e for e in state.log):
             raise ValueError("play_out needs a fresh round")
-        self._play(state, rng, bots)
+        if state.rules.preset != "casino":
+            self._play_home(state, rng, bots)
+        else:
+            self._play(state, rng, bots)
+
+    @staticmethod
+    def _play_home(state: Any, rng: np.random.Generator, bots: Sequence[Any]) -> list[list[Any]]:
+        """The home or ochko kernel's deal applied to ``state``; the kernel's legal list of every decision."""
+        r = state.rules
+        decisions = _home.play_stub(rng, list(state.order), None if state.reshuffle is None else list(state.reshuffle),
+                                    state.players, state.dealer_seat, [HOME_CODES[type(b)] for b in bots],
+                                    home_opts(r))
+        lists = []
+        for kind, n, pick in decisions:
+            legal = legal_list(r, kind, n)
+            state.apply(legal[pick])
+            lists.append(legal)
+        assert state.is_over()
+        return lists
 
     @staticmethod
     def _play(state: Any, rng: np.random.Generator, bots: Sequence[Any]) -> list[list[Any]]:
@@ -164,23 +221,29 @@ class RandomPlayout(FastPath):
 
     def legal_trace(self, state: Any, bots: Sequence[Any], rng: np.random.Generator) -> list[list[Any]]:
         """``play_out``, returning the legal list of every record entry (an event's is empty: nobody chooses)."""
-        if state.rules.preset != "casino":
-            lists = []
-            while not state.is_over():
-                legal = state.legal_actions()
-                lists.append(list(legal))
-                state.apply(legal[int(rng.random() * len(legal))])
-        else:
-            lists = self._play(state, rng, bots)
+        if any("act" in e for e in state.log):
+            raise ValueError("legal_trace needs a fresh round")
+        lists = self._play_home(state, rng, bots) if state.rules.preset != "casino" else self._play(state, rng, bots)
         it = iter(lists)
         return [[] if "event" in e else next(it) for e in state.log]
 
     def play_rows(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
                   rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
-        """Every rotation of a casino round from the kernel's result, without ``State``s (tables.py's rows)."""
-        if tables is not TABLES or state.rules.preset != "casino":
+        """Every rotation of a round from the kernel's result, without ``State``s (tables.py's rows): casino by
+        ``_play.play_stub``, home and ochko by ``_home.play_rows`` (which writes the rows itself)."""
+        if tables is not TABLES:
             return super().play_rows(state, tables, rotations, rng_at)
         out: list[RotationRows] = []
+        if state.rules.preset != "casino":
+            if any("act" in e for e in state.log):
+                raise ValueError("play_rows needs a fresh round")
+            order = list(state.order)
+            reshuffle = None if state.reshuffle is None else list(state.reshuffle)
+            opts = home_opts(state.rules)
+            for r, bots in enumerate(rotations):
+                out.append(_home.play_rows(rng_at(r), order, reshuffle, state.players, state.dealer_seat,
+                                           [HOME_CODES[type(b)] for b in bots], opts, CARDS))
+            return out
         for r in range(len(rotations)):
             _, dealer, natural, seats = _kernel(state, rng_at(r), rotations[r])
             dt = total([c >> 2 for c in dealer])[0]
@@ -245,19 +308,26 @@ class RandomPlayout(FastPath):
         (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
         under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figures
         are at most half the slowest measured: casino (``play_shard``) 540k/s at 7 seats to 1.0M/s, and its
-        Parquet encoding costs about what the kernel does (docs/performance.md), so 600,000 / (seats + 3);
-        home and ochko (per deal, ``play_rows``) 8.6k/s at 8 seats to 26k/s at 2, seats x speed >= 44k:
-        20,000 / seats."""
+        Parquet encoding costs about what the kernel does (docs/performance.md), so 600,000 / (seats + 3).
+        Home and ochko (per deal, ``_home.play_rows``; the same bench, every table, 2-8 seats, load 1.4-2.0,
+        2026-12-07): 47k/s (home, 8 basic players) to 100k/s, no trend with the seats (the runner's per-deal
+        dealing and rows cost more than the kernel), so 20,000. (Before the kernel the readable loop played
+        random tables at 8.6k/s to 26k/s, and no rule-bot table.)"""
         if rules.preset == "casino":
             return 600_000 / (players + 3)
-        return 20_000 / players
+        return 20_000.0
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
-        """Random players at every seat; random, dealer-rule and basic players (one on the infinite deck's chart)."""
+        """Random players at every seat; random, dealer-rule and basic players (one on the infinite deck's chart);
+        basic players; and (home and ochko: casino does not play them) home/heuristic, random and dealer-rule
+        players, and home/heuristic players at every seat."""
         mixed = [("blackjack/random", {}), ("blackjack/dealer-rule", {}), ("blackjack/basic", {}),
                  ("blackjack/basic", {"decks": "infinite"})]
+        home: list[tuple[str, Mapping[str, Any]]] = [("blackjack/home/heuristic", {}), ("blackjack/random", {}),
+                                                     ("blackjack/dealer-rule", {})]
         return [[("blackjack/random", {})] * players, [mixed[s % 4] for s in range(players)],
-                [("blackjack/basic", {})] * players]
+                [("blackjack/basic", {})] * players, [home[s % 3] for s in range(players)],
+                [("blackjack/home/heuristic", {})] * players]
 
 
 FAST = RandomPlayout()
