@@ -16,6 +16,7 @@ and rows against the readable engine.
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from ext.npdraw cimport bitgen_t
+from games.blackjack.fast.shoe cimport refill
 
 DEF MAXS = 8     # BJ-3.1: at most 8 seats (ochko 6, BJ-6.3)
 DEF MAXC = 24    # cards in one hand (a home hand holds at most 11 cards, an ochko hand 9)
@@ -97,24 +98,13 @@ ctypedef struct Game:
 cdef inline int draw(Deck *dk) noexcept nogil:
     """BJ-8.1 / BJ-3.4: the next unread card; the discards in ``reshuffle`` order when the stock runs out
     (``Table.draw``)."""
-    cdef int i, k, c
-    cdef int pile[52]
+    cdef int c
     if dk.pos >= dk.n:
         if not dk.has_reshuffle or dk.nd == 0:  # cannot happen under the rules (BJ-3.4, BJ-6.7)
             dk.broken = True
             return 0
-        for i in range(52):
-            pile[i] = 0
-        for i in range(dk.nd):
-            pile[dk.discards[i]] += 1
-        k = 0
-        for i in range(52):
-            c = dk.reshuffle[i]
-            if pile[c] > 0:
-                dk.stock[k] = c
-                k += 1
-                pile[c] -= 1
-        dk.n, dk.pos, dk.nd = k, 0, 0
+        dk.n, dk.pos = refill(dk.stock, dk.reshuffle, dk.discards, dk.nd), 0
+        dk.nd = 0
     c = dk.stock[dk.pos]
     dk.pos += 1
     return c

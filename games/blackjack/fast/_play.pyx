@@ -16,6 +16,7 @@ import numpy as np
 
 from ext.npdraw cimport bitgen_t, permute
 from ext.npphilox cimport philox_state
+from games.blackjack.fast.shoe cimport refill
 
 DEF MAXN = 416  # 8 decks
 DEF MAXH = 16   # 7 players x 2 hands + spare
@@ -44,21 +45,10 @@ ctypedef struct Shoe:
 
 cdef inline int draw(Shoe *s) noexcept nogil:
     """BJ-8.1 / BJ-3.4: the next card; the discards in ``reshuffle`` order when the stock runs out."""
-    cdef int i, j, k, c
-    cdef int pile[52]
+    cdef int c
     if s.pos >= s.n:
-        for i in range(52):
-            pile[i] = 0
-        for i in range(s.nd):
-            pile[s.discards[i]] += 1
-        k = 0
-        for i in range(52):
-            c = s.reshuffle[i]
-            if pile[c] > 0:
-                s.stock[k] = c
-                k += 1
-                pile[c] -= 1
-        s.n, s.pos, s.nd = k, 0, 0
+        s.n, s.pos = refill(s.stock, s.reshuffle, s.discards, s.nd), 0
+        s.nd = 0
     c = s.stock[s.pos]
     s.pos += 1
     return c
