@@ -55,7 +55,7 @@ from sims.keepalive import Connect, KeepAlivePool, RemoteProtocolError, Target, 
 from sims.keepalive import Streams as Connection
 from sims.plan import deal_seed, job_id
 from sims.remoteurl import IPAddress, check_url, open_guarded
-from sims.shards import ShardCancelled, seatings, shard_range
+from sims.shards import ShardCancelled, has_remote, seatings, shard_range
 from sims.spec import TournamentSpec, bot_labels
 from sims.tables import DecisionRows, TournamentRows
 
@@ -93,11 +93,6 @@ class RemoteBotFailed(RuntimeError):
         self.label, self.faults, self.decisions, self.last = label, faults, decisions, last
         super().__init__(f"remote bot {label!r} made {faults} faults in {decisions} decisions of this shard, "
                          f"more than max_faults ({limit:g}); last fault: {last}")
-
-
-def has_remote(spec: TournamentSpec) -> bool:
-    """True when a bot of ``spec`` is remote."""
-    return any(b.remote is not None for b in spec.bots)
 
 
 @dataclass

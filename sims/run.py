@@ -63,7 +63,7 @@ from games.core.protocol import estimate_of
 from games.core.streams import Streams
 from sims.dealers import DealerChain, unit_dealing
 from sims.plan import deal_seed
-from sims.shards import ShardCancelled, seatings, shard_range
+from sims.shards import ShardCancelled, has_remote, seatings, shard_range
 from sims.spec import DealStatsSpec, JobSpec, TournamentSpec, bot_labels, parse_spec
 from sims.tables import DecisionRows, TournamentRows
 
@@ -339,7 +339,7 @@ def run_shard(spec: JobSpec | Mapping[str, Any], k: int, should_stop: Callable[[
     if not isinstance(spec, (TournamentSpec, DealStatsSpec)):
         spec = parse_spec(spec)
     if isinstance(spec, TournamentSpec):
-        if any(b.remote is not None for b in spec.bots):  # sims.remote.has_remote, without importing it
+        if has_remote(spec):
             # imported for remote bots only: it imports asyncio and ssl, a tenth of a one-deal job's CPU
             from sims.remote import run_tournament as run_remote
 

@@ -10,7 +10,12 @@ import numpy as np
 
 from sims.spec import TournamentSpec
 
-__all__ = ["ShardCancelled", "seatings", "shard_range"]
+__all__ = ["ShardCancelled", "has_remote", "seatings", "shard_range"]
+
+
+def has_remote(spec: TournamentSpec) -> bool:
+    """True when a bot of ``spec`` is remote (``sims.remote`` plays its shards)."""
+    return any(b.remote is not None for b in spec.bots)
 
 
 def shard_range(spec: TournamentSpec, k: int) -> range:
