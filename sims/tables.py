@@ -369,7 +369,8 @@ class TournamentRows:
                     columns: ShardColumns) -> None:
         """Add every rotation of ``deals`` as a fast path's ``play_shard`` gives them (the game's columns
         per unit and per seat, ``correction`` among the seats' when corrected); summary jobs only. The
-        keys are built here from the fixed seating ``plays``, the columns moved into Arrow as arrays."""
+        keys are built here from the fixed seating ``plays``, the columns moved into Arrow as arrays. A
+        match-unit game's units must be of one deal each (``deal_no`` 0: dice poker's one-game matches)."""
         deal_cols, seat_cols = columns
         rotations, players = len(plays), len(plays[0])
         units, seats = len(deals) * rotations, len(deals) * rotations * players
@@ -378,9 +379,11 @@ class TournamentRows:
         rotation = np.tile(np.arange(rotations, dtype=np.int16), len(deals))
         seating_arr = pa.ListArray.from_arrays(pa.array(np.arange(0, units * players + 1, players, dtype=np.int32)),
                                                pa.array(np.tile(seating.ravel(), len(deals))))
-        if self.match:
-            raise ValueError("add_columns takes deal units (a match's deals have their own keys)")
         dkeys = {"deal": deal_key, "rotation": rotation, "dealer": deal_cols["dealer"], "seating": seating_arr}
+        if self.match:  # a match of one deal a unit (dice poker's single game): its deal_no is 0
+            if len(np.asarray(deal_cols["dealer"])) != units:
+                raise ValueError("add_columns takes one deal row a unit (a match of several deals has its own keys)")
+            dkeys["deal_no"] = np.zeros(units, dtype=np.int16)
         deals_t = pa.Table.from_arrays([_arrow(dkeys[f.name] if f.name in dkeys else deal_cols[f.name], f.type)
                                         for f in self.deals_schema], schema=self.deals_schema)
         bot_index = np.tile(seating.ravel(), len(deals))
