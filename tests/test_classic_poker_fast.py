@@ -89,7 +89,8 @@ def test_play_rows_equal_the_row_functions_of_the_readable_loop(preset: str) -> 
         assert rows == _loop_rows(rules, players, deal, streams), f"{preset}, deal {deal}"
 
 
-@pytest.mark.parametrize("preset", ["draw", "lowball-a5", "stud7", "stud7-hilo", "jackpots"])
+@pytest.mark.parametrize("preset", ["draw", "lowball-a5", "stud7", "stud7-hilo", "jackpots", "draw-joker", "draw-bug",
+                                    "draw-deuces"])
 def test_play_rows_of_rules_seats_equal_the_readable_loop(preset: str) -> None:
     """Rotations of rules and random seats (each rotation its own seating) in ``play_rows``."""
     rules = PRESETS[preset]
@@ -137,8 +138,9 @@ def test_supports_refuses_what_the_kernel_does_not_play() -> None:
     random = [RandomBot()] * 3
     assert FAST.supports(PRESETS["draw"], random)
     assert FAST.supports(PRESETS["jackpots"], random)  # openers, CP-7.3
-    assert not FAST.supports(Rules(openers="jacks", deck="53"), random)  # openers with a joker: the wild evaluator
-    assert not FAST.supports(Rules(openers="jacks", wild_ranks=("2",)), random)
+    assert FAST.supports(Rules(openers="jacks", deck="53"), random)  # openers with a joker: the wild evaluator's
+    assert FAST.supports(Rules(openers="jacks", wild_ranks=("2",)), random)
+    assert not FAST.supports(Rules(openers="jacks", wild_cards=("Js",)), random)  # a single wild card: the engine
     assert not FAST.supports(Rules(form="stud7", wild_ranks=("2",)), random)  # wild showing hands, CP-3.8
     assert not FAST.supports(Rules(form="stud7", pot="low"), random)  # low showing hands, CP-5.5
     assert not FAST.supports(Rules(dealers_choice=("draw", "stud7")), random)  # CP-9.2
@@ -147,12 +149,14 @@ def test_supports_refuses_what_the_kernel_does_not_play() -> None:
     rules_seats = [RandomBot(), registry.make("classic-poker/rules", {}), RandomBot()]
     assert FAST.supports(PRESETS["draw"], rules_seats) and FAST.supports(PRESETS["stud7"], rules_seats)
     assert FAST.supports(PRESETS["jackpots"], rules_seats)
-    # a rules seat with wild cards: its strength and discards follow the wild evaluator (the readable engine)
+    # a rules seat with wild ranks or jokers (CP-3.1): in the kernel; with single wild cards the readable engine's
     for wild in ("draw-joker", "draw-bug", "draw-deuces"):
-        assert FAST.supports(PRESETS[wild], random) and not FAST.supports(PRESETS[wild], rules_seats)
+        assert FAST.supports(PRESETS[wild], random) and FAST.supports(PRESETS[wild], rules_seats)
+    one_wild = Rules(wild_cards=("Js",))
+    assert FAST.supports(one_wild, random) and not FAST.supports(one_wild, rules_seats)
     assert not FAST.supports(PRESETS["draw"], [RandomBot(), registry.make("classic-poker/equity", {}), RandomBot()])
     assert ENTRY.fast_path(PRESETS["jackpots"], random) is FAST
-    assert ENTRY.fast_path(Rules(openers="jacks", deck="53"), random) is None
+    assert ENTRY.fast_path(Rules(openers="jacks", wild_cards=("2s",)), random) is None
     assert ENTRY.fast_path(dataclasses.replace(PRESETS["stud7"], ante=2), random) is FAST
 
 
@@ -175,6 +179,8 @@ def test_a_job_gives_the_same_rows_by_play_rows_and_by_played_states(preset: str
     ("stud7-hilo", 6, "random", 0), ("short36-draw", 6, "duplicate", 0),   # CP-7.5's new stock, CP-8.6's common card
     ("draw", 6, "duplicate", 3), ("stud7", 4, "duplicate", 2),             # classic-poker/rules seats
     ("jackpots", 3, "duplicate", 1), ("jackpots", 6, "duplicate", 0),      # openers, CP-7.3
+    ("draw-joker", 3, "duplicate", 3), ("draw-bug", 6, "duplicate", 2),    # rules seats with wild cards, CP-3
+    ("draw-deuces", 6, "duplicate", 6),
 ])
 def test_a_corrected_job_gives_the_same_rows_with_and_without_states(preset: str, players: int, seating: str,
                                                                      rules_seats: int) -> None:
@@ -326,12 +332,21 @@ def test_openers_under_other_options_play_as_the_engine(rules: Rules) -> None:
     check_parity(ENTRY, FAST, rules, [RULES_TABLE[0], RANDOM[0]] * 3, deals=100, seed=24)
 
 
+WILD_OPENERS = [dataclasses.replace(JACKPOTS, deck="53"), dataclasses.replace(NO_FOUR_FLUSH, deck="53", joker="bug"),
+                dataclasses.replace(JACKPOTS, wild_ranks=("2",)), dataclasses.replace(NO_FOUR_FLUSH, wild_ranks=("2",)),
+                dataclasses.replace(JACKPOTS, deck="54", joker="bug", bug_flush="ace_only"),
+                dataclasses.replace(JACKPOTS, deck="54", wild_ranks=("J",)),  # the jacks themselves wild
+                Rules(openers="jacks", deck="37", pot="low", low_ranking="ace_to_five")]
+
+
 @pytest.mark.parametrize("rules", [JACKPOTS, NO_FOUR_FLUSH, Rules(openers="jacks", deck="36"),
-                                   Rules(openers="jacks", deck="36", ace_low_straight="off")])
+                                   Rules(openers="jacks", deck="36", ace_low_straight="off"), *WILD_OPENERS])
 def test_the_kernel_opens_as_the_engine(rules: Rules) -> None:
     """``_play.openers_of`` (what the kernel decides of a dealt five: may it open, which are the opening cards)
     equals ``State._may_open`` and ``State._opening_cards`` (CP-7.3, CP-11.1) on random fives and on fives
-    built to be straights, flushes, four-flushes and pairs around the jacks."""
+    built to be straights, flushes, four-flushes and pairs around the jacks; with wild cards or jokers also on
+    every key of the table's wild part (whether five cards open follows the wild evaluator, CP-3.3 to CP-3.5;
+    wild cards count toward a four-flush, CP-4.4)."""
     from games.classic_poker import hands
     from games.classic_poker.fast import _play
     from games.classic_poker.fast.playout import _opts, _rules_table
@@ -347,6 +362,8 @@ def test_the_kernel_opens_as_the_engine(rules: Rules) -> None:
     span = 13 - lo
     for r in range(lo, 13):  # pairs of every rank, with a four-flush (the second card's suit) beside them
         fives.append([4 * r, 4 * r + 1] + [4 * ((r + k - lo) % span + lo) + 1 for k in (3, 5, 7)])
+    if hands.wild_ids(rules):
+        fives += _wild_hands(rules, rng)
     st = State(rules, 2, 1, deck)
     tab = _rules_table(rules)
     opens = 0
@@ -422,3 +439,147 @@ def test_a_jackpots_job_gives_the_readable_engines_rows(monkeypatch: pytest.Monk
     assert fast["deals"].equals(readable["deals"])
     assert fast["seats"].equals(readable["seats"])
     assert any(fast["deals"].column("passed_out").to_pylist())
+
+
+# ---- classic-poker/rules with wild cards and jokers (CP-3, CP-5.5) ----------------------------------------------
+
+WILD_RULES = [
+    PRESETS["draw-joker"], PRESETS["draw-bug"], PRESETS["draw-deuces"],
+    Rules(deck="54"), Rules(deck="54", joker="bug", bug_flush="ace_only"), Rules(deck="54", wild_ranks=("2",)),
+    Rules(deck="53", pot="low"), Rules(wild_ranks=("2",), pot="low", low_ranking="ace_to_five", low_qualifier="8"),
+    Rules(wild_ranks=("5",), pot="low", low_ranking="ace_to_five"), Rules(deck="37", joker="bug", pot="low"),  # CP-5.5
+    Rules(deck="53", joker="bug", pot="high_low", low_ranking="ace_either"), Rules(deck="37"),
+    Rules(wild_ranks=("A", "K"), max_draw="3_or_4_with_ace"),
+    Rules(wild_ranks=("2",), max_draw=3, ace_low_straight="off"),
+]
+
+
+def _wild_hands(rules: Rules, rng: np.random.Generator) -> list[list[int]]:
+    """Five cards of every key of ``_rules_table``'s wild part (w = 1..5 wild cards beside every multiset of
+    natural ranks, naturals of one suit and not), suits and wild cards drawn at random, in a random order; and
+    3,000 random fives of the deck."""
+    import itertools
+    from collections import Counter
+
+    from games.classic_poker import hands
+
+    deck = hands.deck_of(rules)
+    wild = sorted(hands.wild_ids(rules) & set(deck))
+    wild_ranks = {c >> 2 for c in wild if c < 52}
+    ranks_ok = [r for r in range(min(c >> 2 for c in deck if c < 52), 13) if r not in wild_ranks]
+    out = []
+    for w in range(1, min(5, len(wild)) + 1):
+        for ranks in itertools.combinations_with_replacement(ranks_ok, 5 - w):
+            if ranks and max(Counter(ranks).values()) > 4:
+                continue
+            held = [int(c) for c in rng.choice(wild, w, replace=False)]
+            if len(set(ranks)) == len(ranks):
+                suit = int(rng.integers(4))
+                out.append([4 * r + suit for r in ranks] + held)
+            if len(ranks) >= 2:
+                while True:
+                    nat = [4 * r + int(rng.integers(4)) for r in ranks]
+                    if len(set(nat)) == len(nat) and len({c & 3 for c in nat}) > 1:
+                        break
+                out.append(nat + held)
+    out += [[int(c) for c in rng.choice(deck, 5, replace=False)] for _ in range(3000)]
+    for five in out:
+        rng.shuffle(five)
+    return out
+
+
+@pytest.mark.parametrize("rules", WILD_RULES,
+                         ids=lambda r: f"{r.deck}-{r.joker}-{''.join(r.wild_ranks)}-{r.pot}-{r.max_draw}")
+def test_the_kernels_rules_seat_decides_as_the_bot_with_wild_cards(rules: Rules) -> None:
+    """``_play.rules_of`` (the kernel's rules seat: its strength from ``_rules_table``'s wild part, its discards)
+    equals ``bots._strength`` (doubled) and ``bots.standard_discard`` on every key of the table's wild part and on
+    random fives: the wild evaluator's declarations (CP-3.3 to CP-3.5, the bug CP-3.5, the low CP-5.5), wild
+    cards kept by the draw (CP-7.4), ``max_draw`` limits and shown aces (a wild ace too)."""
+    import itertools
+
+    from games.classic_poker.bots import _strength, standard_discard
+    from games.classic_poker.fast import _play
+    from games.classic_poker.fast.playout import _opts, _rules_table
+    from games.classic_poker.state import Action
+
+    rng = np.random.default_rng(53)
+    tab, opts = _rules_table(rules), _opts(rules)
+    most = 5 if rules.max_draw == 5 else 3
+    stand = 0
+    for five in _wild_hands(rules, rng):
+        top = most if rng.random() < 0.7 else int(rng.integers(most + 1))  # fewer when the stock runs short (CP-7.5)
+        ace_ok = rules.max_draw == "3_or_4_with_ace" and bool(rng.random() < 0.8)
+        strength, code = _play.rules_of(five, opts, tab, top, ace_ok)
+        assert strength == int(2 * _strength(rules, list(five))), five
+        legal = [Action(discard=tuple(d)) for k in range(top + 1) for d in itertools.combinations(five, k)]
+        if ace_ok:
+            legal += [Action(discard=tuple(c for c in five if c != keep), shown=keep)
+                      for keep in five if keep >> 2 == 12 and keep < 52]
+        if code >= _play.CODES["ace"]:
+            keep = five[code - _play.CODES["ace"]]
+            got = Action(discard=tuple(c for c in five if c != keep), shown=keep)
+        else:
+            got = Action(discard=tuple(c for i, c in enumerate(five) if (code - _play.CODES["draw"]) >> i & 1))
+        assert got == standard_discard(rules, list(five), legal), (five, top, ace_ok)
+        stand += not got.discard
+    assert stand > 100
+
+
+WILD_SEATS = [PRESETS["draw-joker"], PRESETS["draw-bug"], PRESETS["draw-deuces"]]
+
+
+@pytest.mark.parametrize("rules", WILD_SEATS, ids=lambda r: r.preset)
+@pytest.mark.parametrize("players", [2, 3, 6])
+@pytest.mark.parametrize("seats", ["rules", "mixed"])
+def test_rules_seats_with_wild_cards_play_as_the_engine(rules: Rules, players: int, seats: str) -> None:
+    """``classic-poker/rules`` under the joker (CP-3.1), the bug (CP-3.5) and deuces wild in the kernel: the same
+    records, draws (none: the rules bot draws nothing) and legal lists as the readable engine."""
+    table = [RULES_TABLE[0] if seats == "rules" or s % 2 == 0 else RANDOM[0] for s in range(players)]
+    check_parity(ENTRY, FAST, rules, table, deals=60, seed=57)
+
+
+@pytest.mark.parametrize("rules", [
+    dataclasses.replace(PRESETS["draw-joker"], pot="low"), dataclasses.replace(PRESETS["draw-bug"], pot="high_low"),
+    dataclasses.replace(PRESETS["draw-deuces"], pot="low", low_ranking="ace_to_five", low_qualifier="8"),  # CP-5.4/5.5
+    dataclasses.replace(PRESETS["draw-deuces"], pot="high_low", low_ranking="ace_either", deck="54"),
+    dataclasses.replace(PRESETS["draw-bug"], deck="54", max_draw="3_or_4_with_ace"),
+], ids=lambda r: f"{r.preset}-{r.pot}-{r.deck}")
+def test_rules_seats_with_wild_cards_under_other_pots_play_as_the_engine(rules: Rules) -> None:
+    check_parity(ENTRY, FAST, rules, RULES_TABLE * 3, deals=60, seed=59)
+    check_parity(ENTRY, FAST, rules, [RULES_TABLE[0], RANDOM[0]] * 3, deals=40, seed=60)
+
+
+@pytest.mark.parametrize("table, players, reduction", [
+    ({"preset": "draw-joker"}, 2, "auto"), ({"preset": "draw-bug"}, 3, "auto"), ({"preset": "draw-deuces"}, 6, "auto"),
+    ({"preset": "draw-deuces"}, 6, "none"), ({"preset": "draw-joker", "pot": "low"}, 3, "auto"),
+    ({"preset": "draw-bug", "pot": "high_low"}, 6, "auto"), ({"preset": "draw-deuces", "pot": "high_low"}, 2, "none"),
+    ({"preset": "jackpots", "deck": "53"}, 4, "auto"), ({"preset": "jackpots", "wild_ranks": ["2"]}, 6, "auto"),
+    ({"preset": "jackpots", "deck": "53", "joker": "bug"}, 3, "none"),
+])
+def test_a_wild_job_of_rules_seats_gives_the_readable_engines_rows(monkeypatch: pytest.MonkeyPatch,
+                                                                    table: dict[str, Any], players: int,
+                                                                    reduction: str) -> None:
+    """Rules seats (and one random seat) under wild cards through the kernel (``play_rows`` / ``play_rows_corrected``)
+    and through the readable engine (the fast path refused, as before the kernel played them): the same rows,
+    ``adjusted_score`` (the luck corrections) included."""
+    bots = ["classic-poker/rules"] * (players - 1) + ["classic-poker/random"]
+    assert ENTRY.fast_path(ENTRY.rules(table), [registry.make(b, {}) for b in bots]) is FAST
+    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": table,
+                       "players": players, "bots": bots, "deals": 30, "shard_deals": 30, "seating": "duplicate",
+                       "seed": 61, "variance_reduction": reduction})
+    fast = run_shard(spec, 0)
+    monkeypatch.setattr(FAST, "supports", lambda rules, seats: False)
+    readable = run_shard(spec, 0)
+    assert fast["deals"].equals(readable["deals"])
+    assert fast["seats"].equals(readable["seats"])
+
+
+@pytest.mark.parametrize("rules", WILD_OPENERS, ids=lambda r: f"{r.deck}-{r.joker}-{''.join(r.wild_ranks)}-{r.pot}")
+@pytest.mark.parametrize("players, seats", [(2, "rules"), (3, "mixed"), (6, "random"), (6, "rules")])
+def test_openers_with_wild_cards_play_as_the_engine(rules: Rules, players: int, seats: str) -> None:
+    """Openers (CP-7.3) with a joker, the bug or deuces wild in the kernel: who may open by the wild evaluator,
+    the opening cards kept aside and shown with their wild cards (CP-11.1); the same records, draws and legal
+    lists as the readable engine."""
+    table = [RULES_TABLE[0] if seats == "rules" or (seats == "mixed" and s % 2 == 0) else RANDOM[0]
+             for s in range(players)]
+    check_parity(ENTRY, FAST, rules, table, deals=80, seed=63)

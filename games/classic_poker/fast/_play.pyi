@@ -8,6 +8,7 @@ import numpy as np
 CODES: dict[str, int]
 MAX_RAISES: int
 RULES_TABLE_SIZE: int
+WILD_OFFSETS: tuple[int, ...]
 
 Result = tuple[bool, list[int], list[int], list[int], list[list[int]], bool]
 
@@ -16,6 +17,8 @@ def play(rng: np.random.Generator, deck: Sequence[int], reshuffle: Sequence[int]
          kinds: Sequence[int] | None = None, tab: bytes | None = None
          ) -> tuple[list[int], list[int], list[int] | None, Result]: ...
 def openers_of(hand: Sequence[int], opts: tuple[int, ...], tab: bytes) -> tuple[bool, int]: ...
+def rules_of(hand: Sequence[int], opts: tuple[int, ...], tab: bytes, top: int = 5, ace_ok: bool = False
+             ) -> tuple[int, int]: ...
 def results(rng_at: Callable[[int], np.random.Generator], deck: Sequence[int], reshuffle: Sequence[int], players: int,
             dealer: int, carried: Sequence[int], ante: int, opts: tuple[int, ...], rotations: int,
             kinds: Sequence[Sequence[int]] | None = None, tab: bytes | None = None) -> list[Any]: ...

@@ -9,24 +9,24 @@ of CP-7.4 with ``max_draw`` 5, 3 or ``3_or_4_with_ace``, the new stock of CP-7.5
 and folded hands in the reshuffle order, CP-7.6), five-card stud (CP-8.1) and seven-card stud
 (CP-8.2, the common card of CP-8.6); the first bettor of a stud interval by the best showing hand of
 CP-8.3 (natural cards; CP-8.7's four-flush with ``four_flush=on``), the compulsory first bet of CP-8.4.
-Openers (CP-7.3, ``openers=jacks``, natural cards): until someone opens, a seat whose five do not hold jacks
-or better (or a four-flush with ``four_flush_opens``) may only check or fold; nobody opening passes the deal
-out (``result``'s last field); the opener keeps his opening cards (CP-11.1) aside when he throws them, out of
-a new stock (CP-7.5), and bets first after the draw (CP-7.6). Whether five natural cards open and whether the
+Openers (CP-7.3, ``openers=jacks``): until someone opens, a seat whose five do not hold jacks or better (or a
+four-flush with ``four_flush_opens``, wild cards counted, CP-4.4) may only check or fold; nobody opening passes
+the deal out (``result``'s last field); the opener keeps his opening cards (CP-11.1) aside when he throws them,
+out of a new stock (CP-7.5), and bets first after the draw (CP-7.6). Whether five cards open and whether the
 opener shows all five come from the caller's table (``Opts.tab``, bits 3 and 4: playout._rules_table, from the
-engine's evaluator and ``state._jacks_threshold``). The showing hands of wild cards or of a low pot, and
-openers with wild cards, are not here (the play-out's ``supports`` refuses them). Hands are not evaluated
-here: the showdown's values come from ``ext.handeval`` afterwards, over the final hands this returns (they
-decide nothing during play).
+engine's evaluator, wild cards included, and ``state._jacks_threshold``). The showing hands of wild cards or of
+a low pot are not here (the play-out's ``supports`` refuses them). Hands are not evaluated here: the showdown's
+values come from ``ext.handeval`` afterwards, over the final hands this returns (they decide nothing during
+play).
 
 A seat's bot (``Game.kind``) is ``bots.RandomBot``: one ``Generator.integers(n)`` per decision over the
 engine's legal list (fold left out when a check is legal), numpy's buffered Lemire draw on ``next_uint32``,
 nothing drawn when one action is legal (as games/dice_poker/fast/_play.pyx); or ``bots.RulesBot``, which
 draws nothing (its one draw is the dealer's choice, CP-9.2, not played here): its strength reads the
-caller's table of five-card hands (``rules_strength``), its discards are ``bots.standard_discard`` of natural
-cards (``rules_draw``). Under openers both bots choose from the engine's legal list, which leaves out the
-raises of a seat that may not open (CP-7.3): the random bot then checks (drawing nothing), the rules bot
-checks where it would have raised.
+caller's table of five-card hands (``rules_strength``; with wild cards, ``Opts.wild``, keyed by ``hand_key``),
+its discards are ``bots.standard_discard`` (``rules_draw``: wild cards kept, natural ranks and suits counted).
+Under openers both bots choose from the engine's legal list, which leaves out the raises of a seat that may not
+open (CP-7.3): the random bot then checks (drawing nothing), the rules bot checks where it would have raised.
 
 Action codes: 0 fold, 1 check, 2 call, ``RAISE`` + a a raise of a; ``DRAW`` + m a discard of the hand
 positions of mask m; ``ACE`` + i a draw of four keeping (and showing) the ace at position i.
@@ -49,8 +49,25 @@ DEF DRAW = 256
 DEF ACE = 512
 CODES = {"raise": RAISE, "draw": DRAW, "ace": ACE}
 MAX_RAISES = 60
-DEF TABLE_SIZE = 13 ** 5 * 3   # the rules bot's five-card table (five_key)
+# the rules bot's table (hand_key): five natural cards (five_key), then the natural cards of hands holding
+# 1, 2, .. 5 wild cards, each part 3 * 13 ** (naturals) entries from its offset (WILD_OFFSETS)
+DEF TABLE_SIZE = (13 ** 5 + 13 ** 4 + 13 ** 3 + 13 ** 2 + 13 + 1) * 3
 RULES_TABLE_SIZE = TABLE_SIZE
+cdef int WILD_OFF[6]
+
+
+def _init_offsets():
+    cdef int w, j, part, at = 0
+    for w in range(6):
+        WILD_OFF[w] = at
+        part = 3
+        for j in range(5 - w):
+            part *= 13
+        at += part
+    return tuple(WILD_OFF[w] for w in range(6))
+
+
+WILD_OFFSETS = _init_offsets()
 
 # the draws of CP-7.4 in the engine's order: discards of 0, 1, .. 5 of the five positions, each size
 # in itertools.combinations' (lexicographic) order
@@ -81,6 +98,7 @@ ctypedef struct Opts:
     bint low_pot        # pot=low (the rules bot's strength and discards, CP-5)
     bint openers        # openers=jacks (CP-7.3)
     bint ff_opens       # four_flush_opens=on (CP-7.3)
+    unsigned long long wild   # bit c: card c is wild (hands.wild_ids, CP-3.1); draw only
     const unsigned char *tab   # the table of five-card hands (playout._rules_table), or NULL
 
 
@@ -365,8 +383,16 @@ cdef void advance(Game *g, const Opts *o) noexcept nogil:
 # 1 pair, 2 four-flush, 3 two pair or better, in every ranking's order) and bit 2 for a made hand that a
 # draw keeps whole (straight, flush, full house, four, straight flush); in a low pot (draw) the strength
 # itself (bits 3 and 4 are the openers' under ``openers=jacks``: ``may_open``). Six and seven cards take the
-# best class of their five-card subsets (values order by category first). Below five cards (stud's early streets) it is hands.showing_key of the natural high ranking over
-# the first cards of the hand. Wild cards are not here (the play-out's supports refuses rules seats then).
+# best class of their five-card subsets (values order by category first). Below five cards (stud's early
+# streets) it is hands.showing_key of the natural high ranking over the first cards of the hand. With wild
+# cards or jokers (``Opts.wild``; draw only, CP-3) the five are keyed by ``hand_key``: their natural cards and
+# how many wild cards they hold, the table's values from the wild evaluator (CP-3.3 to CP-3.5: all wild cards
+# of a rules set are of one kind, fully wild or bugs, and which ones a hand holds does not change its value);
+# ``bots._pair_rank`` and ``standard_discard`` count natural ranks and suits only, the wild cards always kept
+# (CP-7.4).
+
+cdef inline bint is_wild(const Opts *o, int c) noexcept nogil:
+    return (o.wild >> c) & 1
 
 cdef inline int five_key(const int *c) noexcept nogil:
     """Index into ``Opts.tab`` of five natural cards: their ranks ascending in base 13, then 0 (no four of
@@ -396,6 +422,37 @@ cdef inline int five_key(const int *c) noexcept nogil:
     return k * 3 + sc
 
 
+cdef int hand_key(const Opts *o, const int *c) noexcept nogil:
+    """Index into ``Opts.tab`` of a draw hand's five cards: ``five_key`` without a wild card, else from
+    ``WILD_OFF[w]`` (w wild cards) the natural ranks ascending in base 13, then 2 when the naturals are all of
+    one suit (a flush with the wild cards, CP-3.3; one natural card or none too), else 0."""
+    cdef int r[5]
+    cdef int i, j, t, n = 0, k = 0, suit = -1
+    cdef bint one_suit = True
+    if o.wild == 0:
+        return five_key(c)
+    for i in range(5):
+        if not is_wild(o, c[i]):
+            r[n] = c[i] >> 2
+            if suit < 0:
+                suit = c[i] & 3
+            elif suit != (c[i] & 3):
+                one_suit = False
+            n += 1
+    if n == 5:
+        return five_key(c)
+    for i in range(1, n):
+        t = r[i]
+        j = i
+        while j > 0 and r[j - 1] > t:
+            r[j] = r[j - 1]
+            j -= 1
+        r[j] = t
+    for i in range(n):
+        k = k * 13 + r[i]
+    return WILD_OFF[5 - n] + k * 3 + (2 if one_suit else 0)  # no natural card: 2
+
+
 cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
     """bots._strength of the seat's hand (with stud's common card), doubled."""
     cdef int cards[MAXH]
@@ -409,7 +466,7 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
         n += 1
     if n >= 5:
         if n == 5:
-            c = o.tab[five_key(cards)]
+            c = o.tab[hand_key(o, cards)]
             if o.low_pot:
                 return c & 7  # bits 3 and 4: the openers' (may_open)
             cls = c & 3
@@ -430,14 +487,17 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
             return 4
         if cls == 2:
             return 1
-        if cls == 1:  # bots._pair_rank: the highest rank held twice
+        if cls == 1:  # bots._pair_rank: the highest natural rank held twice, else the ace (a wild card's pair)
             for i in range(13):
                 counts[i] = 0
             for i in range(n):
-                counts[cards[i] >> 2] += 1
+                if not is_wild(o, cards[i]):
+                    counts[cards[i] >> 2] += 1
             for i in range(13):
                 if counts[i] >= 2:
                     pr = i
+            if pr < 0:
+                pr = 12
             return 2 if pr >= 9 else 1
         return 0
     # hands.showing_key of the first four cards, natural high (CP-8.3, CP-8.7)
@@ -486,50 +546,59 @@ cdef inline int popcount5(int m) noexcept nogil:
 
 
 cdef int rules_draw(Game *g, const Opts *o, int seat, int nopt, bint ace_ok) noexcept nogil:
-    """bots.standard_discard of natural cards (CP-7.4): the code of the legal draw closest to the plan."""
+    """bots.standard_discard (CP-7.4): the code of the legal draw closest to the plan. Wild cards (and jokers,
+    rank 13) are always kept; the plan counts natural ranks and suits only."""
     cdef int *h = g.cards[seat]
     cdef int keep = 0, want, i, k, r, key, s, n, best_s = 0, best_n = 0, mask, code = -1, score, bscore = -1
-    cdef int counts[13]
+    cdef int wmask = 0
+    cdef int counts[14]
     cdef int suits[4]
-    cdef bint seen[13]
-    if o.low_pot:  # keep one card of each rank 8 or lower (the ace low), lowest first
-        for i in range(13):
+    cdef bint seen[14]
+    for i in range(5):
+        if is_wild(o, h[i]):
+            wmask |= 1 << i
+    if o.low_pot:  # keep the wild cards and one card of each rank 8 or lower (the ace low), lowest first
+        for i in range(14):
             seen[i] = False
-        for key in range(-1, 12):
+        for key in range(-1, 14):
             for i in range(5):
                 r = h[i] >> 2
-                if (-1 if r == 12 else r) == key and not seen[r] and (r <= 6 or r == 12):
+                if (-1 if r == 12 else r) == key and (wmask >> i & 1 or (not seen[r] and (r <= 6 or r == 12))):
                     keep |= 1 << i
                     seen[r] = True
-    elif o.tab[five_key(h)] & 4:  # a straight or better: stand pat
+    elif o.tab[hand_key(o, h)] & 4:  # a straight or better: stand pat
         keep = 31
     else:
         for i in range(13):
             counts[i] = 0
         for i in range(5):
-            counts[h[i] >> 2] += 1
+            if not wmask >> i & 1:
+                counts[h[i] >> 2] += 1
+        keep = wmask
         for i in range(5):
-            if counts[h[i] >> 2] >= 2:
+            if not wmask >> i & 1 and counts[h[i] >> 2] >= 2:
                 keep |= 1 << i
-        if keep == 0:
+        if keep == wmask:  # no natural card kept
             for i in range(4):
                 suits[i] = 0
             for i in range(5):
-                suits[h[i] & 3] += 1
+                if not wmask >> i & 1:
+                    suits[h[i] & 3] += 1
             for i in range(5):  # Counter.most_common(1): the first suit seen among the most frequent
-                if suits[h[i] & 3] > best_n:
+                if not wmask >> i & 1 and suits[h[i] & 3] > best_n:
                     best_n = suits[h[i] & 3]
                     best_s = h[i] & 3
-            if best_n >= 4:
+            if best_n + popcount5(wmask) >= 4:
                 for i in range(5):
-                    if h[i] & 3 == best_s:
+                    if not wmask >> i & 1 and h[i] & 3 == best_s:
                         keep |= 1 << i
             else:
-                k = 0
-                for i in range(1, 5):
-                    if h[i] >> 2 > h[k] >> 2:
+                k = -1
+                for i in range(5):  # max(..., key=rank): the first natural card of the highest rank
+                    if not wmask >> i & 1 and (k < 0 or h[i] >> 2 > h[k] >> 2):
                         k = i
-                keep = 1 << k
+                if k >= 0:
+                    keep |= 1 << k
     want = 31 & ~keep
     # the legal draws in the engine's order: DRAW_MASKS[0:nopt], then a draw of four keeping each ace;
     # the one discarding exactly the plan, else the most planned cards with the fewest cards (the first)
@@ -561,50 +630,57 @@ cdef int rules_draw(Game *g, const Opts *o, int seat, int nopt, bint ace_ok) noe
 # (State._opening_cards). Both from the engine's evaluator (playout._rules_table).
 
 cdef bint may_open(Game *g, const Opts *o, int seat) noexcept nogil:
-    """State._may_open (CP-7.3): jacks or better, or a four-flush with ``four_flush_opens``."""
+    """State._may_open (CP-7.3): jacks or better (the wild evaluator's, ``hand_key``), or with
+    ``four_flush_opens`` four cards of a suit, wild cards counted (CP-4.4)."""
     cdef int ns[4]
-    cdef int i
-    if o.tab[five_key(g.cards[seat])] & 8:
+    cdef int i, w = 0, top = 0
+    if o.tab[hand_key(o, g.cards[seat])] & 8:
         return True
     if o.ff_opens:
         for i in range(4):
             ns[i] = 0
         for i in range(5):
-            ns[g.cards[seat][i] & 3] += 1
+            if is_wild(o, g.cards[seat][i]):
+                w += 1
+            else:
+                ns[g.cards[seat][i] & 3] += 1
         for i in range(4):
-            if ns[i] >= 4:
-                return True
+            if ns[i] > top:
+                top = ns[i]
+        return top + w >= 4
     return False
 
 
 cdef int opening_mask(Game *g, const Opts *o, int seat) noexcept nogil:
     """State._opening_cards of the seat's dealt five (CP-7.3, CP-11.1) as positions: all five for a straight
-    or better but four of a kind, the cards of its ranks held twice or more for jacks or better, else the
-    four cards of its four-flush."""
+    or better but four of a kind, the wild cards and the natural cards of ranks held twice or more for jacks or
+    better, else the first four of the wild cards and the natural cards of its four-flush's suit."""
     cdef int *h = g.cards[seat]
     cdef int counts[13]
     cdef int ns[4]
-    cdef int i, c = o.tab[five_key(h)], mask = 0, top = 0, k = 0
+    cdef int i, c = o.tab[hand_key(o, h)], mask = 0, top = 0, k = 0
     if c & 16:
         return 31
     if c & 8:
         for i in range(13):
             counts[i] = 0
         for i in range(5):
-            counts[h[i] >> 2] += 1
+            if not is_wild(o, h[i]):
+                counts[h[i] >> 2] += 1
         for i in range(5):
-            if counts[h[i] >> 2] >= 2:
+            if is_wild(o, h[i]) or counts[h[i] >> 2] >= 2:
                 mask |= 1 << i
         return mask
     for i in range(4):
         ns[i] = 0
     for i in range(5):
-        ns[h[i] & 3] += 1
+        if not is_wild(o, h[i]):
+            ns[h[i] & 3] += 1
     for i in range(1, 4):  # max(range(4), key=suits.count): the first suit of the largest count
         if ns[i] > ns[top]:
             top = i
     for i in range(5):
-        if h[i] & 3 == top and k < 4:
+        if (is_wild(o, h[i]) or h[i] & 3 == top) and k < 4:
             mask |= 1 << i
             k += 1
     return mask
@@ -802,7 +878,7 @@ cdef int run(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
 cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts,
               tab=None) except -1:
     cdef int i, c
-    o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush, o.low_pot, o.openers, o.ff_opens = opts
+    o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush, o.low_pot, o.openers, o.ff_opens, o.wild = opts
     if tab is None:
         o.tab = NULL
     else:
@@ -811,6 +887,8 @@ cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carrie
         o.tab = <const unsigned char *> PyBytes_AS_STRING(tab)  # the caller's argument: alive while it plays
     if o.openers and (o.tab == NULL or o.form != 0):
         raise ValueError("openers (CP-7.3) are draw's and need the table of five-card hands")
+    if o.wild and o.form != 0:
+        raise ValueError("wild cards are played here in draw only")
     if not 2 <= players <= MAXP or len(deck) > MAXC or len(reshuffle) > MAXC:
         raise ValueError(f"the kernel plays 2..{MAXP} players and decks of at most {MAXC} cards")
     g.n = players
@@ -932,6 +1010,23 @@ def openers_of(hand, tuple opts, tab):
         g.cards[0][i] = hand[i]
     g.ncards[0] = 5
     return bool(may_open(&g, &o, 0)), opening_mask(&g, &o, 0)
+
+
+def rules_of(hand, tuple opts, tab, int top=5, bint ace_ok=False):
+    """(``bots._strength`` doubled, the code of ``bots.standard_discard``'s draw among the discards of at most
+    ``top`` cards and, with ``ace_ok``, the draws of four keeping an ace) of a draw seat's five cards, as the
+    kernel's rules seat decides them: for tests against ``bots.RulesBot``."""
+    cdef Opts o
+    cdef Game g
+    cdef int i
+    load(&g, &o, (), (), 2, 0, (0, 0), 0, opts, tab)
+    if len(hand) != 5 or o.tab == NULL or o.form != 0 or not 0 <= top <= 5:
+        raise ValueError("five cards of a draw hand and the rules table")
+    for i in range(5):
+        g.cards[0][i] = hand[i]
+    g.ncards[0] = 5
+    g.common = -1
+    return rules_strength(&g, &o, 0), rules_draw(&g, &o, 0, DRAW_COUNT[top], ace_ok)
 
 
 def results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations,

@@ -14,25 +14,29 @@ estimator's term looks at (``_play.corrected_results``), ``luck._values`` evalua
 deal and ``_play.luck_terms`` sums the shares in numpy's order: ``luck.unit_corrections``' floats, without
 replaying the deal through ``State.apply``.
 
-What it plays (``supports``): five-card draw on every deck, wild cards and jokers included (they
-decide nothing during a draw deal's play), high, low or high-low, ``max_draw`` 5, 3 or
-``3_or_4_with_ace``; draw with ``openers=jacks`` (``jackpots``, CP-7.3: who may open, ``four_flush_opens``
-on or off, a deal nobody opens passed out, the opener's opening cards kept aside from a new stock, CP-7.5,
-and the opener first after the draw, CP-7.6) on decks without wild cards; five- and seven-card stud on
-decks without wild cards, with a high or high-low pot (the showing hands of CP-8.3 are the natural ones;
-CP-8.7's four-flush). Not played here (the readable engine plays them): openers with wild cards or jokers
-(whether five cards open follows the wild evaluator), stud with wild cards or a low pot (their showing
-hands), dealer's choice (CP-9.2), ``stud_opening=bring_in`` (CP-8.8), ``max_raises`` above 60, and any
-seat that is not ``RandomBot`` or ``RulesBot`` itself. Under openers the kernel reads whether five cards
-open, and whether the opener shows them whole (CP-11.1), from ``_rules_table`` (built from the engine's
-evaluator and ``state._jacks_threshold``), random seats included; ``State.apply`` of the kernel's actions
-writes the record's ``openers`` (CP-11.1) in ``play_out``, and ``_rows`` a passed-out deal's row (scores 0).
+What it plays (``supports``): five-card draw on every deck, wild cards and jokers included, high, low or
+high-low, ``max_draw`` 5, 3 or ``3_or_4_with_ace``; draw with ``openers=jacks`` (``jackpots``, CP-7.3: who may
+open, ``four_flush_opens`` on or off, a deal nobody opens passed out, the opener's opening cards kept aside from
+a new stock, CP-7.5, and the opener first after the draw, CP-7.6), with wild ranks and jokers too (whether five
+cards open follows the wild evaluator, CP-3.3 to CP-3.5; wild cards count toward a four-flush, CP-4.4, and are
+among the opening cards, CP-11.1); five- and seven-card stud on decks without wild cards, with a high or
+high-low pot (the showing hands of CP-8.3 are the natural ones; CP-8.7's four-flush). Not played here (the
+readable engine plays them): stud with wild cards or a low pot (their showing hands), single wild cards
+(``wild_cards``, CP-3.1) with openers or a rules seat (``_wild_rules_seats``), dealer's choice (CP-9.2),
+``stud_opening=bring_in`` (CP-8.8), ``max_raises`` above 60, and any seat that is not ``RandomBot`` or
+``RulesBot`` itself. Under openers the kernel reads whether five cards open, and whether the opener shows them
+whole (CP-11.1), from ``_rules_table`` (built from the engine's evaluator and ``state._jacks_threshold``),
+random seats included; ``State.apply`` of the kernel's actions writes the record's ``openers`` (CP-11.1) in
+``play_out``, and ``_rows`` a passed-out deal's row (scores 0).
 
-``RulesBot`` (``bots._strength``, ``bots.standard_discard``) plays in the kernel on natural cards: its made
-hands come from a table of every five cards by ranks and suit shape (``_rules_table``, filled from the
-engine's own evaluator and ``handeval.describe``). With wild cards or jokers (the draw presets
-``draw-joker``, ``draw-bug``, ``draw-deuces``) a rules seat goes to the readable engine: the bot's strength
-and discards then depend on how the wild evaluator declares each wild card, which that table does not hold.
+``RulesBot`` (``bots._strength``, ``bots._pair_rank``, ``bots.standard_discard``) plays in the kernel: its made
+hands come from a table (``_rules_table``, filled from the engine's own evaluator and ``handeval.describe``) of
+every five natural cards by ranks and suit shape and, under wild ranks or jokers (the draw presets
+``draw-joker``, ``draw-bug``, ``draw-deuces``), of every hand holding 1 to 5 wild cards by its natural ranks,
+whether those are of one suit and how many wild cards it holds (what decides how the wild evaluator declares
+them: all wild cards of a rules set are of one kind, fully wild or bugs); the pair's rank and the discards
+count natural cards only, as the bot does. It draws nothing from the generator (its one draw is the dealer's
+choice, CP-9.2, not played here).
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ def supported(rules: Any) -> bool:
     """True when the kernel plays deals under ``rules`` (the module docstring's list)."""
     if not isinstance(rules, Rules) or rules.dealers_choice:
         return False
-    if rules.openers != "none" and hands.wild_ids(rules):  # CP-7.3 with wild cards: the readable engine
+    if rules.openers != "none" and not _wild_rules_seats(rules):  # CP-7.3 with single wild cards: the readable engine
         return False
     if rules.stud_opening != "best_showing":  # CP-8.8's bring-in and fixed limits: the readable engine
         return False
@@ -82,18 +86,25 @@ def _opts(rules: Rules) -> tuple[int, ...]:
         md = {5: 5, 3: 3, "3_or_4_with_ace": 4}[rules.max_draw]
         out = _OPTS[rules] = (_FORMS[rules.form], rules.min_bet, rules.limit, rules.max_raises, md,
                               int(rules.four_flush == "on"), int(rules.pot == "low"), int(rules.openers == "jacks"),
-                              int(rules.four_flush_opens == "on"))
+                              int(rules.four_flush_opens == "on"), sum(1 << c for c in hands.wild_ids(rules)))
     return out
 
 
 _KINDS: dict[type, int] = {RandomBot: 0, RulesBot: 1}  # the kernel's bot codes; a subclass may choose differently
 
 
+def _wild_rules_seats(rules: Rules) -> bool:
+    """Whether the kernel plays rules seats under ``rules``' wild cards: none, or whole wild ranks and jokers
+    (``_rules_table``'s wild part; a single wild card, ``wild_cards``, leaves natural cards of its rank beside it:
+    the readable engine)."""
+    return not rules.wild_cards
+
+
 def _kinds(rules: Rules, bots: Sequence[Any]) -> tuple[int, ...] | None:
     """The kernel's bot code of each seat, or None when it does not play this table under ``rules``: a seat
-    that is neither ``RandomBot`` nor ``RulesBot``, or a rules seat with wild cards (the module docstring)."""
+    that is neither ``RandomBot`` nor ``RulesBot``, or a rules seat under ``wild_cards`` (the module docstring)."""
     out = tuple(_KINDS.get(type(b), -1) for b in bots)
-    if -1 in out or (1 in out and hands.wild_ids(rules)):
+    if -1 in out or (1 in out and not _wild_rules_seats(rules)):
         return None
     return out
 
@@ -112,7 +123,9 @@ def _rules_table(rules: Rules) -> bytes:
     whole. Values from ``hands.high_mode`` / ``low_mode`` and ``handeval.describe``, as the bot computes them.
     Under ``openers=jacks`` (CP-7.3) also, for ``_play.may_open`` / ``opening_mask``: 8 when the five hold jacks
     or better (``State._may_open``: the high value at least ``state._jacks_threshold``), and 16 when the opener
-    shows all five (``State._opening_cards``: a straight, flush, full house or straight flush; CP-11.1)."""
+    shows all five (``State._opening_cards``: a straight, flush, full house or straight flush; CP-11.1). Under wild
+    ranks or jokers the same values of every hand holding wild cards follow (``_wild_part``, ``_play.hand_key``),
+    from the wild evaluator (CP-3.3 to CP-3.5)."""
     tab = _TABS.get(rules)
     if tab is not None:
         return tab
@@ -138,6 +151,9 @@ def _rules_table(rules: Rules) -> bytes:
         if len(set(ranks)) == 5:
             reps.append([4 * r for r in ranks])
             at.append(key * 3 + 2)
+    wild = sorted(hands.wild_ids(rules) & set(hands.deck_of(rules)))
+    if wild:
+        _wild_part(rules, wild, reps, at)
     out = bytearray(_play.RULES_TABLE_SIZE)
     if rules.pot == "low":
         mode = hands.low_mode(rules)
@@ -166,6 +182,31 @@ def _rules_table(rules: Rules) -> bytes:
         _TABS.clear()
     _TABS[rules] = tab
     return tab
+
+
+def _wild_part(rules: Rules, wild: list[int], reps: list[list[int]], at: list[int]) -> None:
+    """Adds to ``reps`` and ``at`` ``_rules_table``'s hands holding w = 1..5 wild cards, at their index
+    (``_play.hand_key``): from ``_play.WILD_OFFSETS[w]``, the 5 - w natural ranks ascending in base 13, then 2 when
+    the natural cards are all of one suit, else 0. A representative holds the rules' first w wild cards and
+    natural cards of the ranks no rule makes wild (whole wild ranks and jokers only: ``_wild_rules_seats``); the
+    wild evaluator values it as every hand of its key (which wild cards a hand holds does not change its value,
+    CP-3.3 to CP-3.5: tests/test_classic_poker_fast.py checks every key against the bot)."""
+    wild_ranks = {c >> 2 for c in wild if c < 52}
+    ranks_ok = [r for r in range(min(c >> 2 for c in hands.deck_of(rules) if c < 52), 13) if r not in wild_ranks]
+    for w in range(1, min(5, len(wild)) + 1):
+        for ranks in itertools.combinations_with_replacement(ranks_ok, 5 - w):
+            if ranks and max(Counter(ranks).values()) > 4:
+                continue
+            key = 0
+            for r in ranks:
+                key = key * 13 + r
+            base = _play.WILD_OFFSETS[w] + key * 3
+            if len(ranks) >= 2:  # equal ranks are adjacent: distinct suits, and not all of one suit
+                reps.append([4 * r + i % 4 for i, r in enumerate(ranks)] + wild[:w])
+                at.append(base)
+            if len(set(ranks)) == len(ranks):  # all of suit 0 (one card, or none, is of one suit too)
+                reps.append([4 * r for r in ranks] + wild[:w])
+                at.append(base + 2)
 
 
 def _tab(rules: Rules, kinds: Sequence[Sequence[int]]) -> bytes | None:
@@ -208,7 +249,7 @@ def _legal(state: State, seat: int, code: int, lg: int) -> list[Action]:
 
 class Playout(FastPath):
     """Deals whose seats are ``classic-poker/random`` or ``classic-poker/rules``, under the rules of ``supported``
-    (rules seats on natural cards only: ``_kinds``)."""
+    (rules seats not under single wild cards: ``_kinds``)."""
 
     name = "classic-poker/c-random"
 
@@ -296,11 +337,17 @@ class Playout(FastPath):
         are at most half the slowest measured: draw forms 12.2k-28.5k/s whatever the seats (6,000; ``jackpots``,
         openers in the kernel, 16.7k-22.0k/s at 2-8 seats, load 1.9-2.6, 2026-12-07, no slower than ``draw``); stud
         seats x speed >= 21.9k (10,000 / seats); a split pot (``pot: high_low``, stud7-hilo 1.1k/s at 8 seats,
-        seats x speed >= 6.9k) or a dealer's choice of forms 3,000 / seats."""
+        seats x speed >= 6.9k) or a dealer's choice of forms 3,000 / seats. Draw without openers with a
+        ``classic-poker/rules`` seat, wild cards or not: 1,800 (every seat a rules one, ``run_shard`` timed as
+        ``--speeds`` times it, 2026-12-07, load 2.1-2.7: 3.9k-9.0k/s at 2-4 seats under ``draw``, ``draw-joker``,
+        ``draw-bug`` and ``draw-deuces``, 5.5k-11.0k/s at 6, 9.4k-16.5k/s at 8; random seats gave 7.0k-12.9k/s
+        at 2 and 3 seats in the same rounds)."""
         if rules.pot == "high_low" or rules.dealers_choice:
             return 3_000 / players
         if rules.form != "draw":
             return 10_000 / players
+        if rules.openers == "none" and any(type(b) is RulesBot for b in bots):
+            return 1_800.0
         return 6_000.0
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
@@ -326,7 +373,7 @@ def _rotation_kinds(state: Any, tables: TableSpec, rotations: Sequence[Sequence[
             return None
         rules_seat = rules_seat or 1 in k
         out.append(k)
-    if rules_seat and hands.wild_ids(state.rules):  # _kinds' refusal, asked once per deal
+    if rules_seat and not _wild_rules_seats(state.rules):  # _kinds' refusal, asked once per deal
         return None
     return out
 
