@@ -183,3 +183,125 @@ def test_compiled_corrections_only_where_the_estimator_corrects() -> None:
     assert ask({"preset": "full", "payout": "pairwise"}, [greedy, greedy]) is None
     assert ask({"preset": "simple"}, [greedy, greedy]) is None
     assert ask({"preset": "full"}, [greedy, race]) is None
+
+
+def test_shard_faces_are_numpys_draw() -> None:
+    """``play_shard`` draws a deal's faces in C from the stream (d, 0) exactly as ``State.deal`` does
+    (``DiceStream.draw``: ``Generator.integers(1, 7, size=count)``, numpy's buffered Lemire on 32-bit draws,
+    DP-2.5), and as many as it (``faces_per_game``)."""
+    from games.core.streams import Streams
+    from games.dice_poker.fast._play import deal_faces
+    from games.dice_poker.fast.playout import faces_per_game
+    from sims.plan import deal_seed
+
+    for seed in range(40):
+        streams = Streams(deal_seed(seed))
+        for item in (0, 1, 7 + seed, 2**40 + seed):
+            for count in (0, 1, 5, 31, 32, 33, 150 + seed, 900, 4920):
+                want = streams.at(item, 0).integers(1, 7, size=count)
+                assert deal_faces(streams.bits, item, count).tolist() == want.tolist(), (seed, item, count)
+    for opts in OPTIONS:
+        rules = Rules.from_dict(opts)
+        for players in (2, 3, 8):
+            dealt = State.deal(rules, players, 0, np.random.default_rng(players))
+            assert faces_per_game(rules, players) == len(dealt.streams[0].faces)
+
+
+def _shard_path(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the units ``play_shard`` played (``add_columns`` of the runner's rows); returns the list."""
+    from sims.tables import TournamentRows
+
+    add = TournamentRows.add_columns
+    played: list[int] = []
+
+    def add_columns(self: Any, deals: range, plays: Any, labels: Any, columns: Any) -> None:
+        assert "deal_no" in columns[0]
+        add(self, deals, plays, labels, columns)
+        played.append(len(deals))
+
+    monkeypatch.setattr(TournamentRows, "add_columns", add_columns)
+    return played
+
+
+def _unit_by_unit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-unit path: ``play_shard`` declines (the runner deals each unit and calls ``play_rows``)."""
+    monkeypatch.setattr(type(FAST), "play_shard", lambda self, *a, **k: None)
+
+
+SHARD_CASES: list[tuple[dict[str, Any], list[str]]] = [
+    ({"preset": "simple"}, ["random"]),
+    ({"preset": "simple", "tie_rule": "rethrow", "kickers": False}, ["greedy", "random"]),
+    ({"preset": "simple", "payout": "pairwise", "reroll_rule": "free"}, ["greedy"]),
+    ({"preset": "full"}, ["greedy"]),
+    ({"preset": "full"}, ["optimal", "random", "greedy"]),
+    ({"preset": "full", "first_throw_double": "none", "school_bonus": "both", "school_order": "fixed"},
+     ["random", "greedy"]),
+    ({"preset": "full", "payout": "pairwise"}, ["greedy", "optimal"]),
+    ({"preset": "mixed"}, ["random"]),
+    ({"preset": "mixed", "reroll_rule": "free", "poker_bonus": 100}, ["optimal", "greedy", "random"]),
+]
+
+
+@pytest.mark.parametrize(("opts", "names"), SHARD_CASES,
+                         ids=lambda x: ",".join(f"{k}={v}" for k, v in x.items()) if isinstance(x, dict) else
+                         "+".join(x))
+@pytest.mark.parametrize("variance", ["none", "auto"])
+def test_play_shard_tables_are_the_per_unit_paths(opts: dict[str, Any], names: list[str], variance: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A summary job's shard through ``play_shard`` (faces dealt and every rotation played in C, the columns
+    and, under ``auto``, the corrections from the kernel) gives the tables of the per-unit path (``State.deal``
+    and ``play_rows`` / ``play_rows_corrected`` per unit), column by column and to the bit, for 1 to 4 seats,
+    duplicate and fixed seating, shards not starting at deal 0, cut into batches of 7 deals."""
+    import sims.run
+    from sims.run import run_shard
+    from sims.spec import TournamentSpec, parse_spec
+
+    simple = opts["preset"] == "simple"
+    for players in (2, 3, 4) if simple else (1, 2, 3, 4):
+        for seating, seed, k in (("duplicate", 11 + players, 1), ("fixed", 3 * players, 2)):
+            spec = parse_spec({"kind": "tournament", "name": "t", "game": "dice-poker", "rules": opts,
+                               "players": players, "bots": [{"name": f"dice-poker/{names[s % len(names)]}"}
+                                                            for s in range(players)],
+                               "deals": 75, "shard_deals": 30, "seating": seating, "seed": seed, "record": "summary",
+                               "variance_reduction": variance})
+            assert isinstance(spec, TournamentSpec)
+            with monkeypatch.context() as m:
+                _unit_by_unit(m)
+                want = run_shard(spec, k)  # the per-unit path: State.deal and play_rows per unit
+            with monkeypatch.context() as m:
+                played = _shard_path(m)
+                m.setattr(sims.run, "SHARD_BATCH", 7)
+                got = run_shard(spec, k)
+            assert sum(played) == (30 if k == 1 else 15), "play_shard played the shard"
+            for t in ("deals", "seats"):
+                assert got[t].schema == want[t].schema
+                for c in got[t].column_names:
+                    assert got[t][c].to_pylist() == want[t][c].to_pylist(), (players, seating, t, c)
+            if variance == "auto" and not simple and opts.get("payout") != "pairwise":
+                seats = got["seats"]
+                assert seats["adjusted_score"].to_pylist() != seats["score"].cast("float64").to_pylist()
+
+
+def test_play_shard_declines_what_it_does_not_play() -> None:
+    """None (the runner deals unit by unit) for a seat the kernel does not play (``optimal-race``; ``optimal``
+    in simple), rules the luck does not cover when asked for it, and a generator the kernel cannot re-point."""
+    from games.core.streams import Streams
+    from sims.plan import deal_seed
+
+    streams = Streams(deal_seed(1))
+    greedy, race = registry.make("dice-poker/greedy", {}), registry.make("dice-poker/optimal-race", {})
+    optimal = registry.make("dice-poker/optimal", {})
+    full = Rules.from_dict({"preset": "full"})
+    got = FAST.play_shard(full, 2, range(3, 9), streams, [[greedy, greedy]], False)
+    assert got is not None and len(got[1]["score"]) == 12
+    assert FAST.play_shard(full, 2, range(3, 9), streams, [[greedy, race]], False) is None
+    assert FAST.play_shard(Rules.from_dict({"preset": "simple"}), 2, range(3), streams, [[optimal, greedy]],
+                           False) is None
+    assert FAST.play_shard(Rules.from_dict({"preset": "full", "payout": "pairwise"}), 2, range(3), streams,
+                           [[greedy, greedy]], True) is None
+
+    class Other:
+        direct = False
+        bits = streams.bits
+
+    assert FAST.play_shard(full, 2, range(3), Other(), [[greedy, greedy]], False) is None

@@ -21,12 +21,18 @@ turn of the game is noted (its sheet state, the multisets after its throws, the 
 game's end each turn's luck is read from the turn's arrays under the estimator's strategy (``optimal_turn``:
 ``E3``, ``E2``, ``W1``, ``WV23`` and the turn value, memoised by sheet state, computed by the solver's row
 code when not there) as ``luck.turn_luck`` computes it: the same floats (``turn_luck``'s docstring).
+
+``play_shard`` deals and plays whole shards of a summary job (``FastPath.play_shard``): each deal's faces drawn
+here from the job's Philox stream (d, 0) as ``State.deal`` draws them (``dp_faces_fill``: numpy's
+``integers(1, 7, size=n)``, drawn as the games reach them), every rotation from (d, r + 1) through this
+module's own copy of numpy's Philox (``dp_philox``), the values ``rows`` gives written into numpy columns.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 from ext.npdraw cimport bitgen_t, bounded
+from ext.npphilox cimport philox_state
 from games.dice_poker.fast.turnrow cimport Part, Turn, allowed_local, state_value, turn_row, write_row
 
 import numpy as np
@@ -56,6 +62,76 @@ DEF SLOT_BITS = 12  # the memo of turn arrays (optimal seats, the luck): 4,096 s
 DEF WAY_BITS = 3    # in sets of 8, the least recently used of a set replaced
 cdef long FIRST_OF_SIZE[6]  # the index of the first multiset of k dice among those of 0..5 (``msid``): C(k + 5, 6)
 FIRST_OF_SIZE[:] = [0, 1, 7, 28, 84, 210]
+
+
+# ``play_shard``'s own copy of numpy's Philox (ext/npphilox.pxd): the players' draws of rotation r from the
+# stream (d, r + 1) through a ``bitgen_t`` of these functions (``dp_at`` re-points it as ``Streams.at`` does),
+# and the deal's faces from the stream (d, 0) as ``Generator.integers(1, 7, size=count)`` draws them: numpy's
+# ``random_bounded_uint64_fill`` for the range 5 is ``buffered_bounded_lemire_uint32`` per face on
+# ``next_uint32`` (a word's low half, then its high half): m = u32 * 6, rejected while its low 32 bits are below
+# 2**32 mod 6 = 4, the face 1 + m >> 32. The faces are drawn as the game reaches them (``take``): a prefix of
+# the same sequence, so the same faces as the whole draw, of which a simple game uses a few percent.
+cdef extern from *:
+    """
+    typedef struct { uint64_t ctr[4]; uint64_t key[2]; uint64_t buf[4]; int pos; int has32; uint32_t u32; } dp_philox;
+
+    static inline uint64_t dp_next64(dp_philox *s) {
+        if (s->pos >= 4) {
+            np_philox_bump(s->ctr);
+            np_philox_block(s->ctr, s->key, s->buf);
+            s->pos = 0;
+        }
+        return s->buf[s->pos++];
+    }
+    static inline uint32_t dp_next32(dp_philox *s) {
+        uint64_t n;
+        if (s->has32) { s->has32 = 0; return s->u32; }
+        n = dp_next64(s);
+        s->has32 = 1;
+        s->u32 = (uint32_t)(n >> 32);
+        return (uint32_t)(n & 0xffffffffULL);
+    }
+    static uint64_t dp_next64_v(void *s) { return dp_next64((dp_philox *)s); }
+    static uint32_t dp_next32_v(void *s) { return dp_next32((dp_philox *)s); }
+    static double dp_double_v(void *s) { return np_philox_double(dp_next64((dp_philox *)s)); }
+    /* Streams.at(item, stream): counter (0, 0, item, stream), an empty buffer, no spare 32 bits. */
+    static inline void dp_at(dp_philox *s, uint64_t item, uint64_t stream) {
+        s->ctr[0] = 0; s->ctr[1] = 0; s->ctr[2] = item; s->ctr[3] = stream;
+        s->pos = 4; s->has32 = 0; s->u32 = 0;
+    }
+
+    /* A deal's faces from the stream (item, 0), drawn on demand: `limit` faces in all (State.deal's count). */
+    typedef struct { dp_philox ph; int limit; } dp_faces;
+
+    /* Draw faces into faces[*n ..] until at least `need` are there (32 more at a time, at most `limit`);
+       -1 when `need` is beyond the deal's faces. */
+    static int dp_faces_fill(dp_faces *s, int *faces, int *n, int need) {
+        int upto = *n + 32, k = *n;
+        uint64_t m;
+        if (need > s->limit) return -1;
+        if (upto < need) upto = need;
+        if (upto > s->limit) upto = s->limit;
+        while (k < upto) {
+            do {
+                m = (uint64_t)dp_next32(&s->ph) * 6u;
+            } while ((uint32_t)m < 4u);
+            faces[k++] = 1 + (int)(m >> 32);
+        }
+        *n = k;
+        return 0;
+    }
+    """
+    ctypedef struct dp_philox:
+        uint64_t ctr[4]
+        uint64_t key[2]
+    ctypedef struct dp_faces:
+        dp_philox ph
+        int limit
+    uint64_t dp_next64_v(void *s) noexcept nogil
+    uint32_t dp_next32_v(void *s) noexcept nogil
+    double dp_double_v(void *s) noexcept nogil
+    void dp_at(dp_philox *s, uint64_t item, uint64_t stream) noexcept nogil
+    int dp_faces_fill(dp_faces *s, int *faces, int *n, int need) noexcept nogil
 
 
 ctypedef struct Opts:
@@ -98,6 +174,7 @@ ctypedef struct Game:
     int faces[MAXF]
     int nfaces
     int cur
+    dp_faces *lazy         # ``play_shard``: the faces drawn as the game reaches them (NULL: all loaded)
     # decisions
     int nact
     int codes[MAXA]
@@ -690,8 +767,8 @@ cdef void game_luck(Opt *op, Game *g) noexcept nogil:
 
 cdef inline int take(Game *g, int *dice, int mask) noexcept nogil:
     """Throw the positions of ``mask`` from the faces (ascending positions, DP-2.5); -1 when short."""
-    cdef int p
-    if g.cur + popcount(mask) > g.nfaces:
+    cdef int p, k = popcount(mask)
+    if g.cur + k > g.nfaces and (g.lazy == NULL or dp_faces_fill(g.lazy, g.faces, &g.nfaces, g.cur + k) < 0):
         return -1
     for p in range(5):
         if mask >> p & 1:
@@ -1000,6 +1077,7 @@ cdef int load(Game *g, tuple faces, int players, int first) except -1:
     for i in range(n):
         g.faces[i] = faces[i]
     g.nfaces = n
+    g.lazy = NULL
     g.n = players
     g.first = first
     return 0
@@ -1081,3 +1159,209 @@ def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str
                                   *[g.sheet[s][k] for k in range(NLINES)], ssum, g.sbonus[s], g.pbonus[s]))
         out.append(([deal], seat_rows))
     return out if luck is None else (out, corrections)
+
+
+cdef int key_of(bits, dp_philox *ph) except -1:
+    """The job's Philox key (numpy's state is read, not moved) into ``ph``."""
+    cdef bitgen_t *np_bg
+    cdef philox_state *np_ph
+    if type(bits) is not np.random.Philox:
+        raise ValueError("play_shard draws from the job's Philox streams")
+    np_bg = <bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")
+    np_ph = <philox_state *> np_bg.state
+    with bits.lock:
+        ph.key[0], ph.key[1] = np_ph.key[0], np_ph.key[1]
+    return 0
+
+
+def deal_faces(bits, long item, int count):
+    """The ``count`` faces of the stream (``item``, 0) of ``bits``' key as ``play_shard`` draws them, in one
+    fill: ``Streams.at(item, 0).integers(1, 7, size=count)`` (tests; ``play_shard`` draws them in pieces)."""
+    cdef dp_faces fs
+    cdef int n = 0
+    if count < 0:
+        raise ValueError(f"count must be >= 0, not {count}")
+    a = np.zeros(max(count, 1), dtype=np.int32)
+    cdef int[::1] out = a
+    key_of(bits, &fs.ph)
+    dp_at(&fs.ph, item, 0)
+    fs.limit = count
+    if count > 0:
+        dp_faces_fill(&fs, &out[0], &n, count)
+    return a[:count].astype(np.int64)
+
+
+ctypedef struct ShardOut:
+    # ``play_shard``'s columns (numpy buffers) and where the next unit, seat and winner go
+    signed char *first
+    int *nwin
+    signed char *win
+    short *turns
+    short *throws
+    signed char *stage
+    int *score
+    short *won
+    double *tpt
+    signed char *cat
+    int *total
+    short *lines
+    short *ssum
+    short *sbonus
+    short *pbonus
+    double *corr
+    long u
+    long q
+    long wc
+
+
+cdef int shard_deal(const Opts *o, Game *g, dp_faces *fs, dp_philox *ph, bitgen_t *bg, long d, int first,
+                    const int *bots, int R, Opt *op, Opt *lop, ShardOut *out) noexcept nogil:
+    """Deal ``d`` (its faces from the stream (d, 0), drawn as the games reach them) played by every rotation r
+    from the stream (d, r + 1), its columns written into ``out``: ``rows``' values. ``run``'s code when < 0."""
+    cdef int r, s, k, rc, ssum
+    cdef long q
+    dp_at(&fs.ph, d, 0)
+    g.nfaces = 0
+    g.first = first
+    for r in range(R):
+        dp_at(ph, d, r + 1)
+        rc = run(o, g, &bots[r * g.n], bg, op, lop)
+        if rc < 0:
+            return rc
+        out.first[out.u] = first
+        k = 0
+        for s in range(g.n):
+            if g.winners >> s & 1:
+                out.win[out.wc] = s
+                out.wc += 1
+                k += 1
+        out.nwin[out.u] = k
+        out.turns[out.u] = g.turns
+        out.throws[out.u] = g.throws
+        out.stage[out.u] = g.stage
+        out.u += 1
+        for s in range(g.n):
+            q = out.q
+            out.score[q] = g.scores[s]
+            out.won[q] = (g.winners >> s) & 1
+            out.tpt[q] = <double> g.seat_throws[s] / <double> (g.seat_turns[s] if g.seat_turns[s] else 1)
+            if o.preset == 0:
+                out.cat[q] = g.cat0[s]
+            else:
+                out.total[q] = g.totals[s]
+                ssum = 0
+                for k in range(NLINES):
+                    out.lines[q * NLINES + k] = g.sheet[s][k]
+                    if k < 6:
+                        ssum += g.sheet[s][k]
+                out.ssum[q] = ssum
+                out.sbonus[q] = g.sbonus[s]
+                out.pbonus[q] = g.pbonus[s]
+                out.corr[q] = g.corr[s]
+            out.q += 1
+    return 0
+
+
+def play_shard(bits, long start, long stop, int players, const long[::1] firsts, tuple opts,
+               const int[:, ::1] bots, int per_game, Optimal optimal=None, Optimal luck=None):
+    """Every rotation of the one-game matches ``start .. stop - 1`` of a summary job, dealt and played here.
+
+    ``bits`` is the job's ``Streams`` Philox bit generator (its key the job's; numpy's state is not moved):
+    deal d's faces are the stream (d, 0) drawn as ``State.deal`` draws its ``per_game`` faces (``DiceStream.draw``:
+    ``integers(1, 7, size=per_game)``), as the game reaches them; rotation r plays them from the stream
+    (d, r + 1) with the seats' bot codes ``bots[r]`` (0 random, 1 greedy, 2 optimal playing ``optimal``), the
+    first player ``firsts[d - start]`` (the deal's dealer). With ``luck`` each seat's correction as ``rows``.
+
+    Returns the columns of units (deal-major, then rotation) and of seats (unit-major, then seat), the values
+    ``rows`` gives: ``first``, ``nwin`` (winners per unit) and ``winners`` (flat), ``turns``, ``throws``,
+    ``stage``; per seat ``score``, ``won``, ``tpt``, ``category`` (simple), ``total``, ``lines`` [seat, 15],
+    ``school_sum``, ``school_bonus``, ``poker_bonus`` (sheet), ``correction``."""
+    cdef Opts o
+    cdef Game g
+    cdef dp_faces fs
+    cdef dp_philox play_ph
+    cdef bitgen_t own
+    cdef ShardOut out
+    cdef int R = bots.shape[0]
+    cdef long deals = stop - start
+    cdef long units = deals * R, d
+    cdef int r, s, k, rc = 0
+    cdef Opt *op = NULL if optimal is None else &optimal.c
+    cdef Opt *lop = NULL if luck is None else &luck.c
+    cdef bint sheet, shared = optimal is not None or luck is not None
+    opts_of(&o, opts)
+    sheet = o.preset != 0
+    if not 1 <= players <= MAXP or bots.shape[1] != players or deals < 0 or firsts.shape[0] != deals:
+        raise ValueError("1..8 players, one bot per seat, one first player per deal")
+    if not 0 <= per_game <= MAXF:
+        raise ValueError(f"at most {MAXF} faces a game")
+    if lop != NULL and not sheet:
+        raise ValueError("the luck's values are the score sheet's (full, mixed)")
+    for r in range(R):
+        for s in range(players):
+            k = bots[r, s]
+            if not RANDOM <= k <= OPTIMAL or (k == OPTIMAL and (op == NULL or not sheet)):
+                raise ValueError(f"rotation {r}, seat {s}: bot code {k} (0 random, 1 greedy, 2 optimal with its "
+                                 "strategy, full and mixed)")
+    for d in range(deals):
+        if not 0 <= firsts[d] < players:
+            raise ValueError("a first player outside the seats")
+    key_of(bits, &fs.ph)
+    play_ph.key[0], play_ph.key[1] = fs.ph.key[0], fs.ph.key[1]
+    own.state = &play_ph
+    own.next_uint64 = dp_next64_v
+    own.next_uint32 = dp_next32_v
+    own.next_double = dp_double_v
+    fs.limit = per_game
+    g.n = players
+    g.lazy = &fs
+    a_first = np.empty(units, dtype=np.int8)
+    a_nwin = np.empty(units, dtype=np.int32)
+    a_win = np.empty(units * players, dtype=np.int8)
+    a_turns = np.empty(units, dtype=np.int16)
+    a_throws = np.empty(units, dtype=np.int16)
+    a_stage = np.empty(units, dtype=np.int8)
+    a_score = np.empty(units * players, dtype=np.int32)
+    a_won = np.empty(units * players, dtype=np.int16)
+    a_tpt = np.empty(units * players, dtype=np.float64)
+    a_cat = np.zeros(units * players, dtype=np.int8)
+    a_total = np.zeros(units * players, dtype=np.int32)
+    a_lines = np.zeros((units * players, NLINES), dtype=np.int16)
+    a_ssum = np.zeros(units * players, dtype=np.int16)
+    a_sbonus = np.zeros(units * players, dtype=np.int16)
+    a_pbonus = np.zeros(units * players, dtype=np.int16)
+    a_corr = np.zeros(units * players, dtype=np.float64)
+    cdef signed char[::1] o_first = a_first, o_win = a_win, o_stage = a_stage, o_cat = a_cat
+    cdef int[::1] o_nwin = a_nwin, o_score = a_score, o_total = a_total
+    cdef short[::1] o_turns = a_turns, o_throws = a_throws, o_won = a_won
+    cdef short[::1] o_ssum = a_ssum, o_sbonus = a_sbonus, o_pbonus = a_pbonus
+    cdef short[:, ::1] o_lines = a_lines
+    cdef double[::1] o_tpt = a_tpt, o_corr = a_corr
+    if units == 0:
+        deals = 0  # no buffer to point into, nothing to play
+    else:
+        out.first, out.nwin, out.win, out.turns, out.throws = &o_first[0], &o_nwin[0], &o_win[0], &o_turns[0], &o_throws[0]
+        out.stage, out.score, out.won, out.tpt, out.cat = &o_stage[0], &o_score[0], &o_won[0], &o_tpt[0], &o_cat[0]
+        out.total, out.lines, out.ssum, out.sbonus = &o_total[0], &o_lines[0, 0], &o_ssum[0], &o_sbonus[0]
+        out.pbonus, out.corr = &o_pbonus[0], &o_corr[0]
+    out.u, out.q, out.wc = 0, 0, 0
+    # The memo of turn arrays of an ``Optimal`` (optimal seats, the luck) is shared by every caller in the
+    # process: with one the GIL is held while a game is played (as ``play_one`` does) and let go between
+    # deals; without, the whole loop runs without it.
+    with nogil:
+        for d in range(start, start + deals):
+            if shared:
+                with gil:
+                    rc = shard_deal(&o, &g, &fs, &play_ph, &own, d, firsts[d - start], &bots[0, 0], R, op, lop, &out)
+            else:
+                rc = shard_deal(&o, &g, &fs, &play_ph, &own, d, firsts[d - start], &bots[0, 0], R, op, lop, &out)
+            if rc < 0:
+                break
+    if rc == -1:
+        raise RuntimeError("the game's faces ran out (the readable engine cannot go on either, DP-8)")
+    if rc == -2:
+        raise RuntimeError("more decisions than the kernel keeps")
+    return {"first": a_first, "nwin": a_nwin, "winners": a_win[:out.wc], "turns": a_turns, "throws": a_throws,
+            "stage": a_stage, "score": a_score, "won": a_won, "tpt": a_tpt, "category": a_cat, "total": a_total,
+            "lines": a_lines, "school_sum": a_ssum, "school_bonus": a_sbonus, "poker_bonus": a_pbonus,
+            "correction": a_corr}

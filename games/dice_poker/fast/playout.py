@@ -17,6 +17,10 @@ turn's throws (``luck.unit_corrections``' floats; the turn arrays of a sheet sta
 ``full``, whose 2,638 states all fit, a turn's luck is a few reads). ``tests/test_fast_paths.py``
 checks records, generator states and legal lists against the readable engine for every preset;
 ``tests/test_dice_poker_fast.py`` every option, the rows and the corrections.
+
+``play_shard`` deals and plays a whole summary shard of one-game matches in the kernel (``_play.play_shard``:
+the faces from the stream (d, 0) exactly as ``DiceStream.draw`` draws them, no ``State``, no Python row), the
+columns of tables.py as numpy arrays (``sims.tables.TournamentRows.add_columns``, one deal a match unit).
 """
 
 from __future__ import annotations
@@ -28,12 +32,12 @@ from typing import Any
 import numpy as np
 
 from games.core.dice import reroll_masks
-from games.core.entry import FastPath, LuckEstimator, RotationRows, TableSpec
+from games.core.entry import Coded, FastPath, Listed, LuckEstimator, RotationRows, ShardColumn, ShardColumns, TableSpec
 from games.dice_poker.bots import ByPreset, GreedyBot, RandomBot
 from games.dice_poker.fast import _play
 from games.dice_poker.luck import LUCK
-from games.dice_poker.rules import CATEGORIES, DICE, LINES, Rules
-from games.dice_poker.state import Action, State
+from games.dice_poker.rules import CATEGORIES, DICE, LINES, MAX_THROWS, ROUNDS, SEATS, Rules
+from games.dice_poker.state import RETHROW_FACES_CAP, Action, State
 from games.dice_poker.tables import TABLES
 
 __all__ = ["FAST", "Playout", "options"]
@@ -194,6 +198,27 @@ def _rotation_codes(state: State, tables: TableSpec, rotations: Sequence[Sequenc
     return [c for c, _ in known], where.pop() if where else ()
 
 
+def faces_per_game(rules: Rules, players: int) -> int:
+    """The faces ``State.deal`` draws for one game (DP-2.5): every stage (simple) or round (full, mixed) of
+    ``players`` turns of three throws of five dice."""
+    stages = 1 + min(int(rules.max_rethrows or 0), RETHROW_FACES_CAP) if rules.simple else ROUNDS
+    return stages * players * DICE * MAX_THROWS
+
+
+def _offsets(counts: np.ndarray) -> np.ndarray:
+    o = np.zeros(len(counts) + 1, dtype=np.int32)
+    np.cumsum(counts, out=o[1:])
+    return o
+
+
+def _nulls(n: int) -> np.ndarray:
+    """A column of ``n`` nulls (Arrow reads an object array's ``None`` as null): what a preset does not fill.
+    Arrow converts it at about 100 ns a row (the per-unit rows' ``None`` cost the same): the simple game's
+    19 null seat columns are most of its columns' cost; an all-null column the runner took as such would
+    cost nothing."""
+    return np.full(n, None, dtype=object)
+
+
 class Playout(FastPath):
     """Matches of one game where every seat is ``dice-poker/random``, ``greedy`` or (full, mixed) ``optimal``."""
 
@@ -266,6 +291,69 @@ class Playout(FastPath):
                                        options(state.rules), codes, state.rules.preset,
                                        _tables_of(state.rules, where), optimal_tables(state.rules, None))
         return rows, corrections
+
+    def play_shard(self, rules: Any, players: int, deals: range, streams: Any, rotations: Sequence[Sequence[Any]],
+                   luck: bool) -> ShardColumns | None:
+        """One-game matches dealt and played in C (``_play.play_shard``): each deal's faces drawn in the kernel
+        from the stream (d, 0) as ``State.deal`` draws them (``DiceStream.draw``: ``integers(1, 7, size=n)``,
+        as the game reaches them), every rotation from (d, r + 1) with ``play_rows``' bot codes, the first
+        player the deal's dealer by the entry's rotation (``dealer_of``), the columns of tables.py as
+        ``play_rows`` gives them, and with ``luck`` each seat's correction as ``play_rows_corrected``.
+        None for a seat the kernel does not play
+        (``_codes``), optimal seats of strategies from different places, a job whose first dealer the entry
+        draws (``first_dealer``: not known here), rules the luck does not cover, or a generator the kernel
+        cannot re-point."""
+        if not isinstance(rules, Rules) or not streams.direct or deals.step != 1 or not rotations:
+            return None
+        from games.dice_poker.entry import ENTRY
+
+        lo, hi = SEATS[rules.preset]
+        if ENTRY.first_dealer is not None or not lo <= players <= hi or players > 8:
+            return None
+        got = [_codes(bots, rules) for bots in rotations]
+        known = [c for c in got if c is not None]
+        where = {w for _, w in known if w}
+        if len(known) != len(got) or len(where) > 1 or any(len(c) != players for c, _ in known):
+            return None
+        if luck and not LUCK.supports(rules):
+            return None
+        optimal = _tables_of(rules, where.pop() if where else ())
+        firsts = np.fromiter((ENTRY.dealer_of(d, players) % players for d in deals), dtype=np.int64, count=len(deals))
+        codes = np.array([c for c, _ in known], dtype=np.int32).reshape(len(rotations), players)
+        out = _play.play_shard(streams.bits, deals.start, deals.stop, players, firsts, options(rules), codes,
+                               faces_per_game(rules, players), optimal, optimal_tables(rules, None) if luck else None)
+        units = len(deals) * len(rotations)
+        seats = units * players
+        per_seat = np.arange(0, seats + 1, players, dtype=np.int32)
+        simple = rules.simple
+        no_unit, no_seat = _nulls(units), _nulls(seats)  # one array for every column the preset leaves null
+        total = out["total"]
+        deal_cols: dict[str, ShardColumn] = {
+            "deal_no": np.zeros(units, dtype=np.int16),  # a match of one game: its deal 0 (the key of match units)
+            "dealer": out["first"],
+            "preset": Coded(np.zeros(units, dtype=np.int8), (rules.preset,)),
+            "winners": Listed(_offsets(out["nwin"]), out["winners"]),
+            "turns": out["turns"],
+            "throws": out["throws"],
+            "rethrows": out["stage"] if simple else no_unit,
+            "categories": Listed(per_seat, Coded(out["category"], CATEGORIES)) if simple else no_unit,
+            "totals": no_unit if simple else Listed(per_seat, total.astype(np.int16)),
+            "best_total": no_unit if simple else
+            (total.reshape(units, players).max(axis=1) if units else total[:0]).astype(np.int16),
+        }
+        lines = np.ascontiguousarray(out["lines"].T)
+        seat_cols: dict[str, ShardColumn] = {
+            "score": out["score"],
+            "won": out["won"],
+            "throws_per_turn": out["tpt"],
+            "category": Coded(out["category"], CATEGORIES) if simple else no_seat,
+            "total": no_seat if simple else total,
+            **{line: no_seat if simple else lines[i] for i, line in enumerate(LINES)},
+            **{name: no_seat if simple else out[name] for name in ("school_sum", "school_bonus", "poker_bonus")},
+        }
+        if luck:
+            seat_cols["correction"] = out["correction"]
+        return deal_cols, seat_cols
 
     def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
         """Games per second of one rotation through the shard runner, conservative (``FastPath.speed``).
