@@ -292,6 +292,19 @@ cdef void bets(bitgen_t *bg, Game *g, const int *bots, const int *turn, int np, 
                                                 &g.hands[2 * s], turn, np)
 
 
+cdef inline void start(Game *g, int *turn, int n, int d) noexcept nogil:
+    """A deal's start, home and ochko alike: the players in turn order from the dealer's left (BJ-4.3,
+    BJ-6.4), one empty hand a seat, nothing shown, doubled or sat out."""
+    cdef int i, s
+    for i in range(n - 1):
+        turn[i] = (d + 1 + i) % n
+    for s in range(n):
+        g.nh[s] = 1
+        reset(&g.hands[2 * s])
+        g.revealed[s] = g.redoubled[s] = g.sat_out[s] = False
+    g.doubled = False
+
+
 cdef void play_home(bitgen_t *bg, Deck *dk, Game *g, int n, int d, const int *bots, const Opts *o) noexcept nogil:
     """``HomeState`` from its stub to the end (BJ-4; order of the cards BJ-8.1)."""
     cdef int turn[MAXS]
@@ -300,13 +313,7 @@ cdef void play_home(bitgen_t *bg, Deck *dk, Game *g, int n, int d, const int *bo
     cdef Hand *h
     cdef Hand *h2
     cdef Hand *dh = &g.hands[2 * d]
-    for i in range(np):
-        turn[i] = (d + 1 + i) % n
-    for s in range(n):
-        g.nh[s] = 1
-        reset(&g.hands[2 * s])
-        g.revealed[s] = g.redoubled[s] = g.sat_out[s] = False
-    g.doubled = False
+    start(g, turn, n, d)
     if not o.after_first:  # BJ-4.2 bet_timing=before_deal
         bets(bg, g, bots, turn, np, d, o)
     for i in range(np):  # BJ-4.3: one card face down each, the dealer last
@@ -451,13 +458,7 @@ cdef void play_ochko(bitgen_t *bg, Deck *dk, Game *g, int n, int d, const int *b
     cdef bint standing
     cdef Hand *h
     cdef Hand *bh = &g.hands[2 * d]
-    for i in range(np):
-        turn[i] = (d + 1 + i) % n
-    for s in range(n):
-        g.nh[s] = 1
-        reset(&g.hands[2 * s])
-        g.revealed[s] = g.redoubled[s] = g.sat_out[s] = False
-    g.doubled = False
+    start(g, turn, n, d)
     g.bank = o.bank
     for i in range(np):  # BJ-6.4: one card face down each, the banker last
         take(dk, &g.hands[2 * turn[i]])
