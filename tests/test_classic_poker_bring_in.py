@@ -152,7 +152,7 @@ def test_the_conformance_checks_hold_under_the_option(rules: Rules) -> None:
         assert play_random(entry, rules, players, 8, 880 + players).units == 8
 
 
-def test_every_bot_answers_a_legal_action_and_the_kernel_declines_the_option() -> None:
+def test_every_bot_answers_a_legal_action_and_the_kernel_plays_the_option() -> None:
     rng = np.random.default_rng(88)
     names = ["classic-poker/random", "classic-poker/rules", "classic-poker/equity"]
     bots = [registry.make(n, {"samples": 40} if n.endswith("equity") else {}, "classic-poker") for n in names]
@@ -165,5 +165,7 @@ def test_every_bot_answers_a_legal_action_and_the_kernel_declines_the_option() -
                 assert a in legal
                 st.apply(a)
             assert sum(st.scores()) == 0
-        assert not supported(rules) and not FAST.supports(rules, [bots[0]] * 3)
+        # the kernel plays the bring-in (CP-8.8) with random and rules seats, not the equity bot
+        assert supported(rules) and FAST.supports(rules, [bots[0], bots[1], bots[0]])
+        assert not FAST.supports(rules, bots)
     assert supported(PRESETS["stud7"])

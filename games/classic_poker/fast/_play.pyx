@@ -8,14 +8,18 @@ spread-limit betting of ``games.core.betting`` (CP-6.3 to CP-6.7: ``min_bet``..`
 of CP-7.4 with ``max_draw`` 5, 3 or ``3_or_4_with_ace``, the new stock of CP-7.5 from the discards
 and folded hands in the reshuffle order, CP-7.6), five-card stud (CP-8.1) and seven-card stud
 (CP-8.2, the common card of CP-8.6); the first bettor of a stud interval by the best showing hand of
-CP-8.3 (natural cards; CP-8.7's four-flush with ``four_flush=on``), the compulsory first bet of CP-8.4.
+CP-8.3 (natural cards; high with CP-8.7's four-flush with ``four_flush=on``, or in a low pot low, ``low_showing``), the
+compulsory first bet of CP-8.4, or under
+``stud_opening=bring_in`` (``Opts.bring_in``, CP-8.8) the bring-in of the lowest door card (``bring_in_seat``), the
+fixed limits of ``betting.FixedLimit`` (the small bet twice, then the big bet; the completion of the bring-in the
+interval's first bet, the bring-in no bet) and no fold unless facing a bet.
 Openers (CP-7.3, ``openers=jacks``): until someone opens, a seat whose five do not hold jacks or better (or a
 four-flush with ``four_flush_opens``, wild cards counted, CP-4.4) may only check or fold; nobody opening passes
 the deal out (``result``'s last field); the opener keeps his opening cards (CP-11.1) aside when he throws them,
 out of a new stock (CP-7.5), and bets first after the draw (CP-7.6). Whether five cards open and whether the
 opener shows all five come from the caller's table (``Opts.tab``, bits 3 and 4: playout._rules_table, from the
-engine's evaluator, wild cards included, and ``state._jacks_threshold``). The showing hands of wild cards or of
-a low pot are not here (the play-out's ``supports`` refuses them). Hands are not evaluated here: the showdown's
+engine's evaluator, wild cards included, and ``state._jacks_threshold``). The showing hands of wild cards are not
+here (the play-out's ``supports`` refuses them). Hands are not evaluated here: the showdown's
 values come from ``ext.handeval`` afterwards, over the final hands this returns (they decide nothing during
 play).
 
@@ -29,7 +33,9 @@ Under openers both bots choose from the engine's legal list, which leaves out th
 open (CP-7.3): the random bot then checks (drawing nothing), the rules bot checks where it would have raised.
 
 Action codes: 0 fold, 1 check, 2 call, ``RAISE`` + a a raise of a; ``DRAW`` + m a discard of the hand
-positions of mask m; ``ACE`` + i a draw of four keeping (and showing) the ace at position i.
+positions of mask m; ``ACE`` + i a draw of four keeping (and showing) the ace at position i. A decision's legal
+list (``Game.lg``): bit 0 a check, 1 a call, 2 a raise; under ``bring_in`` also bit 3 (the bring-in and the
+completion) and the (largest) raise from bit 4 up, a fold listed only with a call.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING
@@ -99,6 +105,8 @@ ctypedef struct Opts:
     bint openers        # openers=jacks (CP-7.3)
     bint ff_opens       # four_flush_opens=on (CP-7.3)
     unsigned long long wild   # bit c: card c is wild (hands.wild_ids, CP-3.1); draw only
+    int bring_in        # stud_opening=bring_in (CP-8.8): the bring-in's chips and fixed limits; 0 otherwise
+    bint ace_low        # low_ranking ace_either or ace_to_five: the ace low in a low showing hand (CP-8.3)
     const unsigned char *tab   # the table of five-card hands (playout._rules_table), or NULL
 
 
@@ -132,6 +140,7 @@ ctypedef struct Game:
     int raises
     int to_act
     bint may_check
+    int bring_in            # the interval opened by a bring-in of that many chips (CP-8.8), else 0
     int street
     int fold_street[MAXP]
     # the phase: 0 bet, 1 draw, 2 over
@@ -191,8 +200,9 @@ cdef int next_to_act(Game *g, int after) noexcept nogil:
     return -1
 
 
-cdef void interval(Game *g, int first, bint may_check) noexcept nogil:
-    """betting.start_interval (CP-6.3): no blinds; ``may_check`` False before stud's first bet (CP-8.4)."""
+cdef void interval(Game *g, int first, bint may_check, int bring_in=0) noexcept nogil:
+    """betting.start_interval (CP-6.3): no blinds; ``may_check`` False before stud's first bet (CP-8.4);
+    ``bring_in`` the chips of CP-8.8's bring-in opening the interval (0: none)."""
     cdef int s
     for s in range(g.n):
         g.bets[s] = 0
@@ -200,6 +210,7 @@ cdef void interval(Game *g, int first, bint may_check) noexcept nogil:
         g.can_raise[s] = True
     g.raises = 0
     g.may_check = may_check
+    g.bring_in = bring_in
     g.phase = 0
     g.to_act = next_to_act(g, (first - 1 + g.n) % g.n)
 
@@ -262,9 +273,45 @@ cdef inline int showing_category(int shape0, int shape1, const int *cards, int n
     return cat
 
 
+cdef int low_showing(const int *cards, int n, bint ace_low, int *top) noexcept nogil:
+    """hands.showing_key of ``n`` <= 4 natural cards in a low pot (CP-8.3, CP-5.2: the ace low under ``ace_either``
+    and ``ace_to_five``), packed so that integers compare as the engine's tuples (larger is the better low showing
+    hand): 5 - the category, then per group by (count, rank) descending 13 - the rank (the ace low ranks -1).
+    ``top``: the rank of the first group (the highest rank of a hand without a pair)."""
+    cdef int counts[14]   # rank + 1
+    cdef int i, r, key = 0, k = 0, best_r, best_c, shape0 = 0, shape1 = 0
+    for r in range(14):
+        counts[r] = 0
+    for i in range(n):
+        r = cards[i] >> 2
+        counts[(-1 if ace_low and r == 12 else r) + 1] += 1
+    top[0] = -2
+    while True:
+        best_r = -1
+        best_c = 0
+        for r in range(13, -1, -1):
+            if counts[r] > best_c:
+                best_c = counts[r]
+                best_r = r
+        if best_r < 0:
+            break
+        if k == 0:
+            shape0 = best_c
+            top[0] = best_r - 1
+        elif k == 1:
+            shape1 = best_c
+        key = key << 5 | (13 - (best_r - 1))
+        counts[best_r] = 0
+        k += 1
+    while k < 4:
+        key = key << 5
+        k += 1
+    return (5 - showing_category(shape0, shape1, cards, n, False)) << 20 | key
+
+
 cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
-    """hands.showing_key of natural up cards, high (CP-8.3, CP-8.7): the category, then the ranks by
-    (count, rank) descending, packed so that integers compare as the engine's tuples."""
+    """hands.showing_key of natural up cards (CP-8.3, CP-8.7): high, the category, then the ranks by (count, rank)
+    descending, packed so that integers compare as the engine's tuples; in a low pot ``low_showing``."""
     cdef int counts[13]
     cdef int up[4]
     cdef int nup = 0, i, r, key, k, best_r, best_c
@@ -274,6 +321,8 @@ cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
         if g.up[p][i] and nup < 4:
             up[nup] = g.cards[p][i]
             nup += 1
+    if o.low_pot:
+        return low_showing(up, nup, o.ace_low, &k)
     for r in range(13):
         counts[r] = 0
     for i in range(nup):
@@ -374,6 +423,30 @@ cdef void advance(Game *g, const Opts *o) noexcept nogil:
     interval(g, best_showing(g, o), True)
 
 
+cdef int bring_in_seat(Game *g, const Opts *o) noexcept nogil:
+    """State.bring_in_seat (CP-8.8): the player still in whose door card (his one up card) is the lowest, ranks
+    2 to A, suits clubs, diamonds, hearts, spades from the lowest; with ``pot=low`` the highest, the ace lowest."""
+    cdef int i, j, p, door, r, key, best = 0, who = -1
+    for i in range(g.n):
+        p = g.pos[i]
+        if g.folded[p]:
+            continue
+        door = -1
+        for j in range(g.ncards[p]):
+            if g.up[p][j]:
+                door = g.cards[p][j]
+                break
+        r = door >> 2
+        if o.low_pot:
+            key = ((-1 if r == 12 else r) + 1) * 4 + (door & 3)
+        else:
+            key = -(r * 4 + (door & 3))
+        if who < 0 or key > best:
+            best = key
+            who = p
+    return who
+
+
 # ---- bots.RulesBot (classic-poker/rules) -------------------------------------------------------------------
 #
 # Its decisions read the hand's strength (bots._strength: 0, 0.5, 1, 2, here doubled: 0, 1, 2, 4). From five
@@ -458,7 +531,7 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
     cdef int cards[MAXH]
     cdef int sub[5]
     cdef int counts[13]
-    cdef int n = g.ncards[seat], i, a, b, j, k, cls = 0, c, pr = -1, shape0 = 0, shape1 = 0, top = -1
+    cdef int n = g.ncards[seat], i, a, b, j, k, cls = 0, c, pr = -1, shape0 = 0, shape1 = 0, top = -1, best = -1
     for i in range(n):
         cards[i] = g.cards[seat][i]
     if g.common >= 0:
@@ -468,8 +541,23 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
         if n == 5:
             c = o.tab[hand_key(o, cards)]
             if o.low_pot:
-                return c & 7  # bits 3 and 4: the openers' (may_open)
+                return c & 7  # bits 3 and 4: the openers' (may_open); in stud the low's class (below)
             cls = c & 3
+        elif o.low_pot:  # stud: the strength of the five of the best class (bits 3 to 7, ordered as the lows)
+            for a in range(n):
+                for b in range(a + 1, n + 1):
+                    if (n == 6) != (b == n):
+                        continue
+                    k = 0
+                    for j in range(n):
+                        if j != a and j != b:
+                            sub[k] = cards[j]
+                            k += 1
+                    c = o.tab[five_key(sub)]
+                    if c >> 3 > best:
+                        best = c >> 3
+                        cls = c & 7
+            return cls
         else:  # the best five of six or seven: leave out one or two cards
             for a in range(n):
                 for b in range(a + 1, n + 1):  # six cards: leave out a (b = n); seven: a and b < n
@@ -500,9 +588,13 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
                 pr = 12
             return 2 if pr >= 9 else 1
         return 0
-    # hands.showing_key of the first four cards, natural high (CP-8.3, CP-8.7)
+    # hands.showing_key of the first four cards, natural (CP-8.3, CP-8.7)
     if n > 4:
         n = 4
+    if o.low_pot:  # no pair: 8 or lower fair (the ace low under ace_either, ace_to_five), else marginal
+        if low_showing(cards, n, o.ace_low, &top) >> 20 == 5:
+            return 2 if top <= 6 else 1
+        return 0
     for i in range(13):
         counts[i] = 0
     for i in range(n):
@@ -523,22 +615,28 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
     return 1 if top >= 10 else 0
 
 
-cdef int rules_bet(Game *g, const Opts *o, int seat, int owe, bint can_check, bint raise_ok) noexcept nogil:
-    """bots.RulesBot's bet: the largest raise with a strong hand, call (or check, or the smallest raise) a
-    fair one, or a marginal one late (the dealer, or nothing to call), else check or fold (bots._bets)."""
+cdef int rules_bet(Game *g, const Opts *o, int seat, int owe, bint can_check, bint raise_ok, int rmin, int rmax,
+                   bint has_fold) noexcept nogil:
+    """bots.RulesBot's bet: the largest raise (``rmax``) with a strong hand, call (or check, or the smallest raise,
+    ``rmin``) a fair one, or a marginal one late (the dealer, or nothing to call), else check or fold, or with
+    neither (the bring-in seat, CP-8.8) the first action listed: the bring-in (bots._bets)."""
     cdef int s = rules_strength(g, o, seat)
     cdef bint late = seat == g.dealer or owe == 0
     if s >= 4 and raise_ok:
-        return RAISE + o.limit
+        return RAISE + rmax
     if s >= 2 or (late and s >= 1):
         if owe > 0:
             return 2
         if can_check:
             return 1
         if raise_ok:
-            return RAISE + o.min_bet
+            return RAISE + rmin
         return 0
-    return 1 if can_check else 0
+    if can_check:
+        return 1
+    if has_fold or not raise_ok:
+        return 0
+    return RAISE + rmin
 
 
 cdef inline int popcount5(int m) noexcept nogil:
@@ -698,28 +796,44 @@ cdef int note(Game *g, int seat, int code, int lg) noexcept nogil:
 
 cdef int bet_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
     """One betting decision (betting.legal_actions, bots.RandomBot or bots.RulesBot, betting.apply)."""
-    cdef int seat = g.to_act, cur = current_bet(g), owe, k, nr, i, code, amount
-    cdef bint can_check, raise_ok
+    cdef int seat = g.to_act, cur = current_bet(g), owe, k, nr, i, code, amount, size = 0, rmin, rmax, lg
+    cdef bint can_check, raise_ok, has_fold = True, opening = False
     owe = cur - g.bets[seat]
     can_check = owe == 0 and (g.may_check or cur > 0)
     raise_ok = g.can_raise[seat] and g.raises <= o.max_raises
     if raise_ok and o.openers and g.street == 0 and cur == 0 and not may_open(g, o, seat):
         raise_ok = False  # CP-7.3: only check or fold until someone opens
-    nr = (o.limit - o.min_bet + 1) if raise_ok else 0
+    if o.bring_in:  # CP-8.8: fixed limits (the small bet twice, then the big bet), no fold unless facing a bet
+        size = o.min_bet if g.street < 2 else o.limit
+        has_fold = owe > 0
+        opening = raise_ok and g.bring_in and cur == 0  # the bring-in or the completion
+        rmin = g.bring_in if opening else (size - cur if g.bring_in and cur < size else size)
+        rmax = size if opening else rmin
+        nr = (2 if opening else 1) if raise_ok else 0
+    else:
+        rmin = o.min_bet
+        rmax = o.limit
+        nr = (o.limit - o.min_bet + 1) if raise_ok else 0
     if g.kind[seat] == 1:
-        code = rules_bet(g, o, seat, owe, can_check, raise_ok)
+        code = rules_bet(g, o, seat, owe, can_check, raise_ok, rmin, rmax, has_fold)
     elif can_check:  # [check, raises...]: the fold is left out
         k = <int> bounded(bg, 1 + nr)
-        code = 1 if k == 0 else RAISE + o.min_bet + k - 1
-    else:  # [fold, call?, raises...]
-        k = <int> bounded(bg, 1 + (1 if owe > 0 else 0) + nr)
-        if k == 0:
+        code = 1 if k == 0 else RAISE + (rmax if opening and k == 2 else rmin + k - 1)
+    else:  # [fold?, call?, raises...]
+        k = <int> bounded(bg, (1 if has_fold else 0) + (1 if owe > 0 else 0) + nr)
+        if has_fold and k == 0:
             code = 0
-        elif owe > 0 and k == 1:
-            code = 2
         else:
-            code = RAISE + o.min_bet + k - 1 - (1 if owe > 0 else 0)
-    if note(g, seat, code, (1 if can_check else 0) | (2 if owe > 0 else 0) | (4 if raise_ok else 0)) < 0:
+            k -= 1 if has_fold else 0
+            if owe > 0 and k == 0:
+                code = 2
+            else:
+                k -= 1 if owe > 0 else 0
+                code = RAISE + (rmax if opening and k == 1 else rmin + k)
+    lg = (1 if can_check else 0) | (2 if owe > 0 else 0) | (4 if raise_ok else 0)
+    if o.bring_in:
+        lg |= (8 if opening else 0) | rmax << 4
+    if note(g, seat, code, lg) < 0:
         return -1
     g.acted[seat] = True
     g.can_raise[seat] = False
@@ -738,10 +852,17 @@ cdef int bet_step(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
             g.open_mask = opening_mask(g, o, seat)
         g.committed[seat] += owe + amount
         g.bets[seat] += owe + amount
-        # spread limit: every raise is full (amount >= min_bet) and re-opens the raising
-        for i in range(g.n):
-            g.can_raise[i] = i != seat
-        g.raises += 1
+        if o.bring_in and g.bring_in and g.bets[seat] < size:
+            pass  # CP-8.8: the bring-in is no bet: it counts for no raise and re-opens nothing
+        else:
+            # spread limit: every raise is full (amount >= min_bet) and re-opens the raising; fixed limit:
+            # every raise is the size, and the completion of a bring-in is the interval's first bet (CP-8.8)
+            for i in range(g.n):
+                g.can_raise[i] = i != seat
+            if o.bring_in and g.bring_in and cur < size:
+                g.raises = 1
+            else:
+                g.raises += 1
     g.to_act = next_to_act(g, seat)
     advance(g, o)
     return 0
@@ -864,7 +985,10 @@ cdef int run(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
             for i in range(g.n):
                 give(g, g.pos[i], r == rounds - 1)
         g.logging = g.want_log  # before the interval: its first bet deals nothing
-        interval(g, best_showing(g, o), False)  # CP-8.4
+        if o.bring_in:  # CP-8.8: the lowest door card brings in
+            interval(g, bring_in_seat(g, o), False, o.bring_in)
+        else:
+            interval(g, best_showing(g, o), False)  # CP-8.4
     while g.phase != 2:
         if g.phase == 0:
             if bet_step(g, o, bg) < 0:
@@ -878,7 +1002,8 @@ cdef int run(Game *g, const Opts *o, bitgen_t *bg) noexcept nogil:
 cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts,
               tab=None) except -1:
     cdef int i, c
-    o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush, o.low_pot, o.openers, o.ff_opens, o.wild = opts
+    (o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush, o.low_pot, o.openers, o.ff_opens, o.wild,
+     o.bring_in, o.ace_low) = opts
     if tab is None:
         o.tab = NULL
     else:
@@ -889,6 +1014,8 @@ cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carrie
         raise ValueError("openers (CP-7.3) are draw's and need the table of five-card hands")
     if o.wild and o.form != 0:
         raise ValueError("wild cards are played here in draw only")
+    if o.bring_in and (o.form != 2 or not 0 < o.bring_in < o.min_bet):
+        raise ValueError("a bring-in (CP-8.8) is seven-card stud's, below the small bet")
     if not 2 <= players <= MAXP or len(deck) > MAXC or len(reshuffle) > MAXC:
         raise ValueError(f"the kernel plays 2..{MAXP} players and decks of at most {MAXC} cards")
     g.n = players
@@ -1027,6 +1154,24 @@ def rules_of(hand, tuple opts, tab, int top=5, bint ace_ok=False):
     g.ncards[0] = 5
     g.common = -1
     return rules_strength(&g, &o, 0), rules_draw(&g, &o, 0, DRAW_COUNT[top], ace_ok)
+
+
+def stud_of(hand, tuple opts, tab):
+    """(``bots._strength`` doubled of a stud seat's 1 to 7 cards, the common card among them, as the kernel's rules
+    seat computes it; the packed ``showing_key`` of the hand's first four cards taken as its up cards, CP-8.3): for
+    tests against ``bots.RulesBot`` and ``hands.showing_key``."""
+    cdef Opts o
+    cdef Game g
+    cdef int i
+    load(&g, &o, (), (), 2, 0, (0, 0), 0, opts, tab)
+    if not 1 <= len(hand) <= 7 or o.tab == NULL or o.form == 0 or o.wild:
+        raise ValueError("1 to 7 natural cards of a stud hand and the rules table")
+    for i in range(len(hand)):
+        g.cards[0][i] = hand[i]
+        g.up[0][i] = True
+    g.ncards[0] = len(hand)
+    g.common = -1
+    return rules_strength(&g, &o, 0), showing_key(&g, &o, 0)
 
 
 def results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts, int rotations,

@@ -19,15 +19,17 @@ high-low, ``max_draw`` 5, 3 or ``3_or_4_with_ace``; draw with ``openers=jacks`` 
 open, ``four_flush_opens`` on or off, a deal nobody opens passed out, the opener's opening cards kept aside from
 a new stock, CP-7.5, and the opener first after the draw, CP-7.6), with wild ranks and jokers too (whether five
 cards open follows the wild evaluator, CP-3.3 to CP-3.5; wild cards count toward a four-flush, CP-4.4, and are
-among the opening cards, CP-11.1); five- and seven-card stud on decks without wild cards, with a high or
-high-low pot (the showing hands of CP-8.3 are the natural ones; CP-8.7's four-flush). Not played here (the
-readable engine plays them): stud with wild cards or a low pot (their showing hands), single wild cards
-(``wild_cards``, CP-3.1) with openers or a rules seat (``_wild_rules_seats``), dealer's choice (CP-9.2),
-``stud_opening=bring_in`` (CP-8.8), ``max_raises`` above 60, and any seat that is not ``RandomBot`` or
-``RulesBot`` itself. Under openers the kernel reads whether five cards open, and whether the opener shows them
-whole (CP-11.1), from ``_rules_table`` (built from the engine's evaluator and ``state._jacks_threshold``),
-random seats included; ``State.apply`` of the kernel's actions writes the record's ``openers`` (CP-11.1) in
-``play_out``, and ``_rows`` a passed-out deal's row (scores 0).
+among the opening cards, CP-11.1); five- and seven-card stud on decks without wild cards, with a high, low or
+high-low pot (the showing hands of CP-8.3 are the natural ones: high with CP-8.7's four-flush, or low, the lowest
+acting first, the ace low under ``ace_either`` and ``ace_to_five``), and seven-card stud's ``stud_opening=bring_in``
+(CP-8.8: the lowest door card, in a low pot the highest, brings in or completes, fixed limits, no fold unless facing
+a bet, a split's odd chips all to the first winner; ``_legal`` lists its legal lists from the kernel's bits).
+Not played here (the readable engine plays them): stud with wild cards (their showing hands, CP-3.8), single
+wild cards (``wild_cards``, CP-3.1) with openers or a rules seat (``_wild_rules_seats``), dealer's choice (CP-9.2),
+``max_raises`` above 60, and any seat that is not ``RandomBot`` or ``RulesBot`` itself. Under openers the kernel
+reads whether five cards open, and whether the opener shows them whole (CP-11.1), from ``_rules_table`` (built
+from the engine's evaluator and ``state._jacks_threshold``), random seats included; ``State.apply`` of the kernel's
+actions writes the record's ``openers`` (CP-11.1) in ``play_out``, and ``_rows`` a passed-out deal's row (scores 0).
 
 ``RulesBot`` (``bots._strength``, ``bots._pair_rank``, ``bots.standard_discard``) plays in the kernel: its made
 hands come from a table (``_rules_table``, filled from the engine's own evaluator and ``handeval.describe``) of
@@ -35,8 +37,9 @@ every five natural cards by ranks and suit shape and, under wild ranks or jokers
 ``draw-joker``, ``draw-bug``, ``draw-deuces``), of every hand holding 1 to 5 wild cards by its natural ranks,
 whether those are of one suit and how many wild cards it holds (what decides how the wild evaluator declares
 them: all wild cards of a rules set are of one kind, fully wild or bugs); the pair's rank and the discards
-count natural cards only, as the bot does. It draws nothing from the generator (its one draw is the dealer's
-choice, CP-9.2, not played here).
+count natural cards only, as the bot does. In low stud its strength of six or seven cards is that of the five
+of the largest run of the table's low values (``_rules_table``), and below five cards the low showing key. It
+draws nothing from the generator (its one draw is the dealer's choice, CP-9.2, not played here).
 """
 
 from __future__ import annotations
@@ -72,12 +75,10 @@ def supported(rules: Any) -> bool:
         return False
     if rules.openers != "none" and not _wild_rules_seats(rules):  # CP-7.3 with single wild cards: the readable engine
         return False
-    if rules.stud_opening != "best_showing":  # CP-8.8's bring-in and fixed limits: the readable engine
-        return False
     if rules.max_raises > _play.MAX_RAISES:
         return False
-    # stud's showing hands (CP-8.3) are in the kernel for natural cards and the high ranking only
-    return rules.form == "draw" or (rules.pot != "low" and not hands.wild_ids(rules))
+    # stud's showing hands (CP-8.3) are in the kernel for natural cards only (high or low, CP-5.2)
+    return rules.form == "draw" or not hands.wild_ids(rules)
 
 
 def _opts(rules: Rules) -> tuple[int, ...]:
@@ -86,7 +87,9 @@ def _opts(rules: Rules) -> tuple[int, ...]:
         md = {5: 5, 3: 3, "3_or_4_with_ace": 4}[rules.max_draw]
         out = _OPTS[rules] = (_FORMS[rules.form], rules.min_bet, rules.limit, rules.max_raises, md,
                               int(rules.four_flush == "on"), int(rules.pot == "low"), int(rules.openers == "jacks"),
-                              int(rules.four_flush_opens == "on"), sum(1 << c for c in hands.wild_ids(rules)))
+                              int(rules.four_flush_opens == "on"), sum(1 << c for c in hands.wild_ids(rules)),
+                              rules.bring_in if rules.stud_opening == "bring_in" else 0,
+                              int(rules.low_ranking in ("ace_either", "ace_to_five")))
     return out
 
 
@@ -120,7 +123,10 @@ def _rules_table(rules: Rules) -> bytes:
     0 no four of a suit, 1 four of a suit, 2 a flush; nothing else of the cards decides a natural hand's
     category): in a low pot ``bots._strength`` doubled (0, 1, 2, 4), else the class of the high category
     (0 high card, 1 pair, 2 four-flush, 3 two pair or better) plus 4 for a hand ``standard_discard`` keeps
-    whole. Values from ``hands.high_mode`` / ``low_mode`` and ``handeval.describe``, as the bot computes them.
+    whole. In a low pot in stud, bits 3 to 7 number the runs of equal strength among the low values in ascending
+    order, so that the best five of six or seven cards (the best low, ``hands.low_value``) has the largest run and
+    its strength (``_play.rules_strength``). Values from ``hands.high_mode`` / ``low_mode`` and
+    ``handeval.describe``, as the bot computes them.
     Under ``openers=jacks`` (CP-7.3) also, for ``_play.may_open`` / ``opening_mask``: 8 when the five hold jacks
     or better (``State._may_open``: the high value at least ``state._jacks_threshold``), and 16 when the opener
     shows all five (``State._opening_cards``: a straight, flush, full house or straight flush; CP-11.1). Under wild
@@ -159,8 +165,19 @@ def _rules_table(rules: Rules) -> bytes:
         mode = hands.low_mode(rules)
         vals = handeval.evaluate_mode(reps, mode)
         ok = hands.low_qualifies(rules, vals).tolist()
+        strength = {}
         for i, v, q in zip(at, vals.tolist(), ok, strict=True):
-            out[i] = _LOW_STRENGTH.get(handeval.describe(v, mode), 0) if q else 0
+            out[i] = strength[v] = _LOW_STRENGTH.get(handeval.describe(v, mode), 0) if q else 0
+        if rules.form != "draw":  # stud: bits 3 to 7 the run of equal strengths the low is in, ascending
+            run, last, runs = -1, -1, {}
+            for v in sorted(strength):
+                if strength[v] != last:
+                    run, last = run + 1, strength[v]
+                runs[v] = run
+            if run > 31:
+                raise ValueError("more runs of the rules bot's low strengths than the table's bits hold")
+            for i, v in zip(at, vals.tolist(), strict=True):
+                out[i] |= runs[v] << 3
     else:
         mode = hands.high_mode(rules)
         order = mode.categories()
@@ -235,6 +252,12 @@ def _legal(state: State, seat: int, code: int, lg: int) -> list[Action]:
     """The kernel's legal list of one decision as ``State.legal_actions`` lists it."""
     r = state.rules
     if code < _DRAW:  # bits: 1 may check, 2 a call, 4 a raise (betting.legal_actions)
+        if r.stud_opening == "bring_in":  # CP-8.8: a fold only facing a bet; 8 the bring-in or the completion,
+            # the (largest) raise from bit 4 up: fixed limits
+            out = ([_BETS[0]] if lg & 2 else []) + ([_BETS[1]] if lg & 1 else []) + ([_BETS[2]] if lg & 2 else [])
+            if lg & 4:
+                out += [Action(bet=bt.raise_by(a)) for a in ((r.bring_in, lg >> 4) if lg & 8 else (lg >> 4,))]
+            return out
         out = [_BETS[0]] + ([_BETS[1]] if lg & 1 else []) + ([_BETS[2]] if lg & 2 else [])
         if lg & 4:
             out += [Action(bet=bt.raise_by(a)) for a in range(r.min_bet, r.limit + 1)]
@@ -341,7 +364,18 @@ class Playout(FastPath):
         ``classic-poker/rules`` seat, wild cards or not: 1,800 (every seat a rules one, ``run_shard`` timed as
         ``--speeds`` times it, 2026-12-07, load 2.1-2.7: 3.9k-9.0k/s at 2-4 seats under ``draw``, ``draw-joker``,
         ``draw-bug`` and ``draw-deuces``, 5.5k-11.0k/s at 6, 9.4k-16.5k/s at 8; random seats gave 7.0k-12.9k/s
-        at 2 and 3 seats in the same rounds)."""
+        at 2 and 3 seats in the same rounds). Seven-card stud under ``stud_opening=bring_in`` (CP-8.8: every deal
+        played to later streets more often, no free fold), ``--speeds``' measurement of ``run_shard`` on
+        ``{preset: stud7 / stud7-hilo / short36-stud7, stud_opening: bring_in, bring_in: 1, min_bet: 2, limit: 4}``,
+        random and rules seats at 2-8 seats, three rounds, 2026-12-07, load 1.4-2.4: a high pot seats x speed
+        >= 7.4k (3,500 / seats), high-low >= 5.2k (2,500 / seats). Stud with a low pot (the same measurement, two
+        rounds, load 1.0-1.8: stud7 ace_high, ace_to_five with the 8 qualifier, stud5 ace_either, short36-stud7, razz
+        under the bring-in; 2-8 seats): seats x speed >= 5.0k (stud7 with the qualifier, 2 rules seats; 2,500 /
+        seats)."""
+        if rules.form != "draw" and rules.pot == "low":
+            return 2_500 / players
+        if rules.stud_opening == "bring_in":
+            return (2_500 if rules.pot == "high_low" else 3_500) / players
         if rules.pot == "high_low" or rules.dealers_choice:
             return 3_000 / players
         if rules.form != "draw":
@@ -392,6 +426,7 @@ def _rows(rules: Rules, players: int, dealer: int, played: Sequence[Any]) -> lis
             lq = hands.low_qualifies(rules, lv_arr).tolist()
             lv = lv_arr.tolist()
     order = bt.odd_chip_order(dealer, players)
+    odd_first = rules.stud_opening == "bring_in"  # CP-8.8 (e): a split's odd chips all to the first winner
     names = _CATS.get(rules)
     if names is None:
         if len(_CATS) > 64:
@@ -444,7 +479,7 @@ def _rows(rules: Rules, players: int, dealer: int, played: Sequence[Any]) -> lis
                     else:
                         assert hv is not None
                         key[s] = v + hands.QUALIFIED if v is not None else hv[idx[s]]
-                payout = bt.settle(committed, folded, key, order)
+                payout = bt.settle(committed, folded, key, order, odd_to_first=odd_first)
                 best = max(v for s in live if (v := key[s]) is not None)
                 won = [s for s in live if key[s] == best]
                 if high_decides:
@@ -452,7 +487,8 @@ def _rows(rules: Rules, players: int, dealer: int, played: Sequence[Any]) -> lis
                 else:
                     w_high, w_low = None, won
             else:
-                payout = bt.settle(committed, folded, hi, order, lo if pot_kind == "high_low" else None)
+                payout = bt.settle(committed, folded, hi, order, lo if pot_kind == "high_low" else None,
+                                   odd_to_first=odd_first)
                 best = max(v for s in live if (v := hi[s]) is not None)
                 w_high = [s for s in live if hi[s] == best]
                 if pot_kind == "high_low":
