@@ -273,40 +273,44 @@ cdef inline int showing_category(int shape0, int shape1, const int *cards, int n
     return cat
 
 
+cdef inline int rank_groups(int *counts, int hi, int *ranks, int *sizes) noexcept nogil:
+    """The ranks 0..``hi`` of ``counts`` (at most four non-empty; emptied here) grouped by (count, rank)
+    descending, as ``hands.showing_key`` orders them: ``ranks[k]``, ``sizes[k]``; returns the number of groups."""
+    cdef int k = 0, r, best_r, best_c
+    while True:
+        best_r = -1
+        best_c = 0
+        for r in range(hi, -1, -1):
+            if counts[r] > best_c:
+                best_c = counts[r]
+                best_r = r
+        if best_r < 0:
+            return k
+        ranks[k] = best_r
+        sizes[k] = best_c
+        counts[best_r] = 0
+        k += 1
+
+
 cdef int low_showing(const int *cards, int n, bint ace_low, int *top) noexcept nogil:
     """hands.showing_key of ``n`` <= 4 natural cards in a low pot (CP-8.3, CP-5.2: the ace low under ``ace_either``
     and ``ace_to_five``), packed so that integers compare as the engine's tuples (larger is the better low showing
     hand): 5 - the category, then per group by (count, rank) descending 13 - the rank (the ace low ranks -1).
     ``top``: the rank of the first group (the highest rank of a hand without a pair)."""
     cdef int counts[14]   # rank + 1
-    cdef int i, r, key = 0, k = 0, best_r, best_c, shape0 = 0, shape1 = 0
+    cdef int ranks[4]
+    cdef int sizes[4]
+    cdef int i, r, key = 0, k, ng
     for r in range(14):
         counts[r] = 0
     for i in range(n):
         r = cards[i] >> 2
         counts[(-1 if ace_low and r == 12 else r) + 1] += 1
-    top[0] = -2
-    while True:
-        best_r = -1
-        best_c = 0
-        for r in range(13, -1, -1):
-            if counts[r] > best_c:
-                best_c = counts[r]
-                best_r = r
-        if best_r < 0:
-            break
-        if k == 0:
-            shape0 = best_c
-            top[0] = best_r - 1
-        elif k == 1:
-            shape1 = best_c
-        key = key << 5 | (13 - (best_r - 1))
-        counts[best_r] = 0
-        k += 1
-    while k < 4:
-        key = key << 5
-        k += 1
-    return (5 - showing_category(shape0, shape1, cards, n, False)) << 20 | key
+    ng = rank_groups(counts, 13, ranks, sizes)
+    top[0] = ranks[0] - 1 if ng else -2
+    for k in range(4):
+        key = key << 5 | (13 - (ranks[k] - 1) if k < ng else 0)
+    return (5 - showing_category(sizes[0] if ng else 0, sizes[1] if ng > 1 else 0, cards, n, False)) << 20 | key
 
 
 cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
@@ -314,8 +318,9 @@ cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
     descending, packed so that integers compare as the engine's tuples; in a low pot ``low_showing``."""
     cdef int counts[13]
     cdef int up[4]
-    cdef int nup = 0, i, r, key, k, best_r, best_c
-    cdef int shape0 = 0, shape1 = 0
+    cdef int ranks[4]
+    cdef int sizes[4]
+    cdef int nup = 0, i, r, key = 0, k, ng
     # up cards: the first four (after the seventh card all of them: still four in stud)
     for i in range(g.ncards[p]):
         if g.up[p][i] and nup < 4:
@@ -327,29 +332,10 @@ cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
         counts[r] = 0
     for i in range(nup):
         counts[up[i] >> 2] += 1
-    # groups by (count, rank) descending
-    key = 0
-    k = 0
-    while True:
-        best_r = -1
-        best_c = 0
-        for r in range(12, -1, -1):
-            if counts[r] > best_c:
-                best_c = counts[r]
-                best_r = r
-        if best_r < 0:
-            break
-        if k == 0:
-            shape0 = best_c
-        elif k == 1:
-            shape1 = best_c
-        key = key << 5 | (best_r + 1)
-        counts[best_r] = 0
-        k += 1
-    while k < 4:
-        key = key << 5
-        k += 1
-    return showing_category(shape0, shape1, up, nup, o.four_flush) << 20 | key
+    ng = rank_groups(counts, 12, ranks, sizes)
+    for k in range(4):
+        key = key << 5 | (ranks[k] + 1 if k < ng else 0)
+    return showing_category(sizes[0] if ng else 0, sizes[1] if ng > 1 else 0, up, nup, o.four_flush) << 20 | key
 
 
 cdef int best_showing(Game *g, const Opts *o) noexcept nogil:
