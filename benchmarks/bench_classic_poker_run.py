@@ -91,6 +91,9 @@ for _ in range(n):
 """
 
 #: (case, rules, players, seating, variance_reduction, deals at scale 1, the PokerKit form)
+#: Seven-card stud with CP-8.8's bring-in as PokerKit's ``FixedLimitSevenCardStud`` above plays it: ante 1,
+#: bring-in 1, small bet 2, big bet 4.
+BRING_IN = {"preset": "stud7", "stud_opening": "bring_in", "bring_in": 1, "min_bet": 2, "limit": 4}
 CASES: list[tuple[str, dict[str, Any], int, str, str, int, str]] = [
     ("draw 6p, duplicate", {"preset": "draw"}, 6, "duplicate", "none", 100_000, "draw"),
     ("draw 6p, fixed seats", {"preset": "draw"}, 6, "fixed", "none", 200_000, "draw"),
@@ -101,6 +104,11 @@ CASES: list[tuple[str, dict[str, Any], int, str, str, int, str]] = [
     ("stud7-hilo 6p, duplicate", {"preset": "stud7-hilo"}, 6, "duplicate", "none", 60_000, "stud7-hilo"),
     ("stud7-hilo 6p, duplicate, adjusted_score", {"preset": "stud7-hilo"}, 6, "duplicate", "auto", 3_000,
      "stud7-hilo"),
+    # CP-8.8's bring-in and fixed limits: PokerKit's FixedLimitSevenCardStud has them too
+    ("stud7 bring-in 6p, duplicate", BRING_IN, 6, "duplicate", "none",
+     100_000, "stud7"),
+    ("stud7 bring-in 6p, duplicate, adjusted_score", BRING_IN, 6, "duplicate",
+     "auto", 8_000, "stud7"),
     # openers (CP-7.3): PokerKit has no jackpots; its draw is the closest peer
     ("jackpots 6p, duplicate", {"preset": "jackpots"}, 6, "duplicate", "none", 100_000, "draw"),
     ("jackpots 6p, duplicate, adjusted_score", {"preset": "jackpots"}, 6, "duplicate", "auto", 20_000, "draw"),
