@@ -36,7 +36,7 @@ from games.core.entry import Coded, FastPath, Listed, LuckEstimator, RotationRow
 from games.dice_poker.bots import ByPreset, GreedyBot, RandomBot
 from games.dice_poker.fast import _play
 from games.dice_poker.luck import LUCK
-from games.dice_poker.rules import CATEGORIES, DICE, LINES, MAX_THROWS, ROUNDS, SEATS, Rules
+from games.dice_poker.rules import CATEGORIES, DICE, LINES, MAX_THROWS, NAME, ROUNDS, SEATS, Rules
 from games.dice_poker.state import RETHROW_FACES_CAP, Action, State
 from games.dice_poker.tables import TABLES
 
@@ -305,10 +305,12 @@ class Playout(FastPath):
         cannot re-point."""
         if not isinstance(rules, Rules) or not streams.direct or deals.step != 1 or not rotations:
             return None
-        from games.dice_poker.entry import ENTRY
+        from games.core import registry  # the entry, asked of the registry: importing it would be a cycle
+
+        entry = registry.game(NAME)
 
         lo, hi = SEATS[rules.preset]
-        if ENTRY.first_dealer is not None or not lo <= players <= hi or players > 8:
+        if entry.first_dealer is not None or not lo <= players <= hi or players > 8:
             return None
         got = [_codes(bots, rules) for bots in rotations]
         known = [c for c in got if c is not None]
@@ -318,7 +320,7 @@ class Playout(FastPath):
         if luck and not LUCK.supports(rules):
             return None
         optimal = _tables_of(rules, where.pop() if where else ())
-        firsts = np.fromiter((ENTRY.dealer_of(d, players) % players for d in deals), dtype=np.int64, count=len(deals))
+        firsts = np.fromiter((entry.dealer_of(d, players) % players for d in deals), dtype=np.int64, count=len(deals))
         codes = np.array([c for c, _ in known], dtype=np.int32).reshape(len(rotations), players)
         out = _play.play_shard(streams.bits, deals.start, deals.stop, players, firsts, options(rules), codes,
                                faces_per_game(rules, players), optimal, optimal_tables(rules, None) if luck else None)
