@@ -159,7 +159,8 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
 
     # this process hands pyarrow no pandas object: not importing pandas saves ~0.4 s; a local data root's
     # report reads its shards without pyarrow.dataset, an object store's through it
-    skip_pandas_probe(dataset=_settings(data).data_is_remote)
+    settings = _settings(data)
+    skip_pandas_probe(dataset=settings.data_is_remote)
 
     from games.core import registry
 
@@ -209,7 +210,7 @@ def run_with_progress(spec: Any, label: str, *, data: Path | None, workers: int,
 
     try:
         with bar:
-            return run_job(spec, settings=_settings(data), workers=workers, new=new, on_start=on_start,
+            return run_job(spec, settings=settings, workers=workers, new=new, on_start=on_start,
                            on_shard=on_progress, on_units=on_progress)
     except SpecError as e:  # limits are checked at planning time
         bad_spec(label, e)

@@ -16,7 +16,7 @@ and rows against the readable engine.
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from ext.npdraw cimport bitgen_t
-from games.blackjack.fast.shoe cimport refill
+from games.blackjack.fast.shoe cimport load, refill
 
 DEF MAXS = 8     # BJ-3.1: at most 8 seats (ochko 6, BJ-6.3)
 DEF MAXC = 24    # cards in one hand (a home hand holds at most 11 cards, an ochko hand 9)
@@ -530,13 +530,8 @@ cdef int run(rng, order, reshuffle, int players, int dealer, bots, opts, Game *g
         raise ValueError("a 52-card (home) or 36-card (ochko) stub")
     for i in range(players):
         codes[i] = bots[i]
-    dk.n = len(order)
-    for i in range(dk.n):
-        dk.stock[i] = order[i]
+    dk.n = load(dk.stock, dk.reshuffle, order, reshuffle)
     dk.has_reshuffle = reshuffle is not None
-    if reshuffle is not None:
-        for i in range(52):
-            dk.reshuffle[i] = reshuffle[i]
     dk.pos = dk.nd = 0
     dk.broken = False
     g.nd = 0

@@ -16,7 +16,7 @@ import numpy as np
 
 from ext.npdraw cimport bitgen_t, permute
 from ext.npphilox cimport philox_state
-from games.blackjack.fast.shoe cimport refill
+from games.blackjack.fast.shoe cimport load, refill
 
 DEF MAXN = 416  # 8 decks
 DEF MAXH = 16   # 7 players x 2 hands + spare
@@ -364,13 +364,8 @@ def play_stub(rng, order, reshuffle, int players, int bet, int num, int den, bin
         raise ValueError("1..7 players and a shoe of 1..8 decks")
     for s in range(players):
         codes[s] = RANDOM if bots is None else bots[s]
-    shoe.n = len(order)
-    for i in range(shoe.n):
-        shoe.stock[i] = order[i]
+    shoe.n = load(shoe.stock, shoe.reshuffle, order, reshuffle)
     shoe.has_reshuffle = reshuffle is not None
-    if reshuffle is not None:
-        for i in range(52):
-            shoe.reshuffle[i] = reshuffle[i]
     shoe.pos, shoe.nd = 0, 0
     with rng.bit_generator.lock:
         with nogil:

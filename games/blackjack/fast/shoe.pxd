@@ -20,3 +20,15 @@ cdef inline int refill(int *stock, const int *reshuffle, const int *discards, in
             k += 1
             pile[c] -= 1
     return k
+
+
+cdef inline int load(int *stock, int *reshuffle, order, reshuffle_order) except -1:
+    """A readable stub into a kernel's stock: the card ids of ``order`` (its size returned) and, when the stub
+    has one (``reshuffle_order`` not None), the 52-id ``reshuffle`` permutation of BJ-3.4's refill."""
+    cdef int i, n = len(order)
+    for i in range(n):
+        stock[i] = order[i]
+    if reshuffle_order is not None:
+        for i in range(52):
+            reshuffle[i] = reshuffle_order[i]
+    return n

@@ -512,12 +512,25 @@ cdef int hand_key(const Opts *o, const int *c) noexcept nogil:
     return WILD_OFF[5 - n] + k * 3 + (2 if one_suit else 0)  # no natural card: 2
 
 
+cdef inline bint five_without(const int *cards, int n, int a, int b, int *sub) noexcept nogil:
+    """Five of six or seven ``cards`` into ``sub``: six leave out ``a`` (``b == n``), seven ``a`` and ``b < n``;
+    False (``sub`` untouched) for a pair ``(a, b)`` that is not such a choice."""
+    cdef int j, k = 0
+    if (n == 6) != (b == n):
+        return False
+    for j in range(n):
+        if j != a and j != b:
+            sub[k] = cards[j]
+            k += 1
+    return True
+
+
 cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
     """bots._strength of the seat's hand (with stud's common card), doubled."""
     cdef int cards[MAXH]
     cdef int sub[5]
     cdef int counts[13]
-    cdef int n = g.ncards[seat], i, a, b, j, k, cls = 0, c, pr = -1, shape0 = 0, shape1 = 0, top = -1, best = -1
+    cdef int n = g.ncards[seat], i, a, b, cls = 0, c, pr = -1, shape0 = 0, shape1 = 0, top = -1, best = -1
     for i in range(n):
         cards[i] = g.cards[seat][i]
     if g.common >= 0:
@@ -532,13 +545,8 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
         elif o.low_pot:  # stud: the strength of the five of the best class (bits 3 to 7, ordered as the lows)
             for a in range(n):
                 for b in range(a + 1, n + 1):
-                    if (n == 6) != (b == n):
+                    if not five_without(cards, n, a, b, sub):
                         continue
-                    k = 0
-                    for j in range(n):
-                        if j != a and j != b:
-                            sub[k] = cards[j]
-                            k += 1
                     c = o.tab[five_key(sub)]
                     if c >> 3 > best:
                         best = c >> 3
@@ -547,13 +555,8 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
         else:  # the best five of six or seven: leave out one or two cards
             for a in range(n):
                 for b in range(a + 1, n + 1):  # six cards: leave out a (b = n); seven: a and b < n
-                    if (n == 6) != (b == n):
+                    if not five_without(cards, n, a, b, sub):
                         continue
-                    k = 0
-                    for j in range(n):
-                        if j != a and j != b:
-                            sub[k] = cards[j]
-                            k += 1
                     c = o.tab[five_key(sub)] & 3
                     if c > cls:
                         cls = c
