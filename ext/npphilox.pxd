@@ -15,7 +15,10 @@ number as a word's low half then its high half, and a double as the top 53 bits 
 (``np_philox_double``). Inline C only: a module that cimports it compiles its own copy.
 """
 
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint32_t, uint64_t
+
+from ext.npdraw cimport bitgen_t
 
 
 ctypedef struct philox_state:
@@ -76,3 +79,72 @@ cdef extern from *:
     void np_philox_2blocks(const uint64_t *ca, const uint64_t *cb, const uint64_t *key, uint64_t *wa,
                            uint64_t *wb) noexcept nogil
     double np_philox_double(uint64_t w) noexcept nogil
+
+
+# A job's Philox stream drawn in C (``np_stream``), for shard kernels that deal and play many units without a
+# numpy generator per unit (dice poker's and Quintet's ``play_shard``): ``np_stream_at`` re-points it at
+# ``Streams.at(item, stream)`` (counter (0, 0, item, stream), an empty buffer, no spare 32 bits), and
+# ``stream_bitgen`` makes a ``bitgen_t`` that draws from it as numpy's Philox would from the same counter.
+cdef extern from *:
+    """
+    #ifndef RASKLAD_NPSTREAM_H
+    #define RASKLAD_NPSTREAM_H
+    typedef struct { uint64_t ctr[4]; uint64_t key[2]; uint64_t buf[4]; int pos; int has32; uint32_t u32; } np_stream;
+
+    static inline uint64_t np_stream_next64(np_stream *s) {
+        if (s->pos >= 4) {
+            np_philox_bump(s->ctr);
+            np_philox_block(s->ctr, s->key, s->buf);
+            s->pos = 0;
+        }
+        return s->buf[s->pos++];
+    }
+    /* numpy's 32-bit draw: a word's low half, then its high half. */
+    static inline uint32_t np_stream_next32(np_stream *s) {
+        uint64_t n;
+        if (s->has32) { s->has32 = 0; return s->u32; }
+        n = np_stream_next64(s);
+        s->has32 = 1;
+        s->u32 = (uint32_t)(n >> 32);
+        return (uint32_t)(n & 0xffffffffULL);
+    }
+    static inline uint64_t np_stream_next64_v(void *s) { return np_stream_next64((np_stream *)s); }
+    static inline uint32_t np_stream_next32_v(void *s) { return np_stream_next32((np_stream *)s); }
+    static inline double np_stream_double_v(void *s) { return np_philox_double(np_stream_next64((np_stream *)s)); }
+    static inline void np_stream_at(np_stream *s, uint64_t item, uint64_t stream) {
+        s->ctr[0] = 0; s->ctr[1] = 0; s->ctr[2] = item; s->ctr[3] = stream;
+        s->pos = 4; s->has32 = 0; s->u32 = 0;
+    }
+    #endif
+    """
+    ctypedef struct np_stream:
+        uint64_t ctr[4]
+        uint64_t key[2]
+    uint64_t np_stream_next64(np_stream *s) noexcept nogil
+    uint32_t np_stream_next32(np_stream *s) noexcept nogil
+    uint64_t np_stream_next64_v(void *s) noexcept nogil
+    uint32_t np_stream_next32_v(void *s) noexcept nogil
+    double np_stream_double_v(void *s) noexcept nogil
+    void np_stream_at(np_stream *s, uint64_t item, uint64_t stream) noexcept nogil
+
+
+cdef inline int stream_key(object bits, np_stream *s) except -1:
+    """The job's Philox key (``bits``: the ``Streams`` bit generator; numpy's state is read, not moved) into
+    ``s``; ValueError for another bit generator."""
+    from numpy.random import Philox
+
+    cdef philox_state *st
+    if type(bits) is not Philox:
+        raise ValueError("play_shard draws from the job's Philox streams")
+    st = <philox_state *> (<bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")).state
+    with bits.lock:
+        s.key[0], s.key[1] = st.key[0], st.key[1]
+    return 0
+
+
+cdef inline void stream_bitgen(np_stream *s, bitgen_t *bg) noexcept nogil:
+    """``bg`` drawing from ``s`` (the kernels' bot functions take a ``bitgen_t``)."""
+    bg.state = s
+    bg.next_uint64 = np_stream_next64_v
+    bg.next_uint32 = np_stream_next32_v
+    bg.next_double = np_stream_double_v

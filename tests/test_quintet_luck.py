@@ -203,24 +203,32 @@ def test_mean_correction_is_zero_by_monte_carlo(bots: list[Any]) -> None:
 
 
 def test_nothing_to_correct_keeps_the_compiled_play_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Random against greedy notes no policy: the job plays every deal by the compiled ``play_rows`` and
-    writes adjusted_score = score. Blotto with a random slot is corrected by the compiled
-    ``play_rows_corrected``, with the uncorrected job's rows."""
-    calls: list[str] = []
-    for name in ("play_rows", "play_rows_corrected"):
+    """Random against greedy notes no policy: the job plays every deal compiled (the whole shard by
+    ``play_shard`` without corrections under a fixed seating, each deal by ``play_rows`` under a random one)
+    and writes adjusted_score = score. Blotto with a random slot is corrected by the compiled path
+    (``play_shard`` with the luck, ``play_rows_corrected``), with the uncorrected job's rows."""
+    calls: list[Any] = []
+    for name in ("play_rows", "play_rows_corrected", "play_shard"):
         real = getattr(FAST, name)
 
         def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
-            calls.append(_name)
+            calls.append((_name, args[-1]) if _name == "play_shard" else _name)
             return _real(*args, **kwargs)
 
         monkeypatch.setattr(FAST, name, counted)
     seats = run_shard(_spec(["quintet/random", "quintet/greedy"], 40), 0)["seats"]
+    assert calls == [("play_shard", False)]
+    assert seats["adjusted_score"].to_pylist() == [float(x) for x in seats["score"].to_pylist()]
+    calls.clear()
+    seats = run_shard(_spec(["quintet/random", "quintet/greedy"], 40, seating="random"), 0)["seats"]
     assert calls == ["play_rows"] * 40
     assert seats["adjusted_score"].to_pylist() == [float(x) for x in seats["score"].to_pylist()]
     calls.clear()
     bots = [{"name": "quintet/blotto", "params": {"sacrifice": "random"}}, "quintet/greedy"]
     corrected = run_shard(_spec(bots, 40), 0)["seats"]
+    assert calls == [("play_shard", True)]
+    calls.clear()
+    assert run_shard(_spec(bots, 40, seating="random"), 0)["seats"].num_rows == 80
     assert calls == ["play_rows_corrected"] * 40
     plain = run_shard(_spec(bots, 40, vr="none"), 0)["seats"]
     for col in ("score", "layout", "margin", "categories"):

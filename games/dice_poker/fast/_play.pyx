@@ -24,15 +24,15 @@ code when not there) as ``luck.turn_luck`` computes it: the same floats (``turn_
 
 ``play_shard`` deals and plays whole shards of a summary job (``FastPath.play_shard``): each deal's faces drawn
 here from the job's Philox stream (d, 0) as ``State.deal`` draws them (``dp_faces_fill``: numpy's
-``integers(1, 7, size=n)``, drawn as the games reach them), every rotation from (d, r + 1) through this
-module's own copy of numpy's Philox (``dp_philox``), the values ``rows`` gives written into numpy columns.
+``integers(1, 7, size=n)``, drawn as the games reach them), every rotation from (d, r + 1) through the
+C copy of numpy's Philox (``ext.npphilox.np_stream``), the values ``rows`` gives written into numpy columns.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 from ext.npdraw cimport bitgen_t, bounded
-from ext.npphilox cimport philox_state
+from ext.npphilox cimport np_stream, np_stream_at, np_stream_next32, stream_bitgen, stream_key
 from games.dice_poker.fast.turnrow cimport Part, Turn, allowed_local, state_value, turn_row, write_row
 
 import numpy as np
@@ -64,8 +64,9 @@ cdef long FIRST_OF_SIZE[6]  # the index of the first multiset of k dice among th
 FIRST_OF_SIZE[:] = [0, 1, 7, 28, 84, 210]
 
 
-# ``play_shard``'s own copy of numpy's Philox (ext/npphilox.pxd): the players' draws of rotation r from the
-# stream (d, r + 1) through a ``bitgen_t`` of these functions (``dp_at`` re-points it as ``Streams.at`` does),
+# ``play_shard`` draws from the job's Philox streams in C (ext/npphilox.pxd, ``np_stream``): the players' draws
+# of rotation r from the stream (d, r + 1) through its ``bitgen_t`` (``np_stream_at`` re-points it as
+# ``Streams.at`` does),
 # and the deal's faces from the stream (d, 0) as ``Generator.integers(1, 7, size=count)`` draws them: numpy's
 # ``random_bounded_uint64_fill`` for the range 5 is ``buffered_bounded_lemire_uint32`` per face on
 # ``next_uint32`` (a word's low half, then its high half): m = u32 * 6, rejected while its low 32 bits are below
@@ -73,35 +74,8 @@ FIRST_OF_SIZE[:] = [0, 1, 7, 28, 84, 210]
 # the same sequence, so the same faces as the whole draw, of which a simple game uses a few percent.
 cdef extern from *:
     """
-    typedef struct { uint64_t ctr[4]; uint64_t key[2]; uint64_t buf[4]; int pos; int has32; uint32_t u32; } dp_philox;
-
-    static inline uint64_t dp_next64(dp_philox *s) {
-        if (s->pos >= 4) {
-            np_philox_bump(s->ctr);
-            np_philox_block(s->ctr, s->key, s->buf);
-            s->pos = 0;
-        }
-        return s->buf[s->pos++];
-    }
-    static inline uint32_t dp_next32(dp_philox *s) {
-        uint64_t n;
-        if (s->has32) { s->has32 = 0; return s->u32; }
-        n = dp_next64(s);
-        s->has32 = 1;
-        s->u32 = (uint32_t)(n >> 32);
-        return (uint32_t)(n & 0xffffffffULL);
-    }
-    static uint64_t dp_next64_v(void *s) { return dp_next64((dp_philox *)s); }
-    static uint32_t dp_next32_v(void *s) { return dp_next32((dp_philox *)s); }
-    static double dp_double_v(void *s) { return np_philox_double(dp_next64((dp_philox *)s)); }
-    /* Streams.at(item, stream): counter (0, 0, item, stream), an empty buffer, no spare 32 bits. */
-    static inline void dp_at(dp_philox *s, uint64_t item, uint64_t stream) {
-        s->ctr[0] = 0; s->ctr[1] = 0; s->ctr[2] = item; s->ctr[3] = stream;
-        s->pos = 4; s->has32 = 0; s->u32 = 0;
-    }
-
     /* A deal's faces from the stream (item, 0), drawn on demand: `limit` faces in all (State.deal's count). */
-    typedef struct { dp_philox ph; int limit; } dp_faces;
+    typedef struct { np_stream ph; int limit; } dp_faces;
 
     /* Draw faces into faces[*n ..] until at least `need` are there (32 more at a time, at most `limit`);
        -1 when `need` is beyond the deal's faces. */
@@ -113,7 +87,7 @@ cdef extern from *:
         if (upto > s->limit) upto = s->limit;
         while (k < upto) {
             do {
-                m = (uint64_t)dp_next32(&s->ph) * 6u;
+                m = (uint64_t)np_stream_next32(&s->ph) * 6u;
             } while ((uint32_t)m < 4u);
             faces[k++] = 1 + (int)(m >> 32);
         }
@@ -121,16 +95,9 @@ cdef extern from *:
         return 0;
     }
     """
-    ctypedef struct dp_philox:
-        uint64_t ctr[4]
-        uint64_t key[2]
     ctypedef struct dp_faces:
-        dp_philox ph
+        np_stream ph
         int limit
-    uint64_t dp_next64_v(void *s) noexcept nogil
-    uint32_t dp_next32_v(void *s) noexcept nogil
-    double dp_double_v(void *s) noexcept nogil
-    void dp_at(dp_philox *s, uint64_t item, uint64_t stream) noexcept nogil
     int dp_faces_fill(dp_faces *s, int *faces, int *n, int need) noexcept nogil
 
 
@@ -1161,19 +1128,6 @@ def rows(rng_at, tuple faces, int players, int first, tuple opts, rotations, str
     return out if luck is None else (out, corrections)
 
 
-cdef int key_of(bits, dp_philox *ph) except -1:
-    """The job's Philox key (numpy's state is read, not moved) into ``ph``."""
-    cdef bitgen_t *np_bg
-    cdef philox_state *np_ph
-    if type(bits) is not np.random.Philox:
-        raise ValueError("play_shard draws from the job's Philox streams")
-    np_bg = <bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")
-    np_ph = <philox_state *> np_bg.state
-    with bits.lock:
-        ph.key[0], ph.key[1] = np_ph.key[0], np_ph.key[1]
-    return 0
-
-
 def deal_faces(bits, long item, int count):
     """The ``count`` faces of the stream (``item``, 0) of ``bits``' key as ``play_shard`` draws them, in one
     fill: ``Streams.at(item, 0).integers(1, 7, size=count)`` (tests; ``play_shard`` draws them in pieces)."""
@@ -1183,8 +1137,8 @@ def deal_faces(bits, long item, int count):
         raise ValueError(f"count must be >= 0, not {count}")
     a = np.zeros(max(count, 1), dtype=np.int32)
     cdef int[::1] out = a
-    key_of(bits, &fs.ph)
-    dp_at(&fs.ph, item, 0)
+    stream_key(bits, &fs.ph)
+    np_stream_at(&fs.ph, item, 0)
     fs.limit = count
     if count > 0:
         dp_faces_fill(&fs, &out[0], &n, count)
@@ -1214,17 +1168,17 @@ ctypedef struct ShardOut:
     long wc
 
 
-cdef int shard_deal(const Opts *o, Game *g, dp_faces *fs, dp_philox *ph, bitgen_t *bg, long d, int first,
+cdef int shard_deal(const Opts *o, Game *g, dp_faces *fs, np_stream *ph, bitgen_t *bg, long d, int first,
                     const int *bots, int R, Opt *op, Opt *lop, ShardOut *out) noexcept nogil:
     """Deal ``d`` (its faces from the stream (d, 0), drawn as the games reach them) played by every rotation r
     from the stream (d, r + 1), its columns written into ``out``: ``rows``' values. ``run``'s code when < 0."""
     cdef int r, s, k, rc, ssum
     cdef long q
-    dp_at(&fs.ph, d, 0)
+    np_stream_at(&fs.ph, d, 0)
     g.nfaces = 0
     g.first = first
     for r in range(R):
-        dp_at(ph, d, r + 1)
+        np_stream_at(ph, d, r + 1)
         rc = run(o, g, &bots[r * g.n], bg, op, lop)
         if rc < 0:
             return rc
@@ -1279,7 +1233,7 @@ def play_shard(bits, long start, long stop, int players, const long[::1] firsts,
     cdef Opts o
     cdef Game g
     cdef dp_faces fs
-    cdef dp_philox play_ph
+    cdef np_stream play_ph
     cdef bitgen_t own
     cdef ShardOut out
     cdef int R = bots.shape[0]
@@ -1306,12 +1260,9 @@ def play_shard(bits, long start, long stop, int players, const long[::1] firsts,
     for d in range(deals):
         if not 0 <= firsts[d] < players:
             raise ValueError("a first player outside the seats")
-    key_of(bits, &fs.ph)
+    stream_key(bits, &fs.ph)
     play_ph.key[0], play_ph.key[1] = fs.ph.key[0], fs.ph.key[1]
-    own.state = &play_ph
-    own.next_uint64 = dp_next64_v
-    own.next_uint32 = dp_next32_v
-    own.next_double = dp_double_v
+    stream_bitgen(&play_ph, &own)
     fs.limit = per_game
     g.n = players
     g.lazy = &fs

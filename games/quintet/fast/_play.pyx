@@ -16,12 +16,19 @@ filled once by ``ext.handeval.evaluate``); the comparisons score as Q-1.4 says. 
 
 The greedy partition depends only on the held cards, so one deal computes it once for every seat and
 rotation.
+
+``play_shard`` deals and plays whole shards of a summary job (``FastPath.play_shard``): each deal dealt here
+from the job's Philox stream (d, 0) as ``State.deal`` deals it (``deal_cards``: ``permutation(32)[:7]``,
+Q-1.2), every rotation from (d, r + 1) through the C copy of numpy's Philox (``ext.npphilox.np_stream``), the
+values ``rows`` gives written into numpy columns (``deal_play``, ``score`` and ``luck_terms`` are ``rows``'
+own steps).
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int32_t, uint64_t
 
-from ext.npdraw cimport bitgen_t, bounded, interval
+from ext.npdraw cimport bitgen_t, bounded, interval, permute
+from ext.npphilox cimport np_stream, np_stream_at, stream_bitgen, stream_key
 
 import numpy as np
 
@@ -269,28 +276,70 @@ cdef int load_held(held, int *h) except -1:
     return 0
 
 
+ctypedef struct DealC:
+    # one deal's held cards (deck positions, ascending) and, once a greedy or blotto seat asks, its greedy
+    # partition (``Deal``'s, and ``play_shard``'s for each deal of a shard)
+    int held[25]
+    int packets[25]
+    int32_t pvals[5]
+    bint parted
+
+
+cdef void deal_play(DealC *dc, bitgen_t *bg, const int *bots, const int *slots, int *lays, int32_t *vals,
+                    int *drawn) noexcept nogil:
+    """Both seats lay out (seat 0 first, Q-1.3), drawing from ``bg``; the partition computed once a deal."""
+    cdef int s
+    if not dc.parted and (bots[0] != 0 or bots[1] != 0):
+        partition(dc.held, dc.packets, dc.pvals)
+        dc.parted = True
+    for s in range(2):
+        bot_layout(bots[s], slots[s], bg, dc.held, dc.packets, dc.pvals, &lays[25 * s], &vals[5 * s], &drawn[s])
+
+
+cdef int score(const int32_t *vals, const int *pts, int *sc, int *won, signed char *winners) noexcept nogil:
+    """Q-1.4: each seat's points and comparisons won, ``winners[i]`` the seat winning comparison i + 1 or -1
+    for a tie (which scores nothing); returns the ties."""
+    cdef int i, ties = 0
+    sc[0] = sc[1] = won[0] = won[1] = 0
+    for i in range(5):
+        if vals[i] == vals[5 + i]:
+            winners[i] = -1
+            ties += 1
+        elif vals[i] > vals[5 + i]:
+            winners[i] = 0
+            sc[0] += pts[i]
+            won[0] += 1
+        else:
+            winners[i] = 1
+            sc[1] += pts[i]
+            won[1] += 1
+    return ties
+
+
+cdef void luck_terms(const DealC *dc, const int32_t *vals, const int *drawn, const int *pts, const int *sc,
+                     double *corr) noexcept nogil:
+    """Each seat's correction (games/quintet/luck.py): the terms of the blotto seats that drew their slot,
+    seat 0's first; 0 for the others."""
+    cdef int i
+    corr[0] = corr[1] = 0.0
+    for i in range(2):
+        if drawn[i] != 0:
+            blotto_terms(i, dc.pvals, vals, pts, sc, corr)
+
+
 cdef class Deal:
     """One deal's held cards and, once a greedy or blotto seat asks, its greedy partition."""
 
-    cdef int held[25]
-    cdef int packets[25]
-    cdef int32_t pvals[5]
-    cdef bint parted
+    cdef DealC c
 
     def __init__(self, held):
         _ready()
-        load_held(held, self.held)
-        self.parted = False
+        load_held(held, self.c.held)
+        self.c.parted = False
 
     cdef void play(self, bitgen_t *bg, const int *bots, const int *slots, int *lays, int32_t *vals,
                    int *drawn) noexcept:
-        cdef int s
-        if not self.parted and (bots[0] != 0 or bots[1] != 0):
-            partition(self.held, self.packets, self.pvals)
-            self.parted = True
-        for s in range(2):
-            bot_layout(bots[s], slots[s], bg, self.held, self.packets, self.pvals, &lays[25 * s], &vals[5 * s],
-                       &drawn[s])
+        deal_play(&self.c, bg, bots, slots, lays, vals, drawn)
 
 
 cdef void bots_of(bots, int *b, int *slots) except *:
@@ -332,6 +381,7 @@ def rows(rng_at, held, int dealer, removed, points, rotations, categories, bint 
     cdef int sc[2]
     cdef int won[2]
     cdef int r, i, ties
+    cdef signed char wins[5]
     cdef bitgen_t *bg
     for i in range(5):
         pts[i] = points[i]
@@ -344,27 +394,178 @@ def rows(rng_at, held, int dealer, removed, points, rotations, categories, bint 
         bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
         with rng.bit_generator.lock:
             deal.play(bg, b, slots, lays, vals, drawn)
-        sc[0] = sc[1] = won[0] = won[1] = ties = 0
-        winners = []
-        for i in range(5):  # Q-1.4: a tie scores nothing
-            if vals[i] == vals[5 + i]:
-                winners.append(None)
-                ties += 1
-            elif vals[i] > vals[5 + i]:
-                winners.append(0)
-                sc[0] += pts[i]
-                won[0] += 1
-            else:
-                winners.append(1)
-                sc[1] += pts[i]
-                won[1] += 1
+        ties = score(vals, pts, sc, won, wins)
+        winners = [None if wins[i] < 0 else wins[i] for i in range(5)]
         seat_rows = [(sc[s], sc[s] - sc[1 - s], won[s], [categories[vals[5 * s + i] >> 20] for i in range(5)],
                       layout_str(&lays[25 * s])) for s in range(2)]
         out.append(([(dealer, (removed_str, winners, ties))], seat_rows))
         if luck:
-            corr[0] = corr[1] = 0.0
-            for i in range(2):
-                if drawn[i] != 0:
-                    blotto_terms(i, deal.pvals, vals, pts, sc, corr)
+            luck_terms(&deal.c, vals, drawn, pts, sc, corr)
             corrections.append([corr[0], corr[1]])
     return (out, corrections) if luck else out
+
+
+# ------------------------------------------------------------------ whole shards
+cdef void deal_cards(bitgen_t *bg, int *removed, DealC *dc) noexcept nogil:
+    """``State.deal`` (Q-1.2): ``permutation(32)[:7]`` of the 32-card deck (deck positions), the dealer's
+    seven cards as dealt, and the 25 held ascending."""
+    cdef int perm[32]
+    cdef bint out[32]
+    cdef int i, k = 0
+    permute(bg, perm, 32)
+    for i in range(32):
+        out[i] = False
+    for i in range(7):
+        removed[i] = perm[i]
+        out[perm[i]] = True
+    for i in range(32):
+        if not out[i]:
+            dc.held[k] = i
+            k += 1
+    dc.parted = False
+
+
+cdef const char *RANK_CH = b"23456789TJQKA"
+cdef const char *SUIT_CH = b"cdhs"
+
+
+cdef inline void card_chars(int pos, char *at) noexcept nogil:
+    """``card_str`` of deck position ``pos``: rank then suit (games.core.cards)."""
+    cdef int c = pos + LOW
+    at[0] = RANK_CH[c >> 2]
+    at[1] = SUIT_CH[c & 3]
+
+
+DEF REMOVED_W = 20  # "8h 7h 9d Ts 7s Qc Jc"
+DEF LAYOUT_W = 82   # five packets of "9s 9c 8s 8c 7c", " | " between
+
+
+cdef void removed_text(const int *removed, char *at) noexcept nogil:
+    """``tables.deal_rows``' ``removed``: the seven cards as dealt, space-separated."""
+    cdef int i
+    for i in range(7):
+        card_chars(removed[i], &at[3 * i])
+        if i < 6:
+            at[3 * i + 2] = b' '
+
+
+cdef void layout_text(const int *lay, char *at) noexcept nogil:
+    """``layout_str``'s text into 82 bytes."""
+    cdef int p, i, k = 0
+    for p in range(5):
+        if p:
+            at[k] = b' '
+            at[k + 1] = b'|'
+            at[k + 2] = b' '
+            k += 3
+        for i in range(5):
+            if i:
+                at[k] = b' '
+                k += 1
+            card_chars(lay[5 * p + i], &at[k])
+            k += 2
+
+
+def deal_removed(bits, long item):
+    """The seven card ids ``play_shard`` deals from the stream (``item``, 0) of ``bits``' key (tests:
+    ``State.deal(rules, 2, dealer, Streams.at(item, 0)).removed``)."""
+    cdef np_stream ph
+    cdef bitgen_t bg
+    cdef DealC dc
+    cdef int removed[7]
+    stream_key(bits, &ph)
+    stream_bitgen(&ph, &bg)
+    np_stream_at(&ph, item, 0)
+    deal_cards(&bg, removed, &dc)
+    return tuple([removed[i] + LOW for i in range(7)])
+
+
+def play_shard(bits, long start, long stop, const long[::1] dealers, points, const int[:, ::1] bots,
+               bint luck=False):
+    """Every rotation of the deals ``start .. stop - 1`` of a summary job, dealt and played here.
+
+    ``bits`` is the job's ``Streams`` Philox bit generator (its key the job's; numpy's state is not moved):
+    deal d is dealt from the stream (d, 0) as ``State.deal`` deals it (``deal_cards``), its dealer
+    ``dealers[d - start]``; rotation r lays out from the stream (d, r + 1) with the seats' (kind, slot)
+    ``bots[r]`` (as ``play``'s, flat: kind 0, slot 0, kind 1, slot 1). Q-1.4's scores with ``points``.
+
+    Returns the columns ``rows`` gives as numpy arrays: per unit (deal-major, then rotation) ``dealer``,
+    ``removed`` (S20), ``winners`` [unit, 5] (-1 for a tie), ``ties``; per seat (unit-major, then seat)
+    ``score``, ``margin``, ``won``, ``category`` [seat, 5] (the Q-2 category's index), ``layout`` (S82) and,
+    with ``luck``, ``correction`` (``rows``' floats)."""
+    cdef np_stream ph
+    cdef bitgen_t bg
+    cdef DealC dc
+    cdef int R = bots.shape[0]
+    cdef long deals = stop - start
+    cdef long units = deals * R, d, u = 0, q = 0
+    cdef int b[64]
+    cdef int pts[5]
+    cdef int removed[7]
+    cdef int lays[50]
+    cdef int32_t vals[10]
+    cdef int drawn[2]
+    cdef double corr[2]
+    cdef int sc[2]
+    cdef int won[2]
+    cdef int r, s, i, ties
+    if deals < 0 or dealers.shape[0] != deals or bots.shape[1] != 4 or not 0 < R <= 16:
+        raise ValueError("one dealer per deal, 1..16 rotations of two seats' (kind, slot)")
+    if len(points) != 5:
+        raise ValueError("five points")
+    for i in range(5):
+        pts[i] = points[i]
+    for r in range(R):
+        for s in range(2):
+            b[4 * r + s] = bots[r, 2 * s]
+            b[4 * r + 2 + s] = bots[r, 2 * s + 1]
+            if not 0 <= b[4 * r + s] <= 2 or not 0 <= b[4 * r + 2 + s] <= 5:
+                raise ValueError(f"rotation {r}, seat {s}: kind 0..2, slot 0..5")
+    for d in range(deals):
+        if not 0 <= dealers[d] < 2:
+            raise ValueError("a dealer outside the seats")
+    _ready()
+    stream_key(bits, &ph)
+    stream_bitgen(&ph, &bg)
+    a_dealer = np.empty(units, dtype=np.int8)
+    a_removed = np.zeros((deals, REMOVED_W), dtype=np.uint8)
+    a_win = np.empty((units, 5), dtype=np.int8)
+    a_ties = np.empty(units, dtype=np.int8)
+    a_score = np.empty(units * 2, dtype=np.int32)
+    a_margin = np.empty(units * 2, dtype=np.int32)
+    a_won = np.empty(units * 2, dtype=np.int8)
+    a_cat = np.empty((units * 2, 5), dtype=np.int8)
+    a_layout = np.zeros((units * 2, LAYOUT_W), dtype=np.uint8)
+    a_corr = np.zeros(units * 2, dtype=np.float64)
+    cdef signed char[::1] o_dealer = a_dealer, o_ties = a_ties, o_won = a_won
+    cdef signed char[:, ::1] o_win = a_win, o_cat = a_cat
+    cdef int[::1] o_score = a_score, o_margin = a_margin
+    cdef unsigned char[:, ::1] o_removed = a_removed, o_layout = a_layout
+    cdef double[::1] o_corr = a_corr
+    with nogil:
+        for d in range(deals):
+            np_stream_at(&ph, start + d, 0)
+            deal_cards(&bg, removed, &dc)
+            removed_text(removed, <char *> &o_removed[d, 0])
+            for r in range(R):
+                np_stream_at(&ph, start + d, r + 1)
+                deal_play(&dc, &bg, &b[4 * r], &b[4 * r + 2], lays, vals, drawn)
+                ties = score(vals, pts, sc, won, <signed char *> &o_win[u, 0])
+                o_dealer[u] = <signed char> dealers[d]
+                o_ties[u] = ties
+                for s in range(2):
+                    o_score[q] = sc[s]
+                    o_margin[q] = sc[s] - sc[1 - s]
+                    o_won[q] = won[s]
+                    for i in range(5):
+                        o_cat[q, i] = vals[5 * s + i] >> 20
+                    layout_text(&lays[25 * s], <char *> &o_layout[q, 0])
+                    q += 1
+                if luck:
+                    luck_terms(&dc, vals, drawn, pts, sc, corr)
+                    o_corr[q - 2] = corr[0]
+                    o_corr[q - 1] = corr[1]
+                u += 1
+    return {"dealer": a_dealer, "removed": np.repeat(a_removed.view(f"S{REMOVED_W}").ravel(), R),
+            "winners": a_win, "ties": a_ties, "score": a_score, "margin": a_margin, "won": a_won,
+            "category": a_cat, "layout": a_layout.view(f"S{LAYOUT_W}").ravel(), "correction": a_corr}

@@ -10,6 +10,12 @@ corrections of blotto seats that draw their slot (games/quintet/luck.py's terms,
 the other two bots note no policy, and jobs of them only are not corrected at all).
 ``tests/test_fast_paths.py`` checks records, generator states and legal spaces against the readable engine;
 ``tests/test_quintet_fast.py`` the rows, ``tests/test_quintet_luck.py`` the corrections.
+
+``play_shard`` deals and plays a whole summary shard in the kernel (``_play.play_shard``: each deal's seven
+removed cards drawn from the stream (d, 0) exactly as ``State.deal`` draws them, every rotation from
+(d, r + 1), no ``State``, no Python row), the columns of tables.py as numpy arrays, and under
+``variance_reduction: auto`` the corrections ``play_rows_corrected`` gives; ``tests/test_quintet_shards.py``
+checks the tables against the per-unit path's.
 """
 
 from __future__ import annotations
@@ -19,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from games.core.entry import FastPath, LuckEstimator, RotationRows, TableSpec
+from games.core.entry import Coded, FastPath, Listed, LuckEstimator, RotationRows, ShardColumn, ShardColumns, TableSpec
 from games.quintet.fast import _play
 from games.quintet.layout import LayoutSpace
-from games.quintet.rules import QUINTET_CATEGORIES
+from games.quintet.rules import NAME, PACKETS, PLAYERS, QUINTET_CATEGORIES, Rules
 from games.quintet.state import State
 from games.quintet.tables import TABLES
 
@@ -74,7 +80,8 @@ class Playout(FastPath):
         (kernel and rows, no Parquet) per rotation, every preset, table of ``bots_for_test`` and seat count,
         under ``variance_reduction: auto`` (the slower) on the 2-core VM, 2026-12-07, load ~1; the figure
         is at most half the slowest measured: a greedy or blotto seat 19,800-21,400 deals a second, random
-        only 87,000 (9,000)."""
+        only 87,000 (9,000). With ``play_shard`` (the same day, load ~6): random 229,000, greedy or blotto
+        14,800-16,400: the greedy partition is the kernel's time, so the figure stays."""
         return 9_000.0
 
     def play_out(self, state: State, bots: Sequence[Any], rng: np.random.Generator) -> None:
@@ -123,6 +130,53 @@ class Playout(FastPath):
         got: tuple[list[RotationRows], list[list[float]]] = _play.rows(
             rng_at, state.held, state.dealer, state.removed, state.rules.points, codes, QUINTET_CATEGORIES, True)
         return got
+
+    def play_shard(self, rules: Any, players: int, deals: range, streams: Any, rotations: Sequence[Sequence[Any]],
+                   luck: bool) -> ShardColumns | None:
+        """Deals dealt and played in C (``_play.play_shard``): the seven removed cards drawn in the kernel from
+        the stream (d, 0) as ``State.deal`` draws them (``permutation(32)[:7]``, Q-1.2), every rotation from
+        (d, r + 1) with ``play_rows``' bot codes, the dealer by the entry's rotation (``dealer_of``), the
+        columns of tables.py as ``play_rows`` gives them and with ``luck`` each seat's correction as
+        ``play_rows_corrected``. None for a seat the kernel does not play, a job whose first dealer or dealer
+        chain the entry draws (none does today), or a generator the kernel cannot re-point."""
+        if not isinstance(rules, Rules) or players != PLAYERS or not streams.direct or deals.step != 1 \
+                or not rotations:
+            return None
+        codes = self._codes_of(rotations)
+        if any(c is None or len(c) != PLAYERS for c in codes):
+            return None
+        from games.core import registry  # the entry, asked of the registry: importing it would be a cycle
+
+        entry = registry.game(NAME)
+        if entry.first_dealer is not None or entry.dealer_chain is not None:
+            return None
+        dealers = np.fromiter((entry.dealer_of(d, players) % players for d in deals), dtype=np.int64,
+                              count=len(deals))
+        out = _play.play_shard(streams.bits, deals.start, deals.stop, dealers, rules.points,
+                               np.array(codes, dtype=np.int32).reshape(len(rotations), 2 * PLAYERS), luck)
+        units = len(deals) * len(rotations)
+        seats = units * PLAYERS
+        win = out["winners"].ravel()
+        winners = np.empty(len(win), dtype=object)  # a tie is null (Q-1.4): numpy arrays hold no null
+        winners[win == 0] = 0
+        winners[win == 1] = 1
+        deal_cols: dict[str, ShardColumn] = {
+            "dealer": out["dealer"],
+            "removed": out["removed"],
+            "winners": Listed(np.arange(0, units * PACKETS + 1, PACKETS, dtype=np.int32), winners),
+            "ties": out["ties"],
+        }
+        seat_cols: dict[str, ShardColumn] = {
+            "score": out["score"],
+            "margin": out["margin"],
+            "won": out["won"],
+            "categories": Listed(np.arange(0, seats * PACKETS + 1, PACKETS, dtype=np.int32),
+                                 Coded(out["category"].ravel(), QUINTET_CATEGORIES)),
+            "layout": out["layout"],
+        }
+        if luck:
+            seat_cols["correction"] = out["correction"]
+        return deal_cols, seat_cols
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random against random, greedy against blotto (a random slot), blotto (slot 2) against random."""
