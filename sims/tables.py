@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from games.core.entry import Coded, Column, GameEntry, Listed, RotationRows, ShardColumn, ShardColumns
+from games.core.entry import Coded, Column, GameEntry, Listed, Masked, RotationRows, ShardColumn, ShardColumns
 
 __all__ = ["ADJUSTED", "DEAL_STREAMS", "GAME_KEY", "RECORDS", "REMOTE_FAULTS", "STREAMS_KEY", "TOURNAMENT_TABLES",
            "VERSION_KEY", "DecisionRows", "TournamentRows", "arrow_type", "counts_schema", "counts_table",
@@ -182,15 +182,23 @@ def counts_table(keys: Sequence[tuple[str, pa.DataType]], rows: Sequence[Sequenc
 
 def _arrow(col: ShardColumn | pa.Array, typ: pa.DataType) -> pa.Array:
     """One column of a ``ShardColumns`` (or a key built here) as an Arrow array of type ``typ``: numpy
-    arrays as they are, ``Coded`` strings by taking from the names, ``Listed`` lists from their offsets."""
+    arrays as they are, ``Coded`` strings by taking from the names, ``Listed`` lists from their offsets,
+    nulls from the validity masks of ``Masked`` and ``Listed``."""
     if isinstance(col, pa.Array):
         return col
     if isinstance(col, Coded):
         return pa.array(col.names, type=pa.string()).take(pa.array(np.asarray(col.codes, dtype=np.int32)))
+    if isinstance(col, Masked):
+        valid = np.asarray(col.valid, dtype=bool)
+        if isinstance(col.values, Coded):
+            codes = pa.array(np.asarray(col.values.codes, dtype=np.int32), mask=~valid)
+            return pa.array(col.values.names, type=pa.string()).take(codes)
+        return pa.array(np.asarray(col.values), type=typ, mask=~valid)
     if isinstance(col, Listed):
         assert isinstance(typ, pa.ListType)
+        mask = None if col.valid is None else pa.array(~np.asarray(col.valid, dtype=bool))
         return pa.ListArray.from_arrays(pa.array(np.asarray(col.offsets, dtype=np.int32)),
-                                        _arrow(col.values, typ.value_type))
+                                        _arrow(col.values, typ.value_type), mask=mask)
     return pa.array(np.asarray(col), type=typ)
 
 
@@ -370,20 +378,32 @@ class TournamentRows:
         """Add every rotation of ``deals`` as a fast path's ``play_shard`` gives them (the game's columns
         per unit and per seat, ``correction`` among the seats' when corrected); summary jobs only. The
         keys are built here from the fixed seating ``plays``, the columns moved into Arrow as arrays. A
-        match-unit game's units must be of one deal each (``deal_no`` 0: dice poker's one-game matches)."""
+        match-unit game's columns give ``deal_no`` per deal row (the deal's number in its match, from 0): a
+        unit's rows are those from one 0 to the next, each keyed by its unit (dice poker's one-game matches:
+        one row a unit, every ``deal_no`` 0)."""
         deal_cols, seat_cols = columns
         rotations, players = len(plays), len(plays[0])
         units, seats = len(deals) * rotations, len(deals) * rotations * players
         seating = np.asarray(plays, dtype=np.int16)
         deal_key = np.repeat(np.arange(deals.start, deals.stop, dtype=np.int64), rotations)
         rotation = np.tile(np.arange(rotations, dtype=np.int16), len(deals))
-        seating_arr = pa.ListArray.from_arrays(pa.array(np.arange(0, units * players + 1, players, dtype=np.int32)),
-                                               pa.array(np.tile(seating.ravel(), len(deals))))
-        dkeys = {"deal": deal_key, "rotation": rotation, "dealer": deal_cols["dealer"], "seating": seating_arr}
-        if self.match:  # a match of one deal a unit (dice poker's single game): its deal_no is 0
-            if len(np.asarray(deal_cols["dealer"])) != units:
-                raise ValueError("add_columns takes one deal row a unit (a match of several deals has its own keys)")
-            dkeys["deal_no"] = np.zeros(units, dtype=np.int16)
+        rows = len(np.asarray(deal_cols["dealer"]))
+        if self.match:  # each unit's rows start at its deal_no 0
+            deal_no = np.asarray(deal_cols["deal_no"], dtype=np.int16)
+            starts = np.flatnonzero(deal_no == 0)
+            if len(starts) != units or (rows and starts[0] != 0):
+                raise ValueError(f"{len(starts)} matches (deal_no 0) in the deal rows of {units} units")
+            unit_of = np.repeat(np.arange(units, dtype=np.int64), np.diff(np.append(starts, rows)))
+        elif rows != units:
+            raise ValueError(f"{rows} deal rows for {units} units")
+        else:
+            unit_of = np.arange(units, dtype=np.int64)
+        seating_arr = pa.ListArray.from_arrays(pa.array(np.arange(0, rows * players + 1, players, dtype=np.int32)),
+                                               pa.array(seating[unit_of % rotations].ravel()))
+        dkeys = {"deal": deal_key[unit_of], "rotation": rotation[unit_of], "dealer": deal_cols["dealer"],
+                 "seating": seating_arr}
+        if self.match:
+            dkeys["deal_no"] = deal_no
         deals_t = pa.Table.from_arrays([_arrow(dkeys[f.name] if f.name in dkeys else deal_cols[f.name], f.type)
                                         for f in self.deals_schema], schema=self.deals_schema)
         bot_index = np.tile(seating.ravel(), len(deals))

@@ -39,6 +39,7 @@ __all__ = [
     "GameEntry",
     "Listed",
     "LuckEstimator",
+    "Masked",
     "Playthrough",
     "Policy",
     "PolicyBot",
@@ -71,18 +72,29 @@ class Coded:
 
 
 @dataclass(frozen=True)
+class Masked:
+    """A nullable column of a ``ShardColumns``: row i is ``values[i]`` where ``valid[i]`` (bool), else null."""
+
+    values: np.ndarray | Coded
+    valid: np.ndarray
+
+
+@dataclass(frozen=True)
 class Listed:
     """A list column of a ``ShardColumns``: row i is ``values[offsets[i]:offsets[i + 1]]`` (int32 offsets,
-    one more than the rows)."""
+    one more than the rows); with ``valid`` (bool, one per row), row i is null where ``valid[i]`` is False
+    (its offsets then equal: no values)."""
 
     offsets: np.ndarray
     values: np.ndarray | Coded
+    valid: np.ndarray | None = None
 
 
-ShardColumn = np.ndarray | Coded | Listed
+ShardColumn = np.ndarray | Coded | Listed | Masked
 ShardColumns = tuple[Mapping[str, ShardColumn], Mapping[str, ShardColumn]]
 """A fast path's ``play_shard``: the ``deals`` columns and the ``seats`` columns of many units, by name
-(numpy arrays of the column's type, ``Coded`` strings, ``Listed`` lists), no Python object per row."""
+(numpy arrays of the column's type, ``Coded`` strings, ``Listed`` lists, ``Masked`` nulls), no Python object per
+row."""
 """One rotation's rows: what ``TableSpec.deal_rows`` and ``TableSpec.seat_rows`` give for the finished unit."""
 """What one row of ``deals`` keyed by (deal, rotation) is: one deal, or a match (a schedule of deals)."""
 
@@ -232,7 +244,9 @@ class FastPath(Protocol):
         ``streams.at(d, r + 1)``, so the rows are the per-unit path's. ``luck``: also give each seat's
         correction, exactly the game's ``GameEntry.luck`` of the finished state. Returns the game's own
         ``deals`` columns (and ``dealer``, the key) per unit, deal-major then rotation, and its ``seats``
-        columns (and ``correction`` when ``luck``) per seat of each unit (``ShardColumns``)."""
+        columns (and ``correction`` when ``luck``) per seat of each unit (``ShardColumns``). A match-unit
+        game gives one ``deals`` row per deal of each match and ``deal_no`` (the key: the deal's number in
+        its match from 0, so each unit's rows start at a 0)."""
         return None
 
 

@@ -6,7 +6,8 @@ integer action codes (``Match.actions``) or the rows of a rotation (``Match.rows
 game is how a fresh ``State`` becomes a kernel ``Match`` and how a code reads as the game's token.
 ``CodedMatchPlayout`` holds the rest once: which bots the kernel plays, applying its codes to the
 ``State`` (so the record is the engine's), the legal trace for the parity tests, the rows of every
-rotation and the tables of bots those tests play.
+rotation, a whole shard's columns (``play_shard``: the kernel writes every match's rows into a builder of C
+buffers, ``Shard``, no Python row; issue 30) and the tables of bots those tests play.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from games.core.entry import FastPath, RotationRows, TableSpec
+from games.core.entry import FastPath, RotationRows, ShardColumns, TableSpec
 
 __all__ = ["CodedMatchPlayout", "MatchKernel", "bot_codes"]
 
@@ -49,13 +50,16 @@ class CodedMatchPlayout(FastPath):
     """A fast path playing fresh matches in a ``MatchKernel`` when every seat is the game's random or
     heuristic bot.
 
-    A game's subclass sets ``name``, ``tables`` (its ``TableSpec``: the kernel's rows are its columns),
-    ``bot_names`` (the registry names of the random and the heuristic bot, for ``bots_for_test``) and
-    ``codes`` (each bot class the kernel plays, exactly, and its kernel code), and defines ``match_of``
-    and ``token``. ``supports`` may be narrowed further for rules the kernel does not play.
+    A game's subclass sets ``name``, ``game`` (the game's registry name), ``tables`` (its ``TableSpec``: the
+    kernel's rows are its columns), ``bot_names`` (the registry names of the random and the heuristic bot,
+    for ``bots_for_test``) and ``codes`` (each bot class the kernel plays, exactly, and its kernel code), and
+    defines ``match_of`` and ``token``; for ``play_shard``, ``shard`` (the kernel's builder) and
+    ``shard_columns``, and may define ``deal_match`` (a fresh match dealt straight into the kernel).
+    ``supports`` may be narrowed further for rules the kernel does not play.
     """
 
     name: str
+    game: str
     tables: TableSpec
     bot_names: tuple[str, str]
     codes: Mapping[type, int]
@@ -118,6 +122,50 @@ class CodedMatchPlayout(FastPath):
             return super().play_rows(state, tables, rotations, rng_at)
         match = self.match_of(state)
         return [match.rows(self._kinds(bots), rng_at(r)) for r, bots in enumerate(rotations)]
+
+    def deal_match(self, entry: Any, rules: Any, players: int, dealer: int, rng: np.random.Generator
+                   ) -> MatchKernel:
+        """The kernel's copy of the match ``entry.deal`` deals from ``rng`` (the default: that ``State``'s
+        ``match_of``); a game may deal it itself, with exactly the same draws and the same match."""
+        return self.match_of(entry.deal(rules, players, dealer, rng))
+
+    def shard(self, players: int) -> Any:
+        """An empty builder of the kernel's columns for matches of ``players``, which the kernel's match fills
+        (``match.play_into(shard, bots, rng)``: ``rows``, written into the builder's C buffers instead); None
+        (the default): the game has none, and ``play_shard`` declines."""
+        return None
+
+    def shard_columns(self, shard: Any, units: int) -> ShardColumns:
+        """The builder's rows of ``units`` matches as the game's ``deals`` columns (``dealer`` and ``deal_no``,
+        the keys, among them) and ``seats`` columns (``ShardColumns``)."""
+        raise NotImplementedError
+
+    def play_shard(self, rules: Any, players: int, deals: range, streams: Any, rotations: Sequence[Sequence[Any]],
+                   luck: bool) -> ShardColumns | None:
+        """Every rotation of ``deals`` played in the kernel into one builder (``shard``): each match dealt as
+        the runner deals it (``deal_match``: ``entry.deal`` from ``streams.at(d, 0)``, the dealer by the
+        entry's rotation), rotation r played from ``streams.at(d, r + 1)`` as ``play_rows`` plays it, the
+        columns given by ``shard_columns``. None (the runner's per-unit path) with ``luck`` (no correction
+        here), when the entry's tables are not this kernel's, the first dealer is drawn or chained, or a
+        seat holds a bot the kernel does not play."""
+        out = None if luck or deals.step != 1 or not rotations else self.shard(players)
+        if out is None:
+            return None
+        from games.core import registry  # asked of the registry: importing the game's entry would be a cycle
+
+        entry = registry.game(self.game)
+        if entry.tables is not self.tables or entry.first_dealer is not None or entry.dealer_chain is not None:
+            return None
+        got = [self.bot_kinds(bots) for bots in rotations]
+        kinds = [k for k in got if k is not None and len(k) == players]
+        if len(kinds) != len(got) or not all(self.supports(rules, bots) for bots in rotations):
+            return None
+        for d in deals:
+            match: Any = self.deal_match(entry, rules, players, entry.dealer_of(d, players) % players,
+                                         streams.at(d, 0))
+            for r, k in enumerate(kinds):
+                match.play_into(out, k, streams.at(d, r + 1))
+        return self.shard_columns(out, len(deals) * len(rotations))
 
     def bots_for_test(self, players: int) -> list[list[tuple[str, Mapping[str, Any]]]]:
         """Random at every seat, heuristic at every seat, and the two mixed."""

@@ -24,10 +24,17 @@ plays the same match with the same choices and draws:
 Cards are positions in the canonical order of PF-1.4 (suits s c d h, ranks 7..A: 8 * suit + rank),
 hands are 32-bit masks over them, so ascending bits are the canonical order. ``ten_check: solve``
 (PF-7.7, the double-dummy check) is not played here: ``playout.supports`` refuses it.
+``Match.play_into`` writes a pulka's rows into the C buffers of a ``Shard`` instead of Python rows (a whole
+shard's columns, ``play_shard``; ``tests/test_match_shards.py``); the decks may be given as ``State.deal``'s
+int64 array.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t, uint32_t
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy
+
+import numpy as np
 
 from ext.npdraw cimport bitgen_t, bounded
 
@@ -579,12 +586,13 @@ cdef void deal_apply(Opt *o, G *g, int code) noexcept nogil:
         play_card(o, g, code - A_PLAY)
 
 
-cdef void start_deal(Opt *o, G *g, object deck) except *:
-    """Deal.start: PF-3.4's hands and talon from the deck (core card ids), the phase's first decision."""
+cdef void start_deal(Opt *o, G *g, object deck, const int64_t *row) except *:
+    """Deal.start: PF-3.4's hands and talon from the deck (core card ids: the sequence ``deck``, or the 32
+    ids at ``row`` when ``deck`` is None), the phase's first decision."""
     cdef int i, s, c, n = o.n, k = g.k, pos
     cdef int cards[32]
     for i in range(32):
-        c = deck[i]
+        c = <int>row[i] if deck is None else deck[i]
         cards[i] = (((c & 3) + 1) & 3) * 8 + (c >> 2) - 5
     g.dealer = (g.dealer0 + k) % n
     if n == 3:
@@ -1045,13 +1053,142 @@ cdef int heuristic(Opt *o, G *g, const int *legal, int m, int me) noexcept nogil
 
 
 
+# ---------------------------------------------------------------- a shard's columns (issue 30)
+
+cdef struct Buf:
+    char* p
+    size_t n  # bytes used
+    size_t cap
+
+
+cdef int grow(Buf* b, size_t more) except -1:
+    cdef size_t cap = b.cap if b.cap else 4096
+    cdef char* p
+    while cap < b.n + more:
+        cap *= 2
+    p = <char*>realloc(b.p, cap)
+    if p == NULL:
+        raise MemoryError()
+    b.p = p
+    b.cap = cap
+    return 0
+
+
+cdef inline int put8(Buf* b, int v) except -1:
+    if b.n + 1 > b.cap:
+        grow(b, 1)
+    (<signed char*>(b.p + b.n))[0] = <signed char>v
+    b.n += 1
+    return 0
+
+
+cdef inline int put16(Buf* b, int v) except -1:
+    if b.n + 2 > b.cap:
+        grow(b, 2)
+    (<short*>(b.p + b.n))[0] = <short>v
+    b.n += 2
+    return 0
+
+
+cdef inline int put64(Buf* b, int64_t v) except -1:
+    if b.n + 8 > b.cap:
+        grow(b, 8)
+    (<int64_t*>(b.p + b.n))[0] = v
+    b.n += 8
+    return 0
+
+
+cdef inline int putf(Buf* b, double v) except -1:
+    if b.n + 8 > b.cap:
+        grow(b, 8)
+    (<double*>(b.p + b.n))[0] = v
+    b.n += 8
+    return 0
+
+
+# The buffers of ``Shard`` (name, numpy dtype): per deal row (a ``has_*`` mask beside each nullable column;
+# ``contract`` codes a call id and /wt as 2 * id + wt), its ``tricks`` (n a row), then per seat row.
+_BUFS = (("dealer", "i1"), ("deal_no", "i2"), ("phase", "i1"), ("kind", "i1"), ("bought", "i1"),
+         ("has_bought", "?"), ("contract", "i1"), ("played_out", "?"), ("declarer", "i1"), ("whisters", "i1"),
+         ("mode", "i1"), ("has_mode", "?"), ("declarer_tricks", "i1"), ("has_tricks", "?"), ("made", "?"),
+         ("points", "i2"), ("tricks", "i1"),
+         ("score", "i8"), ("balance", "f8"), ("played", "i2"), ("s_made", "i2"), ("misere", "i2"),
+         ("whists", "i2"), ("raspasy_tricks", "i2"), ("deals", "i2"))
+DEF NBUF = 25
+DEF B_DEALER = 0
+DEF B_DEALNO = 1
+DEF B_PHASE = 2
+DEF B_KIND = 3
+DEF B_BOUGHT = 4
+DEF B_HASBOUGHT = 5
+DEF B_CONTRACT = 6
+DEF B_NOTRASP = 7
+DEF B_DECL = 8
+DEF B_WHISTERS = 9
+DEF B_MODE = 10
+DEF B_HASMODE = 11
+DEF B_DTRICKS = 12
+DEF B_HASDT = 13
+DEF B_MADE = 14
+DEF B_POINTS = 15
+DEF B_TRICKS = 16
+DEF B_SCORE = 17
+DEF B_BALANCE = 18
+DEF B_PLAYED = 19
+DEF B_SMADE = 20
+DEF B_MISERE = 21
+DEF B_WHISTS = 22
+DEF B_RASP = 23
+DEF B_DEALS = 24
+
+
+cdef class Shard:
+    """The rows of many matches (``Match.play_into``) as growable typed C buffers, one per column, with a
+    validity mask per nullable column (``_BUFS``); ``columns`` copies them into numpy arrays."""
+
+    cdef Buf bufs[NBUF]
+    cdef readonly int players
+    cdef int deal_no  # the next deal row's number within its match
+
+    def __cinit__(self, int players):
+        cdef int i
+        for i in range(NBUF):
+            self.bufs[i].p = NULL
+            self.bufs[i].n = 0
+            self.bufs[i].cap = 0
+        self.players = players
+        self.deal_no = 0
+
+    def __dealloc__(self):
+        cdef int i
+        for i in range(NBUF):
+            free(self.bufs[i].p)
+
+    def columns(self):
+        """Every buffer as a numpy array (a copy) by name (``_BUFS``)."""
+        cdef int i
+        cdef unsigned char[::1] view
+        out = {}
+        for i, (name, dtype) in enumerate(_BUFS):
+            arr = np.empty(self.bufs[i].n, dtype=np.uint8)
+            if self.bufs[i].n:
+                view = arr
+                memcpy(&view[0], self.bufs[i].p, self.bufs[i].n)
+            out[name] = arr.view(dtype)
+        return out
+
+
 cdef class Match:
     """A fresh match of ``games.preferans.state.State``: its options, seats, first dealer and decks."""
 
     cdef Opt o
     cdef int dealer0
     cdef object decks
+    cdef object deck_rows  # the decks when given as an int64 array (``decks`` None then) ...
+    cdef const int64_t *rowp  # ... and its first card
     cdef object names     # call id -> name (rules.CALLS)
+    cdef Shard _out       # during ``play_into``: the builder every deal's row is written into
+    cdef int nnames
 
     def __init__(self, dict opts, list ladder, int players, int dealer, decks, names):
         cdef int i
@@ -1085,8 +1222,20 @@ cdef class Match:
             self.o.ladder[i] = ladder[i]
         self.o.total_decks = len(decks)
         self.dealer0 = dealer
-        self.decks = decks
+        if isinstance(decks, np.ndarray):  # State.deal's permuted decks as drawn: no list of ints
+            if decks.ndim != 2 or decks.shape[1] != 32:
+                raise ValueError(f"decks of shape {decks.shape}")
+            self.deck_rows = np.ascontiguousarray(decks, dtype=np.int64)
+            self._point()
+            self.decks = None
+        else:
+            self.decks = decks
         self.names = names
+        self.nnames = len(names)
+
+    cdef void _point(self):
+        cdef const int64_t[:, ::1] mv = self.deck_rows
+        self.rowp = &mv[0, 0] if mv.shape[0] else NULL
 
     cdef int _play(self, G *g, const int *kinds, bitgen_t *bg, list codes, list legal, list rows) except -1:
         """The whole match: every decision drawn by the random bot, the deals scored on the sheet."""
@@ -1106,7 +1255,10 @@ cdef class Match:
         while True:
             if g.k >= o.total_decks:
                 raise ValueError(f"the match needs more than {o.total_decks} decks")
-            start_deal(o, g, self.decks[g.k])
+            if self.decks is None:
+                start_deal(o, g, None, self.rowp + 32 * g.k)
+            else:
+                start_deal(o, g, self.decks[g.k], NULL)
             dl = [] if codes is not None else None
             ll = [] if legal is not None else None
             while True:
@@ -1143,6 +1295,8 @@ cdef class Match:
                     g.st_rasp[g.active[i]] += g.tricks[g.active[i]]
             if rows is not None:
                 rows.append((g.dealer, self._row(g)))
+            elif self._out is not None:
+                self._put(g, self._out)
             add_delta(o, g)
             if g.phase == P_MAIN:
                 g.main_deals += 1
@@ -1184,6 +1338,77 @@ cdef class Match:
                 MODES[g.mode] if (g.kind == K_CONTRACT or g.kind == K_MISERE) and g.mode >= 0 else None,
                 g.tricks[decl] if played else None,
                 bool(g.made) if played else True, <int> points, tricks)
+
+    cdef int _put(self, G *g, Shard out) except -1:
+        """``_row``'s values written into ``out``'s buffers (``_BUFS``: its masks for the nulls)."""
+        cdef int n = self.o.n, s, nw = 0, played, rasp = g.kind == K_RASPASY, has
+        cdef int64_t points = 0
+        cdef Buf *b = out.bufs
+        for s in range(n):
+            points += (g.dP[s] if g.dP[s] >= 0 else -g.dP[s]) + (g.dM[s] if g.dM[s] >= 0 else -g.dM[s])
+        for s in range(g.nresp):
+            nw += g.resp_whist[s]
+        played = g.kind == K_CONTRACT or g.kind == K_MISERE or g.kind == K_RASPASY
+        put8(&b[B_DEALER], g.dealer)
+        put16(&b[B_DEALNO], out.deal_no)
+        out.deal_no += 1
+        put8(&b[B_PHASE], g.phase)
+        put8(&b[B_KIND], g.kind)
+        has = not rasp and g.phase == P_MAIN and g.bought >= 0
+        put8(&b[B_BOUGHT], g.bought if has else 0)
+        put8(&b[B_HASBOUGHT], has)
+        # ``_row``'s names[contract] (Python's index: -1 the last name)
+        put8(&b[B_CONTRACT], 0 if rasp else 2 * (g.contract if g.contract >= 0 else self.nnames - 1)
+             + (g.contract_wt != 0))
+        put8(&b[B_NOTRASP], not rasp)
+        put8(&b[B_DECL], 0 if rasp else g.declarer)
+        put8(&b[B_WHISTERS], nw)
+        has = not rasp and (g.kind == K_CONTRACT or g.kind == K_MISERE) and g.mode >= 0
+        put8(&b[B_MODE], g.mode if has else 0)
+        put8(&b[B_HASMODE], has)
+        has = not rasp and played
+        put8(&b[B_DTRICKS], g.tricks[g.declarer] if has else 0)
+        put8(&b[B_HASDT], has)
+        put8(&b[B_MADE], (g.made != 0) if played else 1)
+        put16(&b[B_POINTS], <int> points)
+        for s in range(n):
+            put8(&b[B_TRICKS], -1)
+        if played:
+            for s in range(3):
+                (<signed char*>(b[B_TRICKS].p + b[B_TRICKS].n - n + g.active[s]))[0] = \
+                    <signed char>g.tricks[g.active[s]]
+        return 0
+
+    def play_into(self, Shard out, bots, rng):
+        """``rows`` written into ``out``'s buffers instead of Python rows: per deal its row, then per seat."""
+        cdef G g
+        cdef int64_t scores[4]
+        cdef int n = self.o.n, s
+        cdef int kinds[4]
+        cdef Buf *b = out.bufs
+        if out.players != n:
+            raise ValueError(f"a shard of {out.players} players, a match of {n}")
+        for s in range(n):
+            kinds[s] = bots[s]
+        cdef double unit = <double> self.o.S
+        cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+        out.deal_no = 0
+        self._out = out
+        try:
+            with rng.bit_generator.lock:
+                self._play(&g, kinds, bg, None, None, None)
+        finally:
+            self._out = None
+        settle(&self.o, &g, scores)
+        for s in range(n):
+            put64(&b[B_SCORE], scores[s])
+            putf(&b[B_BALANCE], scores[s] / unit)
+            put16(&b[B_PLAYED], g.st_played[s])
+            put16(&b[B_SMADE], g.st_made[s])
+            put16(&b[B_MISERE], g.st_misere[s])
+            put16(&b[B_WHISTS], g.st_whists[s])
+            put16(&b[B_RASP], g.st_rasp[s])
+            put16(&b[B_DEALS], g.k + 1)
 
     def actions(self, bots, rng, bint trace=False):
         """Play the match with ``bots`` (RANDOM or HEURISTIC per seat) drawing from ``rng``: the action codes

@@ -6,7 +6,9 @@ and ``apply`` of every action, and a random pulka is about 240 deals. ``MatchPla
 fresh match (its options, first dealer and pre-drawn decks, PF-3.4) to ``_match.Match``, which plays
 the same rules with the same choices and draws (module docstring of ``_match.pyx``). ``play_out``
 applies the kernel's actions to the ``State`` (so the record is the engine's); ``play_rows`` takes
-the rows of every rotation straight from the kernel, no ``State`` played. Every option of
+the rows of every rotation straight from the kernel, no ``State`` played, and ``play_shard``
+(``CodedMatchPlayout``) a whole shard's columns, the kernel writing every match's rows into the C buffers
+of one ``_match.Shard`` (``shard_columns``: numpy columns, nulls as masks). Every option of
 docs/rules/preferans.md is played except ``ten_check: solve`` (PF-7.7's double-dummy check), which
 ``supports`` refuses, as it refuses any bot but ``preferans/random`` and ``preferans/heuristic``: those
 matches are played by the readable engine. The shell shared with Raspisnoy (bots as kernel codes, codes as
@@ -20,12 +22,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from games.core.cards import card_str
+from games.core.entry import Coded, Listed, Masked, ShardColumn, ShardColumns
 from games.core.fastplay import CodedMatchPlayout, bot_codes
 from games.preferans.bots import HeuristicBot, RandomBot
-from games.preferans.fast._match import HEURISTIC, RANDOM, Match
-from games.preferans.rules import STRAINS, Rules
-from games.preferans.state import State
+from games.preferans.cards import DECK
+from games.preferans.fast._match import HEURISTIC, KINDS, MODES, PHASES, RANDOM, Match, Shard
+from games.preferans.rules import NAME, STRAINS, Rules
+from games.preferans.state import State, max_deals_of
 from games.preferans.tables import TABLES
 
 __all__ = ["CALLS", "FAST", "MatchPlayout", "bot_kinds", "match_of", "token"]
@@ -33,6 +39,8 @@ __all__ = ["CALLS", "FAST", "MatchPlayout", "bot_kinds", "match_of", "token"]
 #: The kernel's call ids: (level - 6) * 5 + strain for 6s..10nt, then 9wt, 10wt, misere (PF-4.1).
 CALLS: tuple[str, ...] = (*(f"{lv}{s}" for lv in range(6, 11) for s in STRAINS), "9wt", "10wt", "misere")
 CALL_ID = {c: i for i, c in enumerate(CALLS)}
+#: The contract column's names by the kernel's shard code 2 * call id + (1 with /wt, PF-5.2).
+_CONTRACTS: tuple[str, ...] = tuple(x for c in CALLS for x in (c, c + "/wt"))
 _SIMPLE = {0: "pass", 1: "hold", 3000: "whist", 3001: "pass", 3002: "no_play", 3003: "open", 3004: "closed",
            3005: "accept", 3006: "refuse"}
 
@@ -91,6 +99,10 @@ def bot_kinds(bots: Sequence[Any]) -> list[int] | None:
     return bot_codes(bots, _CODES)
 
 
+#: Per number of decks, State.deal's unshuffled decks (every row the 32 cards of PF-1.4, core ids).
+_BASES: dict[int, np.ndarray] = {}
+
+
 def match_of(state: State) -> Match:
     """The kernel's copy of a fresh match: its options, first dealer and decks."""
     if state.deal_no or state.current.actions:
@@ -105,6 +117,7 @@ class MatchPlayout(CodedMatchPlayout):
     ``ten_check: solve``."""
 
     name = "preferans/c-match"
+    game = NAME
     tables = TABLES
     bot_names = ("preferans/random", "preferans/heuristic")
     codes = _CODES
@@ -134,6 +147,52 @@ class MatchPlayout(CodedMatchPlayout):
     def token(self, code: int) -> str:
         """The PF-15.1 token of a kernel action code (``token``)."""
         return token(code)
+
+    def deal_match(self, entry: Any, rules: Any, players: int, dealer: int, rng: np.random.Generator) -> Match:
+        """The match ``entry.deal`` deals from ``rng``, without a ``State``: its decks drawn as ``State.deal``
+        draws them (PF-3.2, PF-3.4: ``permuted`` rows of the deck, as many as the match may deal), given to the
+        kernel as the array drawn."""
+        k = max_deals_of(rules, players)
+        base = _BASES.get(k)
+        if base is None:
+            base = _BASES[k] = np.tile(np.asarray(DECK, dtype=np.int64), (k, 1))
+        return Match(options(rules, players), [CALL_ID[c] for c in rules.ladder_calls], players, dealer,
+                     rng.permuted(base, axis=1), CALLS)
+
+    def shard(self, players: int) -> Shard:
+        """An empty ``_match.Shard`` (``Match.play_into`` writes each match's rows into it)."""
+        return Shard(players)
+
+    def shard_columns(self, shard: Any, units: int) -> ShardColumns:
+        """The columns of tables.py (PF-15) from the buffers of ``shard``: a raspasy deal's bought, contract,
+        declarer, mode, declarer tricks and made null (PF-8.8), the mode null without play (PF-6.5), the
+        bought call null outside the main game."""
+        b = shard.columns()
+        n = shard.players
+        rows = len(b["dealer"])
+        played_out = b["played_out"]
+        deals: dict[str, ShardColumn] = {
+            "deal_no": b["deal_no"],
+            "dealer": b["dealer"],
+            "phase": Coded(b["phase"], tuple(PHASES)),
+            "kind": Coded(b["kind"], tuple(KINDS)),
+            "bought": Masked(Coded(b["bought"], CALLS), b["has_bought"]),
+            "contract": Masked(Coded(b["contract"], _CONTRACTS), played_out),
+            "declarer": Masked(b["declarer"], played_out),
+            "whisters": b["whisters"],
+            "mode": Masked(Coded(b["mode"], tuple(MODES)), b["has_mode"]),
+            "declarer_tricks": Masked(b["declarer_tricks"], b["has_tricks"]),
+            "made": Masked(b["made"], played_out),
+            "points": b["points"],
+            "tricks": Listed(np.arange(0, rows * n + 1, n, dtype=np.int32), b["tricks"]),
+        }
+        seats: dict[str, ShardColumn] = {
+            "score": b["score"], "balance": b["balance"], "played": b["played"], "made": b["s_made"],
+            "misere": b["misere"], "whists": b["whists"], "raspasy_tricks": b["raspasy_tricks"], "deals": b["deals"],
+        }
+        if len(b["score"]) != units * n:
+            raise ValueError(f"{len(b['score'])} seat rows for {units} matches of {n}")
+        return deals, seats
 
 
 FAST = MatchPlayout()

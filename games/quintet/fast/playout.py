@@ -25,7 +25,17 @@ from typing import Any
 
 import numpy as np
 
-from games.core.entry import Coded, FastPath, Listed, LuckEstimator, RotationRows, ShardColumn, ShardColumns, TableSpec
+from games.core.entry import (
+    Coded,
+    FastPath,
+    Listed,
+    LuckEstimator,
+    Masked,
+    RotationRows,
+    ShardColumn,
+    ShardColumns,
+    TableSpec,
+)
 from games.quintet.fast import _play
 from games.quintet.layout import LayoutSpace
 from games.quintet.rules import NAME, PACKETS, PLAYERS, QUINTET_CATEGORIES, Rules
@@ -157,9 +167,7 @@ class Playout(FastPath):
         units = len(deals) * len(rotations)
         seats = units * PLAYERS
         win = out["winners"].ravel()
-        winners = np.empty(len(win), dtype=object)  # a tie is null: numpy arrays hold no null
-        winners[win == 0] = 0
-        winners[win == 1] = 1
+        winners = Masked(win, win >= 0)  # a tie (-1) is null
         deal_cols: dict[str, ShardColumn] = {
             "dealer": out["dealer"],
             "removed": out["removed"],

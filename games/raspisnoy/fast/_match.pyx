@@ -15,14 +15,19 @@ the same choices:
   Python's own ``**``), its ties broken as Python's ``min``/``max`` do (the first in legal order).
 
 ``tests/test_fast_paths.py`` checks whole records, the generator's state and every legal list
-against the engine; ``tests/games/raspisnoy/test_rasp_match.py`` the rows. Points are kept in half
+against the engine; ``tests/games/raspisnoy/test_rasp_match.py`` the rows. ``Match.play_into`` writes a
+match's rows into the C buffers of a ``Shard`` instead (a whole shard's columns, ``play_shard``), and
+``Match.dealt`` copies a match with another deal's stubs (``tests/test_match_shards.py``). Points are kept in half
 points (R-5.5: a factor of 1.5 can make halves), so they are exact integers here.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.math cimport fabs
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+import numpy as np
 
 from ext.npdraw cimport bitgen_t, random_index
 from games.raspisnoy.fast.tricks cimport bid_values_of, engine_moves, led_of, trick_trump_of, winner_index
@@ -362,6 +367,132 @@ cdef inline object half_json(long long p):
     return p / 2.0
 
 
+# ---------------------------------------------------------------- a shard's columns (issue 30)
+
+cdef struct Buf:
+    char* p
+    size_t n  # bytes used
+    size_t cap
+
+
+cdef int grow(Buf* b, size_t more) except -1:
+    cdef size_t cap = b.cap if b.cap else 4096
+    cdef char* p
+    while cap < b.n + more:
+        cap *= 2
+    p = <char*>realloc(b.p, cap)
+    if p == NULL:
+        raise MemoryError()
+    b.p = p
+    b.cap = cap
+    return 0
+
+
+cdef inline int put8(Buf* b, int v) except -1:
+    if b.n + 1 > b.cap:
+        grow(b, 1)
+    (<signed char*>(b.p + b.n))[0] = <signed char>v
+    b.n += 1
+    return 0
+
+
+cdef inline int put16(Buf* b, int v) except -1:
+    if b.n + 2 > b.cap:
+        grow(b, 2)
+    (<short*>(b.p + b.n))[0] = <short>v
+    b.n += 2
+    return 0
+
+
+cdef inline int put32(Buf* b, int v) except -1:
+    if b.n + 4 > b.cap:
+        grow(b, 4)
+    (<int*>(b.p + b.n))[0] = v
+    b.n += 4
+    return 0
+
+
+cdef inline int put64(Buf* b, long long v) except -1:
+    if b.n + 8 > b.cap:
+        grow(b, 8)
+    (<long long*>(b.p + b.n))[0] = v
+    b.n += 8
+    return 0
+
+
+#: The trump sources of ``state.trump_of`` (R-8.2), as ``Coded`` names; the trump is its suit (0-3) or 4, none.
+SOURCES = ("fixed", "turned", "drawn", "none", "rotating")
+DEF TURNED = 1
+DEF DRAWN = 2
+#: The suits' names (``state.SUIT_NAMES``, R-2), by the suit of a card (its id & 3).
+SUITS = "cdhs"
+
+# The buffers of ``Shard``: per deal row, its list values, per seat row (name, numpy dtype).
+_BUFS = (("dealer", "i1"), ("deal_number", "i2"), ("kind", "i1"), ("cards", "i1"), ("trump", "i1"),
+         ("trump_source", "i1"), ("bidding", "?"), ("has_points", "?"), ("bid_sum", "i2"),
+         ("bids_equal_tricks", "?"), ("made", "i1"),
+         ("bids", "i1"), ("dark", "i1"), ("taken", "i1"), ("points", "i4"),
+         ("score_halves", "i8"), ("won", "?"), ("deals_made", "i2"), ("dark_bids", "i2"), ("passes", "i2"),
+         ("tricks", "i2"))
+DEF NBUF = 21
+DEF B_DEALER = 0
+DEF B_NUMBER = 1
+DEF B_KIND = 2
+DEF B_CARDS = 3
+DEF B_TRUMP = 4
+DEF B_SOURCE = 5
+DEF B_BIDDING = 6
+DEF B_HASPTS = 7
+DEF B_BIDSUM = 8
+DEF B_EQUAL = 9
+DEF B_MADE = 10
+DEF B_BIDS = 11
+DEF B_DARK = 12
+DEF B_TAKEN = 13
+DEF B_POINTS = 14
+DEF B_SCORE = 15
+DEF B_WON = 16
+DEF B_SMADE = 17
+DEF B_SDARK = 18
+DEF B_PASSES = 19
+DEF B_TRICKS = 20
+
+
+cdef class Shard:
+    """The rows of many matches (``Match.play_into``) as growable typed C buffers, one per column: the deal
+    rows' values (``bids`` only for deals with bids, ``points`` only where no half point occurs, so that
+    ``columns`` gives their offsets from the masks ``bidding`` and ``has_points``) and the seat rows'."""
+
+    cdef Buf bufs[NBUF]
+    cdef readonly int players
+
+    def __cinit__(self, int players):
+        cdef int i
+        for i in range(NBUF):
+            self.bufs[i].p = NULL
+            self.bufs[i].n = 0
+            self.bufs[i].cap = 0
+        self.players = players
+
+    def __dealloc__(self):
+        cdef int i
+        for i in range(NBUF):
+            free(self.bufs[i].p)
+
+    def columns(self):
+        """Every buffer as a numpy array (a copy) by name (``_BUFS``)."""
+        cdef int i
+        cdef unsigned char[::1] view
+        out = {}
+        for i, (name, dtype) in enumerate(_BUFS):
+            arr = np.empty(self.bufs[i].n, dtype=np.uint8)
+            if self.bufs[i].n:
+                view = arr
+                memcpy(&view[0], self.bufs[i].p, self.bufs[i].n)
+            out[name] = arr.view(dtype)
+        return out
+
+
 cdef class Match:
     """One fresh match (its schedule and chance stubs) ready to be played under any seating of bots."""
 
@@ -372,7 +503,7 @@ cdef class Match:
     cdef int* sizes
     cdef int* dealers
     cdef int* trumps
-    cdef list labels  # per deal (number, kind, cards, trump name, trump source): the row's fixed values
+    cdef int* sources  # SOURCES index of each deal's trump source
 
     def __cinit__(self):
         self.decks = NULL
@@ -409,14 +540,14 @@ cdef class Match:
         o.misere_zero = rules.misere_zero or 0
         o.decay = decay
         self.m = len(plan)
-        self.decks = <int*>malloc(sizeof(int) * (36 * self.m + 4 * self.m + 4))
+        self.decks = <int*>malloc(sizeof(int) * (36 * self.m + 5 * self.m + 4))
         if self.decks == NULL:
             raise MemoryError()
         self.kinds = self.decks + 36 * self.m
         self.sizes = self.kinds + self.m
         self.dealers = self.sizes + self.m
         self.trumps = self.dealers + self.m
-        self.labels = []
+        self.sources = self.trumps + self.m
         for i in range(self.m):
             kind, k = plan[i]
             deck = stubs[i]
@@ -427,7 +558,9 @@ cdef class Match:
             dealer, suit, name, source = deal_trumps[i]
             self.dealers[i] = dealer
             self.trumps[i] = -1 if suit is None else suit
-            self.labels.append((i + 1, kind, k, name, source))
+            self.sources[i] = SOURCES.index(source)
+            if name != ("none" if suit is None else SUITS[suit]):
+                raise ValueError(f"deal {i + 1}: trump {name!r} of suit {suit!r}")
 
     def __dealloc__(self):
         free(self.decks)
@@ -458,6 +591,35 @@ cdef class Match:
         if g.bidding:
             for s in range(self.o.n):
                 runs[s] = runs[s] + 1 if g.bids[s] == 0 else 0
+
+    def dealt(self, const long long[:, ::1] decks, const long long[::1] drawn):
+        """A copy of this match (its rules, schedule and dealers) with the stubs of another deal of it: each
+        deal's deck order (core ids, ``draw_stubs``' ``permuted`` rows) and drawn card (``integers(36)``, the
+        kernel's id), the turned or drawn trumps read from them as ``state.trump_of`` does (R-2.2, R-2.5,
+        R-1.10: the card at position n·k, or the drawn card; a joker names no trump)."""
+        cdef Match out = Match.__new__(Match)
+        cdef int i, j, c, n = self.o.n
+        cdef size_t size = sizeof(int) * (36 * self.m + 5 * self.m + 4)
+        if decks.shape[0] != self.m or decks.shape[1] != 36 or drawn.shape[0] != self.m:
+            raise ValueError(f"stubs of {decks.shape[0]} deals for a match of {self.m}")
+        out.o = self.o
+        out.m = self.m
+        out.decks = <int*>malloc(size)
+        if out.decks == NULL:
+            raise MemoryError()
+        memcpy(out.decks, self.decks, size)
+        out.kinds = out.decks + 36 * self.m
+        out.sizes = out.kinds + self.m
+        out.dealers = out.sizes + self.m
+        out.trumps = out.dealers + self.m
+        out.sources = out.trumps + self.m
+        for i in range(self.m):
+            for j in range(36):
+                out.decks[36 * i + j] = <int>decks[i, j] - 16
+            if out.sources[i] == TURNED or out.sources[i] == DRAWN:
+                c = out.decks[36 * i + n * out.sizes[i]] if out.sources[i] == TURNED else <int>drawn[i]
+                out.trumps[i] = -1 if (self.o.jokers >> c) & 1 else c & 3
+        return out
 
     def actions(self, bots, rng, bint trace=False):
         """Play the match: per deal the list of action codes (``trace``: also per deal the list of every
@@ -521,7 +683,9 @@ cdef class Match:
                     made[s] += g.bids[s] == g.taken[s]
                     darks[s] += g.dark[s]
                     passes[s] += g.bids[s] == 0
-            number, kind, k, name, source = self.labels[i]
+            number, kind, k = i + 1, KINDS[g.kind], g.k
+            name = "none" if g.trump < 0 else SUITS[g.trump]
+            source = SOURCES[self.sources[i]]
             if g.bidding:
                 row = (number, kind, k, name, source, [g.bids[s] for s in range(n)],
                        [g.dark[s] for s in range(n)], [g.taken[s] for s in range(n)],
@@ -537,3 +701,76 @@ cdef class Match:
         seat_rows = [(half_json(totals[s]), totals[s] == top, made[s], darks[s], passes[s], tricks[s])
                      for s in range(n)]
         return deal_rows, seat_rows
+
+
+    def play_into(self, Shard out, bots, rng):
+        """``rows`` written into ``out``'s buffers instead of Python rows: per deal its row (the list values
+        ``bids`` only when the deal has bids, ``points`` only when no half point occurs), then per seat its
+        row, the score in half points (R-5.5)."""
+        cdef Game g
+        cdef int acts[MAXDEC]
+        cdef int runs[MAXP]
+        cdef int kinds[MAXP]
+        cdef int pts[MAXP]
+        cdef long long totals[MAXP]
+        cdef int made[MAXP]
+        cdef int darks[MAXP]
+        cdef int passes[MAXP]
+        cdef int tricks[MAXP]
+        cdef int i, s, n = self.o.n, halves, bid_sum, nmade
+        cdef long long top
+        cdef Buf* b = out.bufs
+        cdef bitgen_t* bg = <bitgen_t*>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+        if out.players != n:
+            raise ValueError(f"a shard of {out.players} players, a match of {n}")
+        for s in range(n):
+            kinds[s] = bots[s]
+            runs[s] = 0
+            totals[s] = 0
+            made[s] = darks[s] = passes[s] = tricks[s] = 0
+        for i in range(self.m):
+            self._start(&g, i, runs)
+            play_deal(&self.o, &g, kinds, bg, acts, NULL, NULL)
+            self._end(&g, runs)
+            halves = 0
+            bid_sum = nmade = 0
+            for s in range(n):
+                pts[s] = points_half(&self.o, &g, s)
+                totals[s] += pts[s]
+                halves |= pts[s] & 1
+                tricks[s] += g.taken[s]
+                if g.bidding:
+                    bid_sum += g.bids[s]
+                    nmade += g.bids[s] == g.taken[s]
+                    made[s] += g.bids[s] == g.taken[s]
+                    darks[s] += g.dark[s]
+                    passes[s] += g.bids[s] == 0
+            put8(&b[B_DEALER], g.dealer)
+            put16(&b[B_NUMBER], i + 1)
+            put8(&b[B_KIND], g.kind)
+            put8(&b[B_CARDS], g.k)
+            put8(&b[B_TRUMP], 4 if self.trumps[i] < 0 else self.trumps[i])
+            put8(&b[B_SOURCE], self.sources[i])
+            put8(&b[B_BIDDING], g.bidding != 0)
+            put8(&b[B_HASPTS], halves == 0)
+            put16(&b[B_BIDSUM], bid_sum if g.bidding else 0)
+            put8(&b[B_EQUAL], g.bidding and bid_sum == g.k)
+            put8(&b[B_MADE], nmade if g.bidding else 0)
+            for s in range(n):
+                if g.bidding:
+                    put8(&b[B_BIDS], g.bids[s])
+                put8(&b[B_DARK], g.dark[s] if g.bidding else 0)
+                put8(&b[B_TAKEN], g.taken[s])
+                if not halves:
+                    put32(&b[B_POINTS], pts[s] // 2)
+        top = totals[0]
+        for s in range(1, n):
+            if totals[s] > top:
+                top = totals[s]
+        for s in range(n):
+            put64(&b[B_SCORE], totals[s])
+            put8(&b[B_WON], totals[s] == top)
+            put16(&b[B_SMADE], made[s])
+            put16(&b[B_SDARK], darks[s])
+            put16(&b[B_PASSES], passes[s])
+            put16(&b[B_TRICKS], tricks[s])
