@@ -7,6 +7,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_classic_equity.py --reference       # also times the readable numpy
                                                                           # computation (the reference)
     .venv/bin/python benchmarks/bench_classic_equity.py --run 400 --before /tmp/eq-before   # rasklad run
+    .venv/bin/python benchmarks/bench_classic_equity.py --paired 3000     # new against the original sampler
 
 ``--run DEALS``: ``rasklad run SPEC --workers 1 --new -q`` of seven-card stud, 4 seats, ``seating: fixed``,
 ``variance_reduction: none``, one ``equity`` seat (``--samples``) and three ``rules`` seats, against the
@@ -22,13 +23,19 @@ up to ``--decisions`` per preset. The views are built before timing, so the figu
 ``act()``: parsing the view, the Monte Carlo completions and the decision.
 
 Timing: ``time.process_time`` (CPU time) of a pass over a preset's decisions divided by their number,
-``--repeats`` passes, interleaved across presets (and across the compiled path and the reference
-when ``--reference``: ``bots.ReferenceEquityBot``, the bot as it was before its compiled loop, and
-"draws only": the numbers both draw, ``Generator.random((samples, unseen))``, made as the compiled
-loop makes them (``_equity._draw``: from the Philox state in C, by numpy from any other generator),
-whose time bounds the speed-up of any twin that draws the same numbers), median reported. Each pass re-seeds every
-decision's generator (Philox, as the streams of a job, or PCG64, ``--bits``), so every pass makes the
-same decisions.
+``--repeats`` passes, interleaved across presets (and across the compiled path, the reference and the
+original when ``--reference``: ``bots.ReferenceEquityBot``, the readable numpy computation of the same
+sampler, and "original", that computation with the sampler the bot had before issue 30 item 3,
+``sorted_draws``: ``argsort`` of ``rng.random((samples, unseen))``, i.e. the bot as it was before its
+compiled loop), median reported. Each pass re-seeds every decision's generator (Philox, as the streams of a
+job, or PCG64, ``--bits``), so every pass makes the same decisions.
+
+``--paired DEALS``: the bot against the bot as it was (``ReferenceEquityBot`` with ``sorted_draws``: the
+same decisions as the bot before the sampler changed, to the last bit), heads-up, DEALS seeded deals of
+each of ``--paired-presets`` (draw, stud7), each deal played twice with the seats swapped (duplicate: the
+same cards, ``default_rng([seed, d])``; each bot its own stream, ``default_rng([seed, d, 1 or 2])``, in both
+seatings). Printed per preset: the mean over deals of new minus old chips per deal played (the two
+seatings' mean), its 95% normal interval, and the mean chips that change hands in a deal (the scale).
 """
 
 from __future__ import annotations
@@ -45,7 +52,6 @@ from typing import Any
 import numpy as np
 
 from games.classic_poker import bots as cbots
-from games.classic_poker.fast import _equity
 from games.core import registry
 
 PRESETS = ("draw", "stud7", "lowball", "stud7-hilo", "draw-joker", "draw-deuces")
@@ -68,6 +74,14 @@ def decisions(preset: str, n: int, seed: int = 11, players: int = 4) -> list[tup
                 out.append((view, list(legal), 1000 * d + len(out)))
             st.apply(bot.act(view, legal, rng))
         d += 1
+    return out
+
+
+def sorted_draws(rng: np.random.Generator, unseen: np.ndarray, samples: int, total: int) -> np.ndarray:
+    """The sampler of ``equity`` before issue 30 item 3: per sample, ``n`` numbers ``rng.random`` (one per
+    unseen card) and the cards in the order of ``argsort`` of them, the first ``total`` kept."""
+    idx = np.argsort(rng.random((samples, len(unseen))), axis=1)[:, :total]
+    out: np.ndarray = unseen[idx]
     return out
 
 
@@ -122,6 +136,37 @@ def run_jobs(deals: int, samples: int, repeats: int, before: Path | None) -> Non
         print(f"  {case:18s} {which:6s}: {statistics.median(v):8.1f}  ({', '.join(f'{x:.1f}' for x in v)})")
 
 
+def paired(deals: int, presets: list[str], samples: int, seed: int = 2030) -> None:
+    """The bot against the original (``sorted_draws``), heads-up, each deal under both seatings."""
+    e = registry.game("classic-poker")
+    print(f"equity ({samples} samples) new minus original, heads-up, {deals} deals x 2 seatings per preset, "
+          "chips per deal played, 95% interval over deals")
+    for preset in presets:
+        rules = e.rules({"preset": preset})
+        diffs: list[float] = []
+        moved: list[float] = []
+        t = time.process_time()
+        for d in range(deals):
+            pair = 0.0
+            for new in (0, 1):
+                bots = {new: cbots.EquityBot(samples),
+                        1 - new: cbots.ReferenceEquityBot(samples, sampler=sorted_draws)}
+                rngs = {new: np.random.default_rng([seed, d, 1]), 1 - new: np.random.default_rng([seed, d, 2])}
+                st = e.deal(rules, 2, d % 2, np.random.default_rng([seed, d]))
+                while not st.is_over():
+                    s = st.to_act()
+                    st.apply(bots[s].act(st.view(s), st.legal_actions(), rngs[s]))
+                sc = st.scores()
+                pair += sc[new] - sc[1 - new]
+                moved.append(abs(sc[0]))
+            diffs.append(pair / 2)
+        x = np.asarray(diffs, dtype=np.float64)
+        m, se = float(x.mean()), float(x.std(ddof=1)) / np.sqrt(len(x))
+        print(f"  {preset:12s}: {m:+.4f} [{m - 1.96 * se:+.4f}, {m + 1.96 * se:+.4f}] chips a deal "
+              f"(sd {x.std(ddof=1):.3f} over {len(x)} deals; {float(np.mean(moved)):.2f} chips change hands "
+              f"a deal; {time.process_time() - t:.0f} s CPU)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--samples", type=int, default=300, help="the bot's samples (its default: 300)")
@@ -132,7 +177,13 @@ def main() -> None:
                     help="the decisions' bit generator (jobs draw from Philox streams; default_rng is PCG64)")
     ap.add_argument("--run", type=int, default=0, metavar="DEALS", help="time rasklad run jobs of DEALS deals")
     ap.add_argument("--before", type=Path, default=None, help="with --run: the code before, first on PYTHONPATH")
+    ap.add_argument("--paired", type=int, default=0, metavar="DEALS",
+                    help="play DEALS duplicate heads-up deals per preset against the original sampler")
+    ap.add_argument("--paired-presets", default="draw,stud7", help="with --paired: comma-separated presets")
     a = ap.parse_args()
+    if a.paired:
+        paired(a.paired, a.paired_presets.split(","), a.samples)
+        return
     if a.run:
         run_jobs(a.run, a.samples, a.repeats, a.before)
         return
@@ -140,14 +191,7 @@ def main() -> None:
     paths: dict[str, Callable[..., Any]] = {"equity": bot.act}
     if a.reference:
         paths["reference"] = cbots.ReferenceEquityBot(samples=a.samples).act
-
-        def draws_only(view: Mapping[str, Any], legal: Sequence[Any], rng: np.random.Generator) -> Any:
-            """The numbers both paths draw, and nothing else: the floor of an exact twin."""
-            plan = cbots._rules_plan(view)[1]
-            seen = len(view["hand"]) + (1 if view["common"] else 0) + sum(map(len, view["up"].values()))
-            seen -= len(view["up"][view["seat"]])  # its own up cards are in its hand
-            return _equity._draw(rng, a.samples, len(plan.deck) - seen)
-        paths["draws only"] = draws_only
+        paths["original"] = cbots.ReferenceEquityBot(samples=a.samples, sampler=sorted_draws).act
     items = {p: decisions(p, a.decisions) for p in PRESETS}
     for p in PRESETS:  # warm-up: evaluator tables built outside the timing
         for act in paths.values():
@@ -162,10 +206,9 @@ def main() -> None:
     for p in PRESETS:
         parts = [f"{k} {1e3 * statistics.median(times[(k, p)]):.3f} ms" for k in paths]
         if "reference" in paths:
-            r = statistics.median(times[("reference", p)]) / statistics.median(times[("equity", p)])
-            parts.append(f"speed-up {r:.1f}x")
-            f = statistics.median(times[("reference", p)]) / statistics.median(times[("draws only", p)])
-            parts.append(f"ceiling of an exact twin {f:.1f}x")
+            eq = statistics.median(times[("equity", p)])
+            parts.append(f"speed-up {statistics.median(times[('original', p)]) / eq:.1f}x over the original, "
+                         f"{statistics.median(times[('reference', p)]) / eq:.1f}x over the reference")
         print(f"  {p:12s} ({len(items[p])} decisions): " + ", ".join(parts))
 
 

@@ -1,7 +1,7 @@
 """``classic-poker/equity``'s compiled Monte Carlo loop (games/classic_poker/fast/_equity.pyx) against the
-readable computation it replaced (``bots.equity_reference``, ``bots.ReferenceEquityBot``): the same
-draws from the same Generator, the same equity to the last bit, the same action, the generator left
-at the same place (issue 30 item 3)."""
+readable computation (``bots.equity_reference`` with ``bots.fisher_yates_draws``, ``bots.ReferenceEquityBot``):
+the same draws from the same Generator, the same equity to the last bit, the same action, the generator
+left at the same place; its draws are numpy's ``integers`` and the completions uniform (issue 30 item 3)."""
 
 from __future__ import annotations
 
@@ -81,46 +81,77 @@ def test_the_compiled_loop_runs_and_is_exact_on_a_known_position() -> None:
     assert bots.equity(rules, {**view, "in": [True, False]}, hand, 300, rng) == 1.0
 
 
-class _TiedNumbers:
-    """A generator of numbers in eighths: most rows hold equal numbers, whose order only numpy's
-    ``argsort`` defines; the compiled loop must hand such rows to it."""
+class _Integers:
+    """Not a ``numpy.random.Generator``, only its ``integers``: the compiled loop then asks it for the
+    numbers instead of drawing them from a bit generator."""
 
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def random(self, size: tuple[int, int]) -> np.ndarray:
-        out: np.ndarray = np.floor(self.rng.random(size) * 8) / 8
+    def integers(self, low: int, high: Any, size: tuple[int, int]) -> np.ndarray:
+        out: np.ndarray = self.rng.integers(low, high, size=size)
         return out
 
 
-def test_equal_numbers_take_numpy_order() -> None:
-    before = _equity.ARGSORT_FALLBACKS
-    for i, (view, _legal) in enumerate(_decisions({"preset": "stud7"}, 4, 10, 5)):
+def test_other_generators_give_their_own_integers() -> None:
+    for i, (view, _legal) in enumerate(_decisions({"preset": "stud7-hilo"}, 4, 6, 5)):
         rules, plan = bots._rules_plan(view)
         hand = [bots._parse(c) for c in view["hand"]]
-        got = bots.equity(rules, view, hand, 100, _TiedNumbers(i), plan)  # type: ignore[arg-type]
-        want = bots.equity_reference(rules, view, hand, 100, _TiedNumbers(i))  # type: ignore[arg-type]
+        got = bots.equity(rules, view, hand, 100, _Integers(i), plan)  # type: ignore[arg-type]
+        want = bots.equity_reference(rules, view, hand, 100, np.random.default_rng(i))
         assert got == want
-    assert _equity.ARGSORT_FALLBACKS - before == 10
 
 
-def test_philox_numbers_are_numpys() -> None:
-    """The Philox numbers made from the generator's state are ``Generator.random``'s, and leave the same
-    state, for a job's streams (games.core.streams: the key of a seed, the counter's words 2-3 an item)."""
-    from games.core.streams import Streams
+#: Bit generators whose ``next_uint32`` keeps half a 64-bit word (PCG64, Philox, SFC64) or does not (MT19937).
+BITS = (np.random.PCG64, np.random.Philox, np.random.SFC64, np.random.MT19937)
 
+
+@pytest.mark.parametrize("bits", BITS, ids=[b.__name__ for b in BITS])
+def test_numbers_are_numpys_integers(bits: Any) -> None:
+    """``_numbers`` (the compiled loop's draws, ext/npdraw.pxd ``bounded``) is ``Generator.integers`` of an
+    array of bounds, the generator left in the same state, from many seeds and buffer positions (a half-used
+    64-bit word, Philox's block of four), bounds of the equity groups and ones rejecting often; Philox also
+    drawn from a copy of its state, as ``equity`` draws a job's streams."""
     assert _equity.philox_direct()
-    for seed in range(3):
-        a, b = Streams(np.random.SeedSequence(seed)), Streams(np.random.SeedSequence(seed))
-        for item in range(40):
-            ra, rb = a.at(item, 1), b.at(item, 1)
-            pre = item % 5
-            ra.random(pre)
-            rb.random(pre)
-            shape = (item % 7 * 50 + 1, 30 + item % 25)
-            assert np.array_equal(ra.random(shape), _equity._draw(rb, *shape))
-            assert ra.integers(1 << 30, size=3).tolist() == rb.integers(1 << 30, size=3).tolist()
-            assert ra.random() == rb.random()
+    bound_sets = [[1], [2, 1, 7], *(_groups(n, t) for n, t in ((47, 22), (52, 5), (30, 25), (54, 54), (9, 9))),
+                  [2**31 + 1, 3 * 2**30, 2**32 - 1, 5, 2**32 - 2, 3_000_000_019]]
+    for seed in range(12):
+        for pre in range(6):
+            for highs in bound_sets:
+                a, b = np.random.Generator(bits(seed)), np.random.Generator(bits(seed))
+                for r in (a, b):  # the same position in the buffers
+                    r.integers(0, 10, size=pre)
+                    r.random(pre % 4)
+                samples = 1 + (seed * 7 + pre) % 40
+                want = a.integers(0, np.asarray(highs, dtype=np.int64), size=(samples, len(highs)))
+                direct = bits is np.random.Philox and seed % 2 == 0  # from a copy of the state (philox_direct)
+                assert np.array_equal(_equity._numbers(b, samples, highs, direct), want)
+                assert a.integers(2**32, size=3).tolist() == b.integers(2**32, size=3).tolist()
+                assert a.random() == b.random()
+
+
+def _groups(n: int, total: int) -> list[int]:
+    """The products ``equity`` draws for ``total`` cards of ``n``; checked against the readable grouping."""
+    prods, lens = _equity.groups(n, total)
+    assert sum(lens) == total and all(p < 2**32 for p in prods)
+    assert all(p * (n - sum(lens[:g + 1])) >= 2**32 for g, p in enumerate(prods[:-1]))  # each group is full
+    return [int(p) for p in prods]
+
+
+def test_fisher_yates_draws_are_uniform() -> None:
+    """Every ordered choice of 3 of 6 cards (120 of them) about equally often over 60,000 samples (a
+    chi-square below its 0.999 quantile, 172.4 at 119 degrees of freedom; this seed gives 109), the three
+    offsets (6 x 5 x 4) read from one number per sample."""
+    unseen = np.arange(10, 16, dtype=np.uint8)
+    draws = bots.fisher_yates_draws(np.random.default_rng(8), unseen, 60000, 3)
+    assert all(len(set(r)) == 3 and set(r) <= set(unseen.tolist()) for r in draws[:2000].tolist())
+    codes = (draws[:, 0].astype(int) - 10) * 36 + (draws[:, 1].astype(int) - 10) * 6 + draws[:, 2].astype(int) - 10
+    counts = np.bincount(codes, minlength=216)
+    counts = counts[counts > 0]
+    assert len(counts) == 120
+    chi2 = float(((counts - 500.0) ** 2 / 500.0).sum())
+    assert chi2 < 172.4
+    assert _equity.groups(6, 3) == ([120], [3])
 
 
 def test_rules_of_a_view_are_built_once_and_still_checked() -> None:
@@ -130,3 +161,13 @@ def test_rules_of_a_view_are_built_once_and_still_checked() -> None:
         bots._rules_of({"rules": {"form": "stud7", "max_draw": 3}})
     with pytest.raises(ValueError):
         bots._rules_of({"rules": {"ante": True}})
+
+
+def test_rules_plan_is_shared_by_equal_rules_and_still_checked() -> None:
+    """The last rules met are reused for an equal rules object (a deal's decisions), not for one whose values
+    are equal but of another type (``True`` for 1), which is checked again."""
+    view = next(_decisions({"preset": "stud7"}, 4, 1, 3))[0]
+    got = bots._rules_plan(view)
+    assert bots._rules_plan({"rules": dict(view["rules"])}) is got
+    with pytest.raises(ValueError):
+        bots._rules_plan({"rules": {**view["rules"], "ante": True}})

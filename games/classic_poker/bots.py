@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -199,9 +199,14 @@ class EquityBot(EstimatingBot):
 
 
 class ReferenceEquityBot(EquityBot):
-    """``EquityBot`` as it was before its compiled loop: the rules rebuilt from the view, the cards parsed
-    by ``hands.parse`` and ``equity_reference`` (numpy), every decision. Not registered: the reference of
-    the parity test (tests/test_classic_poker_equity.py) and of benchmarks/bench_classic_equity.py."""
+    """``EquityBot`` by the readable computation: the rules rebuilt from the view, the cards parsed by
+    ``hands.parse`` and ``equity_reference`` (numpy) with ``sampler``, every decision. Not registered: the
+    reference of the parity test (tests/test_classic_poker_equity.py) and of benchmarks/bench_classic_equity.py
+    (which also plays it with the sampler the bot had before, ``argsort`` of ``rng.random``)."""
+
+    def __init__(self, samples: int = 300, sampler: Sampler | None = None) -> None:
+        super().__init__(samples)
+        self.sampler: Sampler = fisher_yates_draws if sampler is None else sampler
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """As ``EquityBot.act``, by the readable computation."""
@@ -212,7 +217,7 @@ class ReferenceEquityBot(EquityBot):
         hand = [hands.parse(c) for c in view["hand"]]
         if legal_actions and legal_actions[0].discard is not None:
             return standard_discard(rules, hand, legal_actions)
-        return self._decide(view, legal_actions, equity_reference(rules, view, hand, self.samples, rng))
+        return self._decide(view, legal_actions, equity_reference(rules, view, hand, self.samples, rng, self.sampler))
 
 
 #: Card ids by the names views write (``hands.parse`` of the rest).
@@ -229,10 +234,11 @@ class _Plan:
     evaluator tables by hand size of the values that decide the pot (``kind`` 2: a low pot with the 8
     qualifier, low tables then high ones, as ``hands.low_pot_values``)."""
 
-    __slots__ = ("deck", "final", "kind", "modes", "tabs")
+    __slots__ = ("deck", "deck_bytes", "final", "kind", "modes", "tabs")
 
     def __init__(self, rules: Rules) -> None:
         self.deck = hands.deck_of(rules)
+        self.deck_bytes = bytes(self.deck)
         self.final = 5 if rules.form in ("draw", "stud5") else 7
         if rules.pot == "low":
             self.modes: tuple[handeval.Mode, ...] = (hands.low_mode(rules),) + (
@@ -254,60 +260,119 @@ class _Plan:
 _RULES: dict[tuple[Any, ...], tuple[Rules, _Plan]] = {}
 
 
+#: The last rules object met, the types of its values and its (Rules, _Plan): a deal's decisions share them.
+_LAST: tuple[Any, ...] = (None, (), None)
+
+
 def _rules_plan(view: Mapping[str, Any]) -> tuple[Rules, _Plan]:
     d = view["rules"]
+    last = _LAST
+    if d == last[0] and tuple(map(type, d.values())) == last[1]:  # equal, and 1 is not True
+        got: tuple[Rules, _Plan] = last[2]
+        return got
     try:
         key = (tuple(d), tuple(tuple(v) if type(v) is list else (type(v), v) for v in d.values()))
-        got = _RULES.get(key)
+        hit = _RULES.get(key)
     except TypeError:  # a value that cannot be a key: built every time
         r = rules_from_dict(Rules, d)
         return r, _Plan(r)
-    if got is None:
+    if hit is None:
         r = rules_from_dict(Rules, d)
         if len(_RULES) >= 256:
             _RULES.clear()
-        got = _RULES[key] = (r, _Plan(r))
-    return got
+        hit = _RULES[key] = (r, _Plan(r))
+    _set_last(d, hit)
+    return hit
+
+
+def _set_last(d: Mapping[str, Any], got: tuple[Rules, _Plan]) -> None:
+    global _LAST
+    _LAST = ({k: list(v) if type(v) is list else v for k, v in d.items()}, tuple(map(type, d.values())), got)
 
 
 def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int, rng: np.random.Generator,
            plan: _Plan | None = None) -> float:
     """The share of the pot the hand wins against random completions (ties shared): exactly
-    ``equity_reference`` from the same draws of ``rng``, its loop compiled (games/classic_poker/fast/_equity.pyx)."""
+    ``equity_reference`` (its ``fisher_yates_draws``) from the same draws of ``rng``, its loop compiled
+    (games/classic_poker/fast/_equity.pyx)."""
     if plan is None:
         plan = _Plan(rules)
     final = plan.final
-    common = _parse(view["common"]) if view["common"] else None
-    extra = [] if common is None else [common]
-    seen = set(hand)
-    seen.update(extra)
+    common = view["common"]
+    try:
+        extra = [_IDS[common]] if common else []
+        ups = [(int(p), [_IDS[c] for c in up]) for p, up in view["up"].items()]
+    except KeyError:  # a name outside the table: hands.parse
+        extra = [_parse(common)] if common else []
+        ups = [(int(p), [_parse(c) for c in up]) for p, up in view["up"].items()]
+    seen = bytearray(hand)
+    seen += bytes(extra)
     me, live = view["seat"], view["in"]
-    opp_cards: list[int] = []
-    opp_len: list[int] = []
-    for p, up in view["up"].items():
-        cards = [_parse(c) for c in up]
-        seen.update(cards)
-        if live[int(p)] and int(p) != me:
-            opp_cards += cards + extra
+    opp_cards = bytearray()
+    opp_len = bytearray()
+    for p, cards in ups:
+        seen += bytes(cards)
+        if live[p] and p != me:
+            opp_cards += bytes(cards + extra)
             opp_len.append(len(cards) + len(extra))
     if not opp_len:
         return 1.0
-    unseen = [c for c in plan.deck if c not in seen]
+    unseen = plan.deck_bytes.translate(None, seen)  # the deck in its order, the seen cards deleted
     mine = hand + extra
     need_me = max(0, final - len(mine))
-    if need_me + sum(final - n for n in opp_len) > len(unseen):
+    if need_me + final * len(opp_len) - len(opp_cards) > len(unseen):
         return 1.0 / (len(opp_len) + 1)
-    return _equity.equity(rng, bytes(unseen), bytes(mine), need_me, bytes(opp_cards), bytes(opp_len), final,
+    return _equity.equity(rng, unseen, bytes(mine), need_me, bytes(opp_cards), bytes(opp_len), final,
                           samples, plan.tables(len(mine) + need_me), plan.tables(final), plan.kind,
                           handeval.LOW_TOP)
 
 
+def fisher_yates_draws(rng: np.random.Generator, unseen: np.ndarray, samples: int, total: int) -> np.ndarray:
+    """``samples`` rows of ``total`` distinct unseen cards: per row a partial Fisher-Yates of ``unseen``
+    (deck order), the ``i``-th card swapped with the one an offset further on, the offset uniform below
+    ``n - i``. The offsets of consecutive positions are grouped while their ranges multiply to less than
+    2**32 (five positions of a 52-card deck), one number per group, drawn row after row by
+    ``rng.integers(0, products, size=(samples, groups))`` and read in mixed radix: the first position's
+    offset is its remainder by ``n - i``, the next one's the quotient's remainder by ``n - i - 1``, ..."""
+    n = len(unseen)
+    prods: list[int] = []
+    lens: list[int] = []
+    for i in range(total):
+        if lens and prods[-1] * (n - i) < 2**32:
+            prods[-1] *= n - i
+            lens[-1] += 1
+        else:
+            prods.append(n - i)
+            lens.append(1)
+    numbers = rng.integers(0, np.asarray(prods, dtype=np.int64), size=(samples, len(prods)))
+    deck = np.tile(unseen, (samples, 1))
+    rows = np.arange(samples)
+    i = 0
+    for g, k in enumerate(lens):
+        x = numbers[:, g]
+        for _ in range(k):
+            x, offset = np.divmod(x, n - i)
+            j = i + offset
+            held = deck[:, i].copy()
+            deck[:, i] = deck[rows, j]
+            deck[rows, j] = held
+            i += 1
+    out: np.ndarray = deck[:, :total]
+    return out
+
+
+#: How ``equity_reference`` deals the unseen cards: (rng, unseen cards, samples, cards per sample) -> cards.
+Sampler = Callable[[np.random.Generator, np.ndarray, int, int], np.ndarray]
+
+
 def equity_reference(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int,
-                     rng: np.random.Generator) -> float:
+                     rng: np.random.Generator, sampler: Sampler = fisher_yates_draws) -> float:
     """The share of the pot the hand wins against random completions (ties shared), by the batch evaluator.
 
     The readable computation, kept as the reference of ``equity`` (its compiled twin, which returns exactly
-    this from the same draws: tests/test_classic_poker_equity.py)."""
+    this from the same draws: tests/test_classic_poker_equity.py). ``sampler(rng, unseen, samples, total)``
+    deals the unseen cards of every sample: the bot's missing cards first, then each unfolded opponent's in
+    seat order (benchmarks/bench_classic_equity.py passes the sampler the bot had before, to pair them)."""
     form = rules.form
     final = 5 if form in ("draw", "stud5") else 7
     seen = set(hand)
@@ -330,8 +395,7 @@ def equity_reference(rules: Rules, view: Mapping[str, Any], hand: list[int], sam
     total = need_me + sum(need)
     if total > len(unseen):
         return 1.0 / (len(opps) + 1)
-    idx = np.argsort(rng.random((samples, len(unseen))), axis=1)[:, :total]
-    draws = unseen[idx]
+    draws = sampler(rng, unseen, samples, total)
     base = np.asarray(hand + ([common] if common is not None else []), dtype=np.uint8)
     mine = np.concatenate([np.tile(base, (samples, 1)), draws[:, :need_me]], axis=1)
     def value(batch: np.ndarray) -> np.ndarray:

@@ -86,7 +86,7 @@ class Listed:
     (its offsets then equal: no values)."""
 
     offsets: np.ndarray
-    values: np.ndarray | Coded
+    values: np.ndarray | Coded | Masked  # Masked: null items in a list (Quintet's tied comparisons)
     valid: np.ndarray | None = None
 
 

@@ -1,244 +1,267 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The Monte Carlo loop of ``classic-poker/equity`` in C (games/classic_poker/bots.py, ``equity``).
 
-It computes exactly what the readable ``bots.equity_reference`` computes, from the same draws of the
-same Generator: ``rng.random((samples, n))`` over the ``n`` unseen cards, each row's cards taken in
-the order of ``argsort`` of its numbers (the first ``need_me`` complete the bot's hand, the next ones
-each unfolded opponent's in seat order), every hand valued by the batch evaluator's tables
-(``ext.handeval``: ``Tables`` or ``WildTables.evaluate_into``), ties shared. What changes is the work
-around the draw: only the numbers of a row below a threshold (about ``total + 3 sqrt(total)`` of them;
-all of them when fewer than ``total`` are) are ordered, by a bucket sort in C, instead of ``argsort`` of
-all; every hand of a decision goes to the evaluator in one batch; the comparison is one C loop. Equal numbers in a row (about one row in 10^13) have no order numpy
-promises, so such a decision takes its rows from numpy's own ``argsort``. From a Philox generator (every
-decision of a job: games/core/streams.py) the numbers are made here, as numpy's Philox makes them, from
-its state (``philox_direct``: checked against numpy on first use); from any other, by ``rng.random``.
+It computes exactly what the readable ``bots.equity_reference`` computes (with its sampler,
+``bots.fisher_yates_draws``), from the same draws of the same Generator. Each sample is a partial
+Fisher-Yates of the ``n`` unseen cards (in deck order): the ``i``-th card swapped with the one an offset
+further on, the offset uniform below ``n - i``; the first ``need_me`` cards complete the bot's hand, the
+next ones each unfolded opponent's in seat order. The offsets come in groups of consecutive positions whose
+ranges multiply to less than 2**32 (five cards of a 52-card deck), one number per group: row after row,
+``rng.integers(0, products, size=(samples, groups))``, each number the group's offsets in mixed radix (the
+first position's offset its remainder by ``n - i``, the next one's the quotient's remainder by
+``n - i - 1``, ...), so exactly uniform. Every hand is valued by the batch evaluator's tables
+(``ext.handeval``: ``Tables`` or ``WildTables.evaluate_into``), ties shared.
+
+The numbers are drawn here from the generator's bit generator as numpy draws them (``bounded``,
+ext/npdraw.pxd: numpy's Lemire draw on 32 bits, which ``integers`` uses for each element of an int64 array
+of bounds below 2**32); from a Philox generator (a job's streams, games/core/streams.py) from a copy of its
+state (``_px_next32``, ext/npphilox.pxd's block function, no call per number; the layout checked against
+numpy on first use, ``philox_direct``); from anything but a ``numpy.random.Generator``, by its
+``integers``. ``_numbers`` is that draw alone, checked against numpy by tests/test_classic_poker_equity.py.
+A position's offset is read as (number // P) mod (n - i), P the product of the ranges before it in its
+group (the same digit as the quotient-then-remainder reading, each position on its own), both by a
+multiplication (``fastdiv``, ``fastmod``). The samples' swaps run four side by side, and all the hands of
+a decision go to the evaluator in one batch per hand size and table.
 """
+
+import sys
 
 import numpy as np
 
+cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.math cimport sqrt
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
 
-from ext.npdraw cimport bitgen_t
-from ext.npphilox cimport np_philox_2blocks, np_philox_block, np_philox_bump, np_philox_double, philox_state
+from ext.npdraw cimport bitgen_t, bounded
+from ext.npphilox cimport np_philox_block, np_philox_bump, philox_state
+
+cnp.import_array()
 
 DEF MAXN = 60   # unseen cards (54 at most)
+DEF MAXW = 8    # cards of a hand
 
 cdef int64_t QUALIFIED = 1 << 24   # hands.QUALIFIED (CP-5.4)
+cdef bint _LITTLE = sys.byteorder == "little"   # a hand's row built as one 8-byte word (``equity``)
 
-#: Decisions whose rows came from numpy's ``argsort`` (equal numbers in a row): a count for the tests.
-ARGSORT_FALLBACKS = 0
+cdef extern from *:
+    """
+    /* floor(a / d) for a 32-bit a, m = 2**64 / d rounded up (d >= 2): exact for every a < 2**32
+       (Lemire, Kaser, Kurz 2019, "Faster remainder by direct computation": 64 >= 32 + log2 d). */
+    static inline uint32_t eq_fastdiv(uint32_t a, uint64_t m) {
+        return (uint32_t) (((__uint128_t) m * a) >> 64);
+    }
+    """
+    uint32_t fastdiv "eq_fastdiv" (uint32_t a, uint64_t m) noexcept nogil
 
-
-cdef inline void _bucket_sort(double* vals, uint8_t* idx, int m, double scale) noexcept nogil:
-    """Sort ``vals[0..m)`` (numbers in [0, 1 / scale)) and ``idx`` with them, equal numbers in their
-    first order: a bucket sort into ``2m`` buckets of ``floor(2m scale v)`` (about one number each, the
-    numbers being uniform), then an insertion sort fixing the few buckets holding two or more."""
-    cdef int cnt[2 * MAXN + 1]
-    cdef uint8_t bk[MAXN]
-    cdef uint8_t i0[MAXN]
-    cdef double v0[MAXN]
-    cdef int nb = 2 * m, i, j, b, acc, t
-    cdef double v, f = nb * scale
-    cdef uint8_t ii
-    for b in range(nb + 1):
-        cnt[b] = 0
-    for i in range(m):
-        v0[i] = vals[i]
-        i0[i] = idx[i]
-        b = <int>(vals[i] * f)
-        if b >= nb:  # rounding at the top: kept in range
-            b = nb - 1
-        bk[i] = <uint8_t>b
-        cnt[b + 1] += 1
-    acc = 0
-    for b in range(nb + 1):
-        acc += cnt[b]
-        cnt[b] = acc
-    for i in range(m):
-        b = bk[i]
-        t = cnt[b]
-        cnt[b] = t + 1
-        idx[t] = i0[i]
-        vals[t] = v0[i]
-    for i in range(1, m):
-        v = vals[i]
-        if v < vals[i - 1]:
-            ii = idx[i]
-            j = i
-            while j > 0 and vals[j - 1] > v:
-                vals[j] = vals[j - 1]
-                idx[j] = idx[j - 1]
-                j -= 1
-            vals[j] = v
-            idx[j] = ii
+cdef extern from *:
+    """
+    /* a mod d for a 32-bit a, m = 2**64 / d rounded up (0 for d = 1): exact for every a < 2**32 (the same
+       paper: the fractional part of a / d kept in m * a mod 2**64, times d). */
+    static inline uint32_t eq_fastmod(uint32_t a, uint64_t m, uint32_t d) {
+        return (uint32_t) (((__uint128_t) (m * a) * d) >> 64);
+    }
+    """
+    uint32_t fastmod "eq_fastmod" (uint32_t a, uint64_t m, uint32_t d) noexcept nogil
 
 
-cdef inline bint _select(const double* x, int n, int k, double t, uint8_t* out) noexcept nogil:
-    """The indices of the ``k`` smallest of ``x[0..n)`` (numbers in [0, 1)) in increasing order of value;
-    False on equal numbers among them or at the ``k``-th place (the caller then asks numpy, whose order
-    of ties is its own).
-
-    The numbers below ``t`` (chosen so that about ``k + 3 sqrt(k)`` are) are kept in index order and
-    sorted; when fewer than ``k`` are, all ``n`` are."""
-    cdef double vals[MAXN]
-    cdef uint8_t idx[MAXN]
-    cdef int m = 0, i
-    cdef double v
-    if t < 1.0:
-        for i in range(n):
-            v = x[i]
-            vals[m] = v
-            idx[m] = <uint8_t>i
-            m += v < t
-    if m < k:
-        for i in range(n):
-            vals[i] = x[i]
-            idx[i] = <uint8_t>i
-        m = n
-        t = 1.0
-    _bucket_sort(vals, idx, m, 1.0 / t)
-    for i in range(k):
-        if i + 1 < m and vals[i] == vals[i + 1]:
-            return False
-        out[i] = idx[i]
-    return True
+cdef int _groups(int n, int total, uint32_t *prod, int *glen) noexcept nogil:
+    """The products of the offsets' ranges ``n``, ``n - 1``, ... of ``total`` positions, grouped from the
+    first while the product stays below 2**32 (``bots.fisher_yates_draws``), into ``prod``, each group's
+    length into ``glen``; returns the number of groups."""
+    cdef uint64_t p = 1
+    cdef int i, k = 0, g = 0
+    for i in range(total):
+        if k and p * <uint64_t> (n - i) > 0xFFFFFFFFULL:
+            prod[g] = <uint32_t> p
+            glen[g] = k
+            g += 1
+            p, k = 1, 0
+        p *= <uint64_t> (n - i)
+        k += 1
+    if k:
+        prod[g] = <uint32_t> p
+        glen[g] = k
+        g += 1
+    return g
 
 
-cdef void _philox_fill(philox_state *st, double *out, Py_ssize_t cnt) noexcept nogil:
-    """``cnt`` numbers as ``Generator.random`` draws them from a Philox generator, the state left as it
-    leaves it (the counter, the buffer of the last block and its position). The state's layout is checked
-    against ``Generator.random`` on first use (``philox_direct``), and not used when it differs; the blocks
-    are made two at a time (ext/npphilox.pxd): numpy's ``random`` calls its generator through a function
-    pointer per number."""
-    cdef Py_ssize_t i = 0
-    cdef uint64_t ca[4]
-    cdef uint64_t cb[4]
-    cdef uint64_t wa[4]
-    cdef uint64_t wb[4]
-    cdef int j
-    while i < cnt and st.buffer_pos < 4:
-        out[i] = np_philox_double(st.buffer[st.buffer_pos])
-        st.buffer_pos += 1
-        i += 1
-    if i == cnt:
-        return
-    for j in range(4):
-        ca[j] = st.ctr[j]
-    while cnt - i > 4:  # two blocks: the second is needed, at least in part
-        np_philox_bump(ca)
-        for j in range(4):
-            cb[j] = ca[j]
-        np_philox_bump(cb)
-        np_philox_2blocks(ca, cb, st.key, wa, wb)
-        for j in range(4):
-            out[i + j] = np_philox_double(wa[j])
-        i += 4
-        for j in range(4):
-            ca[j] = cb[j]
-        if cnt - i <= 4:  # the second block is the last: it stays in the buffer
-            for j in range(4):
-                st.buffer[j] = wb[j]
-            st.buffer_pos = <int>(cnt - i)
-            for j in range(st.buffer_pos):
-                out[i + j] = np_philox_double(wb[j])
-            for j in range(4):
-                st.ctr[j] = ca[j]
-            return
-        for j in range(4):
-            out[i + j] = np_philox_double(wb[j])
-        i += 4
-    np_philox_bump(ca)  # one block for the last 1-4 numbers
-    np_philox_block(ca, st.key, wa)
-    for j in range(4):
-        st.buffer[j] = wa[j]
-        st.ctr[j] = ca[j]
-    st.buffer_pos = <int>(cnt - i)
-    for j in range(st.buffer_pos):
-        out[i + j] = np_philox_double(wa[j])
+def groups(int n, int total):
+    """``_groups`` as lists (products, lengths), for the tests."""
+    cdef uint32_t prod[MAXN]
+    cdef int glen[MAXN]
+    if not 0 <= total <= n <= MAXN:
+        raise ValueError("groups: unsupported sizes")
+    cdef int g = _groups(n, total, prod, glen)
+    return [prod[i] for i in range(g)], [glen[i] for i in range(g)]
+
+
+cdef inline bitgen_t* _bitgen(object rng):
+    """The C bit generator of a ``numpy.random.Generator``, NULL for anything else."""
+    if type(rng) is not np.random.Generator:
+        return NULL
+    return <bitgen_t *> PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+
+
+cdef struct _Philox:
+    # A copy of numpy's Philox state (``philox_state``, ext/npphilox.pxd), drawn from here and written back.
+    uint64_t ctr[4]
+    uint64_t key[2]
+    uint64_t buf[4]
+    int pos
+    int has32
+    uint32_t u32
+
+
+cdef inline uint32_t _px_next32(_Philox *p) noexcept nogil:
+    """numpy's ``philox_next32``: the kept high half of the last word, else the next word's low half (a new
+    block of four words, the counter bumped first, when the buffer is used up)."""
+    cdef uint64_t w
+    if p.has32:
+        p.has32 = 0
+        return p.u32
+    if p.pos >= 4:
+        np_philox_bump(p.ctr)
+        np_philox_block(p.ctr, p.key, p.buf)
+        p.pos = 0
+    w = p.buf[p.pos]
+    p.pos += 1
+    p.has32 = 1
+    p.u32 = <uint32_t> (w >> 32)
+    return <uint32_t> w
+
+
+cdef inline uint32_t _px_bounded(_Philox *p, uint32_t n, uint32_t threshold) noexcept nogil:
+    """``bounded`` (ext/npdraw.pxd: numpy's Lemire draw on 32 bits) on ``_px_next32``, its rejection
+    threshold ``(2**32 - n) % n`` given (``_threshold``: the same for every draw of a group)."""
+    cdef uint64_t m
+    cdef uint32_t leftover
+    if n == 1:
+        return 0
+    m = (<uint64_t> _px_next32(p)) * n
+    leftover = <uint32_t> (m & 0xFFFFFFFFUL)
+    if leftover < n:
+        while leftover < threshold:
+            m = (<uint64_t> _px_next32(p)) * n
+            leftover = <uint32_t> (m & 0xFFFFFFFFUL)
+    return <uint32_t> (m >> 32)
+
+
+cdef inline uint32_t _threshold(uint32_t n) noexcept nogil:
+    """numpy's Lemire threshold for the range ``n`` (``n - 1`` its ``rng``): ``(UINT32_MAX - rng) % n``."""
+    return (<uint32_t> 0xFFFFFFFFUL - (n - 1)) % n if n > 1 else 0
+
+
+cdef inline void _px_load(_Philox *p, philox_state *st) noexcept nogil:
+    cdef int i
+    for i in range(4):
+        p.ctr[i] = st.ctr[i]
+        p.buf[i] = st.buffer[i]
+    p.key[0] = st.key[0]
+    p.key[1] = st.key[1]
+    p.pos = st.buffer_pos
+    p.has32 = st.has_uint32
+    p.u32 = st.uinteger
+
+
+cdef inline void _px_store(_Philox *p, philox_state *st) noexcept nogil:
+    cdef int i
+    for i in range(4):
+        st.ctr[i] = p.ctr[i]
+        st.buffer[i] = p.buf[i]
+    st.buffer_pos = p.pos
+    st.has_uint32 = p.has32
+    st.uinteger = p.u32
 
 
 cdef int _philox_direct = -1   # -1: not checked yet (``philox_direct``)
 
 
-def _draw(object rng, int samples, int n):
-    """``rng.random((samples, n))``: made here from a Philox generator's state when ``philox_direct()``."""
-    cdef philox_state *st
-    cdef double[:, ::1] x
-    if type(rng) is np.random.Generator and type(rng.bit_generator) is np.random.Philox and \
+cdef inline philox_state* _philox(object rng, bitgen_t *bg):
+    """The Philox state to draw from here (``philox_direct``), NULL to draw through ``bg``."""
+    if bg != NULL and type(rng.bit_generator) is np.random.Philox and \
             (_philox_direct == 1 or _philox_direct == -1 and philox_direct()):
-        bits = rng.bit_generator
-        out = np.empty((samples, n), dtype=np.float64)
-        if samples * n == 0:
-            return out
-        x = out
-        st = <philox_state *> (<bitgen_t *> PyCapsule_GetPointer(bits.capsule, "BitGenerator")).state
-        with bits.lock:
-            with nogil:
-                _philox_fill(st, &x[0, 0], <Py_ssize_t> samples * n)
-        return out
-    return rng.random((samples, n))
+        return <philox_state *> bg.state
+    return NULL
 
 
 def philox_direct() -> bool:
-    """Whether Philox generators are drawn from here: checked once, on first use, against
-    ``Generator.random`` on this numpy (the numbers and the state after, from every buffer position, over
-    lengths 1-13 and a long one, and across a carry of the counter); False: numpy draws them."""
+    """Whether Philox generators are drawn from their state here: checked once, on first use, against
+    ``Generator.integers`` on this numpy (the numbers and the state after, from every buffer position, a
+    kept half word or none, across a carry of the counter); False: through the bit generator."""
     global _philox_direct
     if _philox_direct != -1:
         return _philox_direct == 1
     _philox_direct = 1
     try:
-        for key, start in ((0x1234, 0), (2**63 + 5, 0), (7, 2**64 - 3)):
+        for key, start in ((0x1234, 0), (2**63 + 5, 0), (7, 2**64 - 2)):
             ctr = np.array([start, 0, 0, 0], dtype=np.uint64)
-            for skip in range(5):
-                for cnt in (*range(1, 14), 300 * 47):
+            for skip in range(10):
+                for samples, highs in ((1, [5]), (3, [2**31 + 1, 7]), (40, [4_000_000_000, 183_907_600, 17])):
                     a = np.random.Generator(np.random.Philox(key=key, counter=ctr))
                     b = np.random.Generator(np.random.Philox(key=key, counter=ctr))
-                    if skip:
-                        a.random(skip)
-                        b.random(skip)
-                    x, y = a.random((1, cnt)), _draw(b, 1, cnt)
-                    sa, sb = a.bit_generator.state, b.bit_generator.state
-                    if not (np.array_equal(x, y) and a.random() == b.random()
-                            and np.array_equal(sa["state"]["counter"], sb["state"]["counter"])
-                            and sa["buffer_pos"] == sb["buffer_pos"] and np.array_equal(sa["buffer"], sb["buffer"])):
+                    for r in (a, b):
+                        r.integers(0, 10, size=skip % 2)
+                        r.random(skip // 2)
+                    want = a.integers(0, np.asarray(highs, dtype=np.int64), size=(samples, len(highs)))
+                    if not (np.array_equal(_numbers(b, samples, highs, True), want)
+                            and a.integers(2**32, size=3).tolist() == b.integers(2**32, size=3).tolist()
+                            and a.random() == b.random()):
                         _philox_direct = 0
     except Exception:
         _philox_direct = 0
     return _philox_direct == 1
 
 
-def _values(tabs, const uint8_t[:, ::1] hands, int kind, int64_t low_top):
-    """The value that decides the pot of every row: the first table's, or under ``kind`` 2 (a low pot
-    with the 8 qualifier, ``hands.low_pot_values``) the qualifying low + QUALIFIED, else the high."""
-    cdef Py_ssize_t rows = hands.shape[0], i
-    out_a = np.empty(rows, dtype=np.int32)
-    if tabs[0].evaluate_into(hands, out_a) >= 0:
-        raise ValueError("invalid hand in an equity batch")
-    res = out_a.astype(np.int64)
-    if kind != 2:
-        return res
-    out_b = np.empty(rows, dtype=np.int32)
-    if tabs[1].evaluate_into(hands, out_b) >= 0:
-        raise ValueError("invalid hand in an equity batch")
-    cdef int64_t[::1] r = res
-    cdef const int32_t[::1] hi = out_b
-    cdef int64_t raw
-    with nogil:
-        for i in range(rows):
-            raw = low_top - r[i]
-            if (raw >> 20) == 0 and ((raw >> 16) & 0xF) <= 7:
-                r[i] = r[i] + QUALIFIED
+def _numbers(object rng, int samples, highs, bint direct=False):
+    """``rng.integers(0, highs, size=(samples, len(highs)))`` (``highs`` below 2**32) drawn here as
+    ``equity`` draws its numbers (``direct``: from a Philox state copied here, as ``equity`` draws from a
+    Philox generator once ``philox_direct`` holds), for the tests that check them against numpy."""
+    cdef int g = len(highs), s, i
+    cdef uint32_t hi[MAXN]
+    cdef _Philox px
+    cdef philox_state *st = NULL
+    for i in range(g):
+        hi[i] = highs[i]
+    out = np.empty((samples, g), dtype=np.int64)
+    cdef int64_t[:, ::1] o = out
+    cdef bitgen_t *bg = _bitgen(rng)
+    if bg == NULL or g > MAXN:
+        raise TypeError("a numpy.random.Generator and at most 60 bounds")
+    if direct:
+        if type(rng.bit_generator) is not np.random.Philox:
+            raise TypeError("direct: a Philox generator")
+        st = <philox_state *> bg.state
+    with rng.bit_generator.lock:
+        with nogil:
+            if st != NULL:
+                _px_load(&px, st)
+                for s in range(samples):
+                    for i in range(g):
+                        o[s, i] = _px_bounded(&px, hi[i], _threshold(hi[i]))
+                _px_store(&px, st)
             else:
-                r[i] = hi[i]
-    return res
+                for s in range(samples):
+                    for i in range(g):
+                        o[s, i] = bounded(bg, hi[i])
+    return out
 
 
-def equity(object rng, const uint8_t[::1] unseen, const uint8_t[::1] mine, int need_me,
-           const uint8_t[::1] opp_cards, const uint8_t[::1] opp_len, int final, int samples,
-           object mine_tabs, object opp_tabs, int kind, int64_t low_top):
+cdef inline int64_t _pot_value(int32_t first, int32_t second, int kind, int64_t low_top) noexcept nogil:
+    """The value that decides the pot: the first table's, or under ``kind`` 2 (a low pot with the 8
+    qualifier, ``hands.low_pot_values``, CP-5.4) the qualifying low + QUALIFIED, else the high."""
+    cdef int64_t raw
+    if kind != 2:
+        return first
+    raw = low_top - first
+    if (raw >> 20) == 0 and ((raw >> 16) & 0xF) <= 7:
+        return first + QUALIFIED
+    return second
+
+
+def equity(object rng, bytes unseen, bytes mine, int need_me, bytes opp_cards, bytes opp_len, int final,
+           int samples, object mine_tabs, object opp_tabs, int kind, int64_t low_top):
     """The share of the pot won against ``samples`` random completions (ties shared).
 
     ``unseen``: the cards the bot cannot see, in deck order; ``mine``: its cards (and the common card),
@@ -247,63 +270,186 @@ def equity(object rng, const uint8_t[::1] unseen, const uint8_t[::1] mine, int n
     ``mine_tabs`` / ``opp_tabs``: (table, second table or None) for the bot's and the opponents' hand
     sizes; ``kind`` 2 when the second table gives the high values of a low pot with a qualifier.
     """
-    cdef int n = unseen.shape[0], nopp = opp_len.shape[0], wm = mine.shape[0] + need_me
-    cdef int total = need_me, j, s, c, at, off, L
+    cdef int n = len(unseen), nopp = len(opp_len), nm = len(mine), wm = nm + need_me
+    cdef const uint8_t *un = unseen
+    cdef const uint8_t *mc = mine
+    cdef const uint8_t *oc = opp_cards
+    cdef const uint8_t *ol = opp_len
+    cdef int total = need_me, j, s, c, i, at, off, L, row
     for j in range(nopp):
-        total += final - opp_len[j]
-    if n > MAXN or total > n or wm > 8 or final > 8 or total == 0 and nopp == 0:
+        total += final - ol[j]
+    if n > MAXN or total > n or wm > MAXW or final > MAXW or nopp == 0 or samples <= 0 \
+            or len(opp_cards) + total - need_me != nopp * final:
         raise ValueError("equity: unsupported sizes")
-    x_arr = _draw(rng, samples, n)
-    cdef const double[:, ::1] x = x_arr
-    sel_arr = np.empty((samples, max(total, 1)), dtype=np.uint8)
-    cdef uint8_t[:, ::1] sel = sel_arr
-    cdef bint ties = False
-    cdef double t = (total + 3.0 * sqrt(total) + 3.0) / n
-    with nogil:
-        for s in range(samples):
-            if total > 0 and not _select(&x[s, 0], n, total, t, &sel[s, 0]):
-                ties = True
-                break
-    if ties:
-        global ARGSORT_FALLBACKS
-        ARGSORT_FALLBACKS += 1
-        sel_arr = np.argsort(x_arr, axis=1)[:, :max(total, 1)].astype(np.uint8)
-        sel = sel_arr
-    m_arr = np.empty((samples, wm), dtype=np.uint8)
-    o_arr = np.empty((nopp * samples, final), dtype=np.uint8)
-    cdef uint8_t[:, ::1] mh = m_arr
-    cdef uint8_t[:, ::1] oh = o_arr
-    cdef int nm = mine.shape[0]
-    with nogil:
-        for s in range(samples):
+    # 8 bytes beyond the last row: a row is stored as one 8-byte word (``_LITTLE``), its tail spilling over
+    # the start of the next row, which is stored after it (or the padding)
+    m_arr = np.empty(samples * wm + 8, dtype=np.uint8)[:samples * wm].reshape(samples, wm)
+    o_arr = np.empty(nopp * samples * final + 8, dtype=np.uint8)[:nopp * samples * final].reshape(nopp * samples, final)
+    cdef uint8_t *mh = <uint8_t *> cnp.PyArray_DATA(m_arr)
+    cdef uint8_t *oh = <uint8_t *> cnp.PyArray_DATA(o_arr)
+    cdef uint8_t base[64]
+    cdef uint8_t dk[4][72]
+    cdef uint64_t tm_me = 0, w
+    cdef uint64_t tmo[MAXN]
+    cdef uint64_t first[MAXN]
+    cdef uint8_t t
+    cdef uint32_t prod[MAXN]
+    cdef uint32_t rad[MAXN]
+    cdef uint64_t mag[MAXN]
+    cdef uint64_t pmag[MAXN]
+    cdef int glen[MAXN]
+    cdef int ng, g, k, b, nb, i0
+    cdef uint32_t x, xi
+    cdef uint64_t pk
+    ng = _groups(n, total, prod, glen)
+    cdef uint32_t thr[MAXN]
+    for g in range(ng):
+        thr[g] = _threshold(prod[g])
+    # The offset of position i is (x // P) mod (n - i), P the product of the ranges before it in its group
+    # (the quotient-then-remainder reading, each position on its own: no chain of divisions). ``mag`` and
+    # ``pmag``: 2**64 / (n - i) and 2**64 / P rounded up (``fastmod``, ``fastdiv``); 0 for a divisor 1.
+    i = 0
+    for g in range(ng):
+        pk = 1
+        for k in range(glen[g]):
+            rad[i] = n - i
+            mag[i] = 0xFFFFFFFFFFFFFFFFULL // rad[i] + 1 if rad[i] > 1 else 0
+            pmag[i] = 0xFFFFFFFFFFFFFFFFULL // pk + 1 if pk > 1 else 0
+            pk *= rad[i]
+            i += 1
+    for i in range(64):
+        base[i] = un[i] if i < n else 0
+    cdef bitgen_t *bg = _bitgen(rng)
+    cdef philox_state *st = _philox(rng, bg)
+    cdef _Philox px
+    cdef const int64_t[:, ::1] nums
+    if bg == NULL:  # not a numpy Generator: its own ``integers``, the same numbers
+        nums = np.ascontiguousarray(rng.integers(0, np.asarray([prod[g] for g in range(ng)], dtype=np.int64),
+                                                 size=(samples, ng)), dtype=np.int64)
+    cdef uint8_t *offs = <uint8_t *> malloc(<size_t> samples * total + 1)
+    if offs == NULL:
+        raise MemoryError()
+    try:
+        # The offsets: a number per group, read in mixed radix.
+        with rng.bit_generator.lock if bg != NULL else _NoLock():
+            with nogil:
+                if st != NULL:
+                    _px_load(&px, st)
+                for s in range(samples):
+                    i = 0
+                    for g in range(ng):
+                        if st != NULL:
+                            x = _px_bounded(&px, prod[g], thr[g])
+                        elif bg != NULL:
+                            x = bounded(bg, prod[g])
+                        else:
+                            x = <uint32_t> nums[s, g]
+                        i0 = i
+                        for k in range(glen[g]):
+                            xi = fastdiv(x, pmag[i]) if i > i0 else x
+                            offs[s * total + i] = <uint8_t> fastmod(xi, mag[i], rad[i])
+                            i += 1
+                if st != NULL:
+                    _px_store(&px, st)
+        # The hands: the known cards, then the drawn ones, a partial Fisher-Yates of the unseen cards per
+        # sample, four samples side by side (their swaps are independent: the processor overlaps them).
+        if _LITTLE:  # the known cards of each hand as the low bytes of a word
             for c in range(nm):
-                mh[s, c] = mine[c]
-            for c in range(need_me):
-                mh[s, nm + c] = unseen[sel[s, c]]
-        at = need_me
-        off = 0
-        for j in range(nopp):
-            L = opp_len[j]
-            for s in range(samples):
-                for c in range(L):
-                    oh[j * samples + s, c] = opp_cards[off + c]
-                for c in range(final - L):
-                    oh[j * samples + s, L + c] = unseen[sel[s, at + c]]
-            at += final - L
-            off += L
-    my_arr = _values(mine_tabs, m_arr, kind, low_top)
-    their_arr = _values(opp_tabs, o_arr, kind, low_top)
-    cdef const int64_t[::1] my = my_arr
-    cdef const int64_t[::1] th = their_arr
-    cdef int64_t best, w2 = 0
+                tm_me |= (<uint64_t> mc[c]) << (8 * c)
+            off = 0
+            for j in range(nopp):
+                tmo[j] = 0
+                for c in range(ol[j]):
+                    tmo[j] |= (<uint64_t> oc[off + c]) << (8 * c)
+                off += ol[j]
+        with nogil:
+            for b in range(4):
+                memset(&dk[b][0], 0, 72)
+            for s in range(0, samples, 4):
+                nb = samples - s if samples - s < 4 else 4
+                for b in range(nb):
+                    memcpy(&dk[b][0], base, 64)
+                for i in range(total):
+                    for b in range(nb):
+                        j = i + offs[(s + b) * total + i]
+                        t = dk[b][i]
+                        dk[b][i] = dk[b][j]
+                        dk[b][j] = t
+                for b in range(nb):
+                    if _LITTLE:  # a row: the known cards' word, the drawn cards' word shifted above them
+                        if nm < 8:
+                            memcpy(&w, &dk[b][0], 8)
+                            w = tm_me | (w << (8 * nm))
+                        else:
+                            w = tm_me
+                        memcpy(&mh[(s + b) * wm], &w, 8)
+                        at = need_me
+                        for j in range(nopp):
+                            memcpy(&w, &dk[b][at], 8)
+                            w = tmo[j] | (w << (8 * ol[j]))
+                            if s + b == 0:
+                                first[j] = w
+                            memcpy(&oh[(j * samples + s + b) * final], &w, 8)
+                            at += final - ol[j]
+                        continue
+                    row = (s + b) * wm
+                    for c in range(nm):
+                        mh[row + c] = mc[c]
+                    for c in range(need_me):
+                        mh[row + nm + c] = dk[b][c]
+                    at = need_me
+                    off = 0
+                    for j in range(nopp):
+                        L = ol[j]
+                        row = (j * samples + s + b) * final
+                        for c in range(L):
+                            oh[row + c] = oc[off + c]
+                        for c in range(final - L):
+                            oh[row + L + c] = dk[b][at + c]
+                        at += final - L
+                        off += L
+            if _LITTLE:  # the first row of each opponent but the first, over which the previous one's last spilt
+                for j in range(1, nopp):
+                    for c in range(final):
+                        oh[j * samples * final + c] = <uint8_t> (first[j] >> (8 * c))
+    finally:
+        free(offs)
+    vals = np.empty(2 * (nopp + 1) * samples if kind == 2 else (nopp + 1) * samples, dtype=np.int32)
+    cdef int32_t *va = <int32_t *> cnp.PyArray_DATA(vals)
+    cdef int32_t *ma = va
+    cdef int32_t *ta = va + samples
+    cdef int32_t *mb = ma
+    cdef int32_t *tb = ta
+    if kind == 2:  # the second values (``_pot_value`` reads them only then)
+        mb = va + (nopp + 1) * samples
+        tb = mb + samples
+    if mine_tabs[0].evaluate_into(m_arr, vals[:samples]) >= 0 \
+            or opp_tabs[0].evaluate_into(o_arr, vals[samples:(nopp + 1) * samples]) >= 0:
+        raise ValueError("invalid hand in an equity batch")
+    if kind == 2 and (mine_tabs[1].evaluate_into(m_arr, vals[(nopp + 1) * samples:(nopp + 2) * samples]) >= 0
+                      or opp_tabs[1].evaluate_into(o_arr, vals[(nopp + 2) * samples:]) >= 0):
+        raise ValueError("invalid hand in an equity batch")
+    cdef int64_t best, v, mv, w2 = 0
     with nogil:
         for s in range(samples):
             best = -1
             for j in range(nopp):
-                if th[j * samples + s] > best:
-                    best = th[j * samples + s]
-            if my[s] > best:
+                v = _pot_value(ta[j * samples + s], tb[j * samples + s], kind, low_top)
+                if v > best:
+                    best = v
+            mv = _pot_value(ma[s], mb[s], kind, low_top)
+            if mv > best:
                 w2 += 2
-            elif my[s] == best:
+            elif mv == best:
                 w2 += 1
     return (w2 / 2.0) / samples
+
+
+class _NoLock:
+    """A context that holds nothing (the draws were made by the generator's own ``integers``)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
