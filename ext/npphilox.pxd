@@ -8,8 +8,8 @@ it checks that layout against numpy's own draws or documented state setter first
 ``games.classic_poker.fast._equity.philox_direct``). The block function is numpy's ``philox4x64_round``
 ten times with the key bumped between rounds: ``np_philox_block`` one block of a counter,
 ``np_philox_2blocks`` two blocks at once (their multiplies overlap; four run out of registers and are slower).
-Whether gcc's vectorization helps depends on the caller: the equity fill is about a fifth slower with it off,
-the blackjack stub's refill faster (its own attribute there).
+The blackjack stub's refill uses the two-block function with gcc's vectorization off (its own attribute there:
+faster so).
 numpy bumps the counter (``np_philox_bump``) before each block of four 64-bit words, draws a 32-bit
 number as a word's low half then its high half, and a double as the top 53 bits of a word
 (``np_philox_double``). Inline C only: a module that cimports it compiles its own copy.
