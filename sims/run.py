@@ -32,11 +32,13 @@ note at their decisions (``PolicyBot.act_noted``, the same draws as ``act``), so
 played by the readable engine; one with only action terms (``chance=False``) leaves units whose bots note
 nothing uncorrected, and they keep their fast paths.
 
-A fast path may play a whole summary shard itself (``FastPath.play_shard``, blackjack casino): asked when
-the seating is fixed (duplicate or fixed), one path plays every rotation, the deals pass by the rotation
-(no dealer chain) and units are single deals, it deals each deal from the stream ``(0, 0, d, 0)`` exactly as
-``GameEntry.deal`` would, plays rotation r from ``(0, 0, d, r + 1)``, and gives the columns of
-``SHARD_BATCH`` deals a call, the luck correction included under ``auto``: the same rows, no ``State``.
+A fast path may play a whole summary shard itself (``FastPath.play_shard``: blackjack casino, dice poker,
+Quintet, Raspisnoy, Preferans): asked when the seating is fixed (duplicate or fixed), one path plays every
+rotation, the deals pass by the rotation (no dealer chain) and no ``match_length`` is set, it deals each unit
+from the stream ``(0, 0, d, 0)`` exactly as ``GameEntry.deal`` would, plays rotation r from
+``(0, 0, d, r + 1)``, and gives the columns of a batch of units a call (``_batch``: about a second of the
+path's declared speed, at most ``SHARD_BATCH``), the luck correction included under ``auto`` where the path
+gives it: the same rows, no ``State``.
 
 ``record: decisions`` is ``record: full`` plus the ``decisions`` table: every unit is played by the
 readable engine with each bot's ``act`` timed (``play_timed``), never by a fast path (a kernel has no
@@ -247,20 +249,34 @@ def _unit_luck(luck: LuckEstimator | None, bots: Sequence[Any], plays: Sequence[
     return luck if any(knows_policy(bots[b]) for seating in plays for b in seating) else None
 
 
-#: Deals per ``FastPath.play_shard`` call: cancellation and progress are looked at between calls (blackjack:
+#: Most units per ``FastPath.play_shard`` call: cancellation and progress are looked at between calls (blackjack:
 #: about 50 ms of kernel a call; at 4,096 the batches' Arrow building cost a quarter of the kernel, issue 30).
 SHARD_BATCH = 32768
+#: Seconds of a path's declared speed a ``play_shard`` call plays, at most (the declared speed is at most half
+#: the slowest measured, so a call takes under this): a Raspisnoy match takes a thousand times a blackjack
+#: round, and 32,768 of them would hold progress and cancellation for half a minute.
+BATCH_SECONDS = 1.0
+
+
+def _batch(fp: FastPath, rules: Any, players: int, rotation_bots: Sequence[Sequence[Any]]) -> int:
+    """Units per ``play_shard`` call: ``BATCH_SECONDS`` at the path's declared speed (``FastPath.speed``, units
+    a second of one rotation) over the unit's rotations, at least 16 and at most ``SHARD_BATCH``."""
+    speed = fp.speed(rules, players, rotation_bots[0])
+    if not speed:
+        return SHARD_BATCH
+    return max(1, min(SHARD_BATCH, max(16, int(speed * BATCH_SECONDS / len(rotation_bots)))))
 
 
 def _play_shard(fp: FastPath, rules: Any, players: int, deals: range, streams: Streams, plays: Sequence[Sequence[int]],
                 labels: Sequence[str], rotation_bots: Sequence[Sequence[Any]], luck: bool, rows: TournamentRows,
                 should_stop: Callable[[], bool] | None, on_unit: Callable[[int], None] | None, k: int) -> bool:
-    """The whole shard by the fast path's ``play_shard`` (the deals dealt and played in batches of
-    ``SHARD_BATCH``, the columns into ``rows``); False, having added nothing, when the path declines."""
-    for lo in range(deals.start, deals.stop, SHARD_BATCH):
+    """The whole shard by the fast path's ``play_shard`` (the deals dealt and played in batches of ``_batch``
+    units, the columns into ``rows``); False, having added nothing, when the path declines."""
+    size = _batch(fp, rules, players, rotation_bots)
+    for lo in range(deals.start, deals.stop, size):
         if should_stop is not None and should_stop():
             raise ShardCancelled(f"shard {k} stopped at deal {lo}: the job was cancelled")
-        batch = range(lo, min(lo + SHARD_BATCH, deals.stop))
+        batch = range(lo, min(lo + size, deals.stop))
         cols = fp.play_shard(rules, players, batch, streams, rotation_bots, luck)
         if cols is None:
             assert lo == deals.start, "a fast path declined a shard it had begun"

@@ -249,3 +249,30 @@ def test_preferans_shard_tables_are_the_per_unit_paths(opts: dict[str, Any], sea
             _assert_same(got, want, (players, seating, bots))
             nulls += got["deals"]["contract"].null_count
     assert nulls > 0, "a raspasy deal made nulls"
+
+
+def test_a_shard_of_slow_units_is_played_in_batches_of_about_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sims.run._batch``: a call plays about ``BATCH_SECONDS`` of the path's declared speed (at least 16 units),
+    so progress and cancellation are looked at between calls of a long shard of matches; the rows do not depend
+    on the batches. Blackjack's rounds keep the largest batch."""
+    import sims.run
+    from games.raspisnoy.fast.playout import FAST
+    from sims.run import SHARD_BATCH, _batch, _run_tournament, run_shard
+
+    spec = _spec("raspisnoy", {"preset": "classic"}, 3, ["random"], "duplicate", 5, 40, 40)
+    rules = registry.game("raspisnoy").rules({"preset": "classic"})
+    bots = [[registry.make("raspisnoy/random", {})] * 3] * 3
+    per_second = FAST.speed(rules, 3, bots[0])
+    assert per_second is not None
+    assert _batch(FAST, rules, 3, bots) == max(16, int(per_second / 3)) < SHARD_BATCH
+    from games.blackjack.fast.playout import FAST as BLACKJACK
+
+    casino = registry.game("blackjack").rules({"preset": "casino"})
+    assert _batch(BLACKJACK, casino, 1, [[registry.make("blackjack/random", {})]]) == SHARD_BATCH
+    whole = run_shard(spec, 0)
+    monkeypatch.setattr(sims.run, "BATCH_SECONDS", 0.0)  # the floor: 16 matches a call
+    progress: list[int] = []
+    played = _shard_path(monkeypatch)
+    got = _run_tournament(spec, 0, on_unit=progress.append)
+    assert played == [16, 16, 8] and progress == [16, 32, 40]
+    _assert_same(got, whole, "batches of 16")
