@@ -56,11 +56,11 @@ test: build services lint typecheck
 # pulkas per case, 2,800 random units per case of the other games (560 for slow engines; long: see
 # tests/conformance/README.md), and 3,000 random hands per variant of the PokerKit cross-check of classic
 # poker (600 in make test; docs/classic-poker.md, "Checked against PokerKit"), and every fast path's parity with
-# its readable engine on ten times make test's deals (tests/test_fast_paths.py, test_fast_paths_classic.py).
+# its readable engine on twenty times make test's deals (tests/test_fast_paths.py, test_fast_paths_classic.py).
 conformance-deep: build
 	CONFORMANCE_DEPTH=28 $(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist load tests/conformance
 	POKERKIT_HANDS=3000 $(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist load tests/test_classic_poker_pokerkit.py
-	FAST_PATH_DEPTH=10 $(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist load tests/test_fast_paths.py tests/test_fast_paths_classic.py
+	FAST_PATH_DEPTH=20 $(VENV)/bin/pytest -q -n $(TEST_JOBS) --dist load tests/test_fast_paths.py tests/test_fast_paths_classic.py
 
 bench: build
 	$(PIP) install -q '.[bench]' --no-build-isolation --no-deps 2>/dev/null || true

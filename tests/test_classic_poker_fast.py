@@ -333,8 +333,8 @@ def test_openers_play_as_the_engine(rules: Rules, players: int, seats: str) -> N
 def test_openers_under_other_options_play_as_the_engine(rules: Rules) -> None:
     """Openers on the short deck, where the opener's cards kept aside shrink a new stock and can limit the
     next draw (CP-7.5), and with low pots (openers are still jacks or better by the high hand)."""
-    check_parity(ENTRY, FAST, rules, RANDOM * 6, deals=300, seed=23)
-    check_parity(ENTRY, FAST, rules, [RULES_TABLE[0], RANDOM[0]] * 3, deals=100, seed=24)
+    check_parity(ENTRY, FAST, rules, RANDOM * 6, deals=150, seed=23)
+    check_parity(ENTRY, FAST, rules, [RULES_TABLE[0], RANDOM[0]] * 3, deals=60, seed=24)
 
 
 WILD_OPENERS = [dataclasses.replace(JACKPOTS, deck="53"), dataclasses.replace(NO_FOUR_FLUSH, deck="53", joker="bug"),
