@@ -31,11 +31,10 @@ int64 array.
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t, uint32_t
-from libc.stdlib cimport free, realloc
-from libc.string cimport memcpy
 
 import numpy as np
 
+from ext.colbuf cimport Buf, buf_columns, bufs_free, bufs_init, put8, put16, put64, putf
 from ext.npdraw cimport bitgen_t, bounded
 
 cdef extern from *:
@@ -1055,57 +1054,6 @@ cdef int heuristic(Opt *o, G *g, const int *legal, int m, int me) noexcept nogil
 
 # ---------------------------------------------------------------- a shard's columns (issue 30)
 
-cdef struct Buf:
-    char* p
-    size_t n  # bytes used
-    size_t cap
-
-
-cdef int grow(Buf* b, size_t more) except -1:
-    cdef size_t cap = b.cap if b.cap else 4096
-    cdef char* p
-    while cap < b.n + more:
-        cap *= 2
-    p = <char*>realloc(b.p, cap)
-    if p == NULL:
-        raise MemoryError()
-    b.p = p
-    b.cap = cap
-    return 0
-
-
-cdef inline int put8(Buf* b, int v) except -1:
-    if b.n + 1 > b.cap:
-        grow(b, 1)
-    (<signed char*>(b.p + b.n))[0] = <signed char>v
-    b.n += 1
-    return 0
-
-
-cdef inline int put16(Buf* b, int v) except -1:
-    if b.n + 2 > b.cap:
-        grow(b, 2)
-    (<short*>(b.p + b.n))[0] = <short>v
-    b.n += 2
-    return 0
-
-
-cdef inline int put64(Buf* b, int64_t v) except -1:
-    if b.n + 8 > b.cap:
-        grow(b, 8)
-    (<int64_t*>(b.p + b.n))[0] = v
-    b.n += 8
-    return 0
-
-
-cdef inline int putf(Buf* b, double v) except -1:
-    if b.n + 8 > b.cap:
-        grow(b, 8)
-    (<double*>(b.p + b.n))[0] = v
-    b.n += 8
-    return 0
-
-
 # The buffers of ``Shard`` (name, numpy dtype): per deal row (a ``has_*`` mask beside each nullable column;
 # ``contract`` codes a call id and /wt as 2 * id + wt), its ``tricks`` (n a row), then per seat row.
 _BUFS = (("dealer", "i1"), ("deal_no", "i2"), ("phase", "i1"), ("kind", "i1"), ("bought", "i1"),
@@ -1151,31 +1099,16 @@ cdef class Shard:
     cdef int deal_no  # the next deal row's number within its match
 
     def __cinit__(self, int players):
-        cdef int i
-        for i in range(NBUF):
-            self.bufs[i].p = NULL
-            self.bufs[i].n = 0
-            self.bufs[i].cap = 0
+        bufs_init(self.bufs, NBUF)
         self.players = players
         self.deal_no = 0
 
     def __dealloc__(self):
-        cdef int i
-        for i in range(NBUF):
-            free(self.bufs[i].p)
+        bufs_free(self.bufs, NBUF)
 
     def columns(self):
         """Every buffer as a numpy array (a copy) by name (``_BUFS``)."""
-        cdef int i
-        cdef unsigned char[::1] view
-        out = {}
-        for i, (name, dtype) in enumerate(_BUFS):
-            arr = np.empty(self.bufs[i].n, dtype=np.uint8)
-            if self.bufs[i].n:
-                view = arr
-                memcpy(&view[0], self.bufs[i].p, self.bufs[i].n)
-            out[name] = arr.view(dtype)
-        return out
+        return buf_columns(self.bufs, _BUFS)
 
 
 cdef class Match:

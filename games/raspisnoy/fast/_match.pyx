@@ -24,11 +24,12 @@ points (R-5.5: a factor of 1.5 can make halves), so they are exact integers here
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.math cimport fabs
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 import numpy as np
 
+from ext.colbuf cimport Buf, buf_columns, bufs_free, bufs_init, put8, put16, put32, put64
 from ext.npdraw cimport bitgen_t, random_index
 from games.raspisnoy.fast.tricks cimport bid_values_of, engine_moves, led_of, trick_trump_of, winner_index
 
@@ -360,6 +361,27 @@ cdef int points_half(Opt* o, Game* g, int s) noexcept nogil:
     return p
 
 
+cdef int tally(Opt* o, Game* g, int* pts, long long* totals, int* tricks, int* made, int* darks, int* passes,
+               int* bid_sum, int* nmade) noexcept nogil:
+    """A played deal's points in halves per seat (R-5.5) into ``pts``, added to the match's running totals (its
+    seat rows, R-8.2), and the deal's bid sum and bids made (with bids, R-3.5); returns 1 when a half point
+    occurs."""
+    cdef int s, halves = 0
+    bid_sum[0] = nmade[0] = 0
+    for s in range(o.n):
+        pts[s] = points_half(o, g, s)
+        totals[s] += pts[s]
+        halves |= pts[s] & 1
+        tricks[s] += g.taken[s]
+        if g.bidding:
+            bid_sum[0] += g.bids[s]
+            nmade[0] += g.bids[s] == g.taken[s]
+            made[s] += g.bids[s] == g.taken[s]
+            darks[s] += g.dark[s]
+            passes[s] += g.bids[s] == 0
+    return halves
+
+
 cdef inline object half_json(long long p):
     """``scoring.as_json`` of a number of half points: an int, or a float ending in .5."""
     if p % 2 == 0:
@@ -368,57 +390,6 @@ cdef inline object half_json(long long p):
 
 
 # ---------------------------------------------------------------- a shard's columns (issue 30)
-
-cdef struct Buf:
-    char* p
-    size_t n  # bytes used
-    size_t cap
-
-
-cdef int grow(Buf* b, size_t more) except -1:
-    cdef size_t cap = b.cap if b.cap else 4096
-    cdef char* p
-    while cap < b.n + more:
-        cap *= 2
-    p = <char*>realloc(b.p, cap)
-    if p == NULL:
-        raise MemoryError()
-    b.p = p
-    b.cap = cap
-    return 0
-
-
-cdef inline int put8(Buf* b, int v) except -1:
-    if b.n + 1 > b.cap:
-        grow(b, 1)
-    (<signed char*>(b.p + b.n))[0] = <signed char>v
-    b.n += 1
-    return 0
-
-
-cdef inline int put16(Buf* b, int v) except -1:
-    if b.n + 2 > b.cap:
-        grow(b, 2)
-    (<short*>(b.p + b.n))[0] = <short>v
-    b.n += 2
-    return 0
-
-
-cdef inline int put32(Buf* b, int v) except -1:
-    if b.n + 4 > b.cap:
-        grow(b, 4)
-    (<int*>(b.p + b.n))[0] = v
-    b.n += 4
-    return 0
-
-
-cdef inline int put64(Buf* b, long long v) except -1:
-    if b.n + 8 > b.cap:
-        grow(b, 8)
-    (<long long*>(b.p + b.n))[0] = v
-    b.n += 8
-    return 0
-
 
 #: The trump sources of ``state.trump_of`` (R-8.2), as ``Coded`` names; the trump is its suit (0-3) or 4, none.
 SOURCES = ("fixed", "turned", "drawn", "none", "rotating")
@@ -467,30 +438,15 @@ cdef class Shard:
     cdef readonly int players
 
     def __cinit__(self, int players):
-        cdef int i
-        for i in range(NBUF):
-            self.bufs[i].p = NULL
-            self.bufs[i].n = 0
-            self.bufs[i].cap = 0
+        bufs_init(self.bufs, NBUF)
         self.players = players
 
     def __dealloc__(self):
-        cdef int i
-        for i in range(NBUF):
-            free(self.bufs[i].p)
+        bufs_free(self.bufs, NBUF)
 
     def columns(self):
         """Every buffer as a numpy array (a copy) by name (``_BUFS``)."""
-        cdef int i
-        cdef unsigned char[::1] view
-        out = {}
-        for i, (name, dtype) in enumerate(_BUFS):
-            arr = np.empty(self.bufs[i].n, dtype=np.uint8)
-            if self.bufs[i].n:
-                view = arr
-                memcpy(&view[0], self.bufs[i].p, self.bufs[i].n)
-            out[name] = arr.view(dtype)
-        return out
+        return buf_columns(self.bufs, _BUFS)
 
 
 cdef class Match:
@@ -670,19 +626,7 @@ cdef class Match:
             self._start(&g, i, runs)
             play_deal(&self.o, &g, kinds, bg, acts, NULL, NULL)
             self._end(&g, runs)
-            halves = 0
-            bid_sum = nmade = 0
-            for s in range(n):
-                pts[s] = points_half(&self.o, &g, s)
-                totals[s] += pts[s]
-                halves |= pts[s] & 1
-                tricks[s] += g.taken[s]
-                if g.bidding:
-                    bid_sum += g.bids[s]
-                    nmade += g.bids[s] == g.taken[s]
-                    made[s] += g.bids[s] == g.taken[s]
-                    darks[s] += g.dark[s]
-                    passes[s] += g.bids[s] == 0
+            halves = tally(&self.o, &g, pts, totals, tricks, made, darks, passes, &bid_sum, &nmade)
             number, kind, k = i + 1, KINDS[g.kind], g.k
             name = "none" if g.trump < 0 else SUITS[g.trump]
             source = SOURCES[self.sources[i]]
@@ -732,19 +676,7 @@ cdef class Match:
             self._start(&g, i, runs)
             play_deal(&self.o, &g, kinds, bg, acts, NULL, NULL)
             self._end(&g, runs)
-            halves = 0
-            bid_sum = nmade = 0
-            for s in range(n):
-                pts[s] = points_half(&self.o, &g, s)
-                totals[s] += pts[s]
-                halves |= pts[s] & 1
-                tricks[s] += g.taken[s]
-                if g.bidding:
-                    bid_sum += g.bids[s]
-                    nmade += g.bids[s] == g.taken[s]
-                    made[s] += g.bids[s] == g.taken[s]
-                    darks[s] += g.dark[s]
-                    passes[s] += g.bids[s] == 0
+            halves = tally(&self.o, &g, pts, totals, tricks, made, darks, passes, &bid_sum, &nmade)
             put8(&b[B_DEALER], g.dealer)
             put16(&b[B_NUMBER], i + 1)
             put8(&b[B_KIND], g.kind)
