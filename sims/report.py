@@ -52,6 +52,7 @@ SHARD_GLOB = "shard-*.parquet"  # as storage.layout.SHARD_GLOB; temporary files 
 SEATS_KEYS = ("deal", "rotation", "seat", "bot_index", "bot")
 DEALS_KEYS = ("deal", "rotation")
 TOURNAMENT_TABLES = ("deals", "seats", "records")
+READ_THREADS = False  # read_job_table reads a local shard file on one thread
 
 
 def game_columns(spec: dict[str, Any]) -> tuple[tuple[Column, ...], tuple[Column, ...]]:
@@ -63,12 +64,17 @@ def game_columns(spec: dict[str, Any]) -> tuple[tuple[Column, ...], tuple[Column
     return tuple(tables.deals), tuple(tables.seats)
 
 
+#: The key columns the statistics read (``sims.stats``): not a deal's rotation nor a row's seat.
+DEALS_READ = ("deal",)
+SEATS_READ = ("deal", "rotation", "bot_index", "bot")
+
+
 def reading_lists(spec: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The ``deals`` and ``seats`` columns a tournament report reads: the keys, then the game's
+    """The ``deals`` and ``seats`` columns a tournament report reads: the keys it uses, then the game's
     ``category`` and ``measure`` columns (``score`` among them)."""
     deals, seats = game_columns(spec)
-    return (DEALS_KEYS + tuple(c.name for c in deals if c.role != "label"),
-            SEATS_KEYS + tuple(c.name for c in seats if c.role != "label") + (stats.ADJUSTED,))
+    return (DEALS_READ + tuple(c.name for c in deals if c.role != "label"),
+            SEATS_READ + tuple(c.name for c in seats if c.role != "label") + (stats.ADJUSTED,))
 
 
 #: ``leaderboard.adjustment`` of a game without a ``LuckEstimator`` under ``variance_reduction: auto``.
@@ -117,7 +123,10 @@ def read_job_table(job_dir: Location, table: str, columns: tuple[str, ...] | Non
     as_dictionary = [c for c in dictionary if c in names and (cols is None or c in cols)]
     # File by file: pq.read_table and datasets import pyarrow.dataset, which a job's report has no other use
     # for (and which imports pandas unless probed: storage.parquet.skip_pandas_probe); issue 30 item 4.
-    parts = [pq.ParquetFile(f, read_dictionary=as_dictionary or None).read(columns=cols) for f in files]
+    # One thread: Arrow's pool costs CPU to wake and hand over a shard's few column chunks (in `rasklad run`
+    # twice the CPU of the read itself), and a job's CPU, not the report's wall time, is what counts.
+    parts = [pq.ParquetFile(f, read_dictionary=as_dictionary or None).read(columns=cols, use_threads=READ_THREADS)
+             for f in files]
     if all(t.schema.equals(parts[0].schema) for t in parts[1:]):
         return pa.concat_tables(parts)
     # shards whose schemas differ (rasklad writes none): a dataset's unification, as before

@@ -21,6 +21,7 @@ No column of a game is named here: the game's own columns come with their declar
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -60,8 +61,11 @@ def _f(x: float | np.floating[Any]) -> float | None:
     return v if math.isfinite(v) else None
 
 
+@functools.lru_cache(maxsize=256)
 def t_quantile(n: int, level: float = LEVEL) -> float | None:
-    """Two-sided Student-t critical value for a mean of ``n`` values (df = n - 1); None when n < 2."""
+    """Two-sided Student-t critical value for a mean of ``n`` values (df = n - 1); None when n < 2.
+
+    Remembered: a report asks for the same few ``n`` (a bot's deals, a pair's) many times."""
     if n < 2:
         return None
     from scipy.special import stdtrit
@@ -73,29 +77,76 @@ def mean_interval(x: NDArray[np.float64], level: float = LEVEL) -> dict[str, Any
     """Mean, sd (ddof 1), SE = sd/sqrt(n) and the t interval of independent values ``x``.
 
     With fewer than two values the spread is unknown and sd, se and the interval are None.
-    """
+
+    The floats of ``x.mean()`` and ``x.std(ddof=1)``, with the mean summed once: numpy's ``_var`` sums
+    ``x`` (pairwise), divides by n, squares ``x - mean`` and sums that, which is what is done here
+    (tests/test_stats_same_floats.py compares them)."""
+    moments = _moments(x)
+    if moments is None:
+        n = int(x.size)
+        mean = _f(x.mean()) if n else None
+        out: dict[str, Any] = {"n": n, "mean": mean, "sd": None, "se": None, "ci_low": None, "ci_high": None}
+        t = t_quantile(n, level)
+        if t is None or mean is None:
+            return out
+        return _spread(out, float(x.std(ddof=1)), t)
+    return _with_spread(*moments, level)
+
+
+#: n, the mean and the sum of squared deviations from it of an array (``_moments``).
+Moments = tuple[int, np.floating[Any], np.floating[Any]]
+
+
+def _moments(x: NDArray[np.float64]) -> Moments | None:
+    """n, ``x.mean()`` and the sum of ``(x - mean) ** 2`` as numpy's ``_var`` sums it (so that
+    ``x.var(ddof=1)`` is that sum / (n - 1)) of an array of at least two doubles; None for another array."""
     n = int(x.size)
-    mean = _f(x.mean()) if n else None
+    if n < 2 or x.dtype != np.float64:
+        return None
+    m = np.add.reduce(x) / n
+    dev = np.subtract(x, m)
+    return n, m, np.add.reduce(np.square(dev, out=dev))
+
+
+def _variance(moments: Moments) -> float:
+    """``float(x.var(ddof=1))`` of the array of these moments."""
+    n, _m, squares = moments
+    return float(squares / (n - 1))
+
+
+def _with_spread(n: int, m: np.floating[Any], squares: np.floating[Any], level: float) -> dict[str, Any]:
+    """``mean_interval`` of n >= 2 values of mean ``m`` (their sum / n) and sum of squared deviations
+    ``squares`` (numpy's pairwise sum of ``(x - m) ** 2``)."""
+    mean = _f(m)
     out: dict[str, Any] = {"n": n, "mean": mean, "sd": None, "se": None, "ci_low": None, "ci_high": None}
     t = t_quantile(n, level)
     if t is None or mean is None:
         return out
-    sd = float(x.std(ddof=1))
+    return _spread(out, float(np.sqrt(squares / (n - 1))), t)
+
+
+def _spread(out: dict[str, Any], sd: float, t: float) -> dict[str, Any]:
+    """``out`` (n and mean) with sd, se and the t interval."""
+    mean, n = out["mean"], out["n"]
     se = sd / math.sqrt(n)
     out.update(sd=_f(sd), se=_f(se), ci_low=_f(mean - t * se), ci_high=_f(mean + t * se))
     return out
 
 
-def welch_interval(x: NDArray[np.float64], y: NDArray[np.float64], level: float = LEVEL) -> dict[str, Any]:
-    """Interval of mean(x) - mean(y) treating the samples as independent (Welch-Satterthwaite df)."""
+def welch_interval(x: NDArray[np.float64], y: NDArray[np.float64], level: float = LEVEL,
+                   known_x: Moments | None = None, known_y: Moments | None = None) -> dict[str, Any]:
+    """Interval of mean(x) - mean(y) treating the samples as independent (Welch-Satterthwaite df).
+    ``known_x``/``known_y``: the ``_moments`` of ``x``/``y`` when the caller has them (not summed again)."""
     nx, ny = int(x.size), int(y.size)
     out: dict[str, Any] = {"mean": None, "se": None, "ci_low": None, "ci_high": None}
     if nx < 2 or ny < 2:
         if nx and ny:
             out["mean"] = _f(x.mean() - y.mean())
         return out
-    vx, vy = float(x.var(ddof=1)) / nx, float(y.var(ddof=1)) / ny
-    mean = float(x.mean() - y.mean())
+    mx, my = _moments(x) if known_x is None else known_x, _moments(y) if known_y is None else known_y
+    vx = (_variance(mx) if mx is not None else float(x.var(ddof=1))) / nx
+    vy = (_variance(my) if my is not None else float(y.var(ddof=1))) / ny
+    mean = float((mx[1] if mx is not None else x.mean()) - (my[1] if my is not None else y.mean()))
     se = math.sqrt(vx + vy)
     if se == 0.0:
         return {"mean": _f(mean), "se": 0.0, "ci_low": _f(mean), "ci_high": _f(mean)}
@@ -149,22 +200,40 @@ class PerDeal:
     row_deals: NDArray[np.int64]  # deal position (in ``deals``) of every seats row
 
 
-def _dictionary_codes(values: pa.Array | pa.ChunkedArray) -> tuple[NDArray[np.int64], list[str]] | None:
-    """Dense codes and labels of a dictionary-encoded string column without nulls (as Parquet stores a
-    string column, and ``sims.report`` reads it), read off its dictionary: the values present, each once,
-    in the dictionary's order. None for any other column (its values are hashed by ``dictionary_encode``)."""
+def _dictionary_codes(values: pa.Array | pa.ChunkedArray,
+                      null: str | None = None) -> tuple[NDArray[np.int64], list[str]] | None:
+    """Dense codes and labels of a dictionary-encoded string column (as Parquet stores a string column,
+    and ``sims.report`` reads it), read off its dictionary: the values present, each once, in the
+    dictionary's order; a null row reads as the label ``null`` (the code of that value when the
+    dictionary holds it). None for any other column, and for nulls without a ``null`` label (the values
+    are then hashed by ``dictionary_encode``): the same labels and the same rows of each as casting the
+    column to strings, filling its nulls with ``null`` and encoding that, in another order (every use
+    sorts the labels)."""
     if not (pa.types.is_dictionary(values.type) and pa.types.is_string(values.type.value_type)):
         return None
-    if len(values) == 0 or values.null_count:
+    if len(values) == 0 or (values.null_count and null is None):
         return None
     if isinstance(values, pa.ChunkedArray):  # one dictionary for every chunk, then one array
         values = values.unify_dictionaries().combine_chunks()
     dictionary = values.dictionary
     if dictionary.null_count:
         return None
-    codes = np.asarray(values.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
-    used = np.bincount(codes, minlength=len(dictionary)) > 0
-    labels = [str(v) for v, u in zip(dictionary.to_pylist(), used.tolist(), strict=True) if u]
+    names = [str(v) for v in dictionary.to_pylist()]
+    indices = values.indices
+    if values.null_count:
+        assert null is not None
+        if null not in names:
+            names.append(null)
+        indices = pc.fill_null(indices, pa.scalar(names.index(null), indices.type))
+    codes = np.asarray(indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    return _dense(codes, names)
+
+
+def _dense(codes: NDArray[np.int64], names: list[str]) -> tuple[NDArray[np.int64], list[str]] | None:
+    """``codes`` into ``names`` renumbered to the names some row holds (in ``names``' order), and those
+    names; None when two of them are the same label."""
+    used = np.bincount(codes, minlength=len(names)) > 0
+    labels = [v for v, u in zip(names, used.tolist(), strict=True) if u]
     if len(set(labels)) != len(labels):
         return None
     if not used.all():  # a value of the dictionary that no row holds is no value of the column
@@ -172,10 +241,50 @@ def _dictionary_codes(values: pa.Array | pa.ChunkedArray) -> tuple[NDArray[np.in
     return codes, labels
 
 
+#: Widest span of values (max - min) of an integer category read by ``_integer_codes``.
+INTEGER_SPAN = 1 << 16
+
+
+def _integer_codes(values: pa.Array, null: str) -> tuple[NDArray[np.int64], list[str]] | None:
+    """Dense codes and labels of an integer category, without hashing: the values present, ascending,
+    each labelled as its cast to a string reads (its decimal digits), a null row as ``null`` (the code of
+    the value so labelled, if any). None for another type or a span of values over ``INTEGER_SPAN``. The
+    same labels and the same rows of each as ``_category_codes``' cast, fill and ``dictionary_encode``,
+    in another order."""
+    if not pa.types.is_integer(values.type) or len(values) == 0:
+        return None
+    nulls = values.null_count
+    if nulls == len(values):
+        return np.zeros(len(values), dtype=np.int64), [null]
+    x = (pc.fill_null(values, pa.scalar(0, values.type)) if nulls else values).to_numpy(zero_copy_only=False)
+    valid = pc.is_valid(values).to_numpy(zero_copy_only=False) if nulls else None
+    present = x if valid is None else x[valid]
+    lo, hi = int(present.min()), int(present.max())
+    if hi - lo > INTEGER_SPAN or lo < -(1 << 62) or hi > 1 << 62:
+        return None
+    span = hi - lo + 1
+    codes = x.astype(np.int64)
+    codes -= lo
+    if valid is not None:
+        codes[~valid] = span  # past every value: the nulls'
+    used = np.bincount(codes, minlength=span + (valid is not None)) > 0
+    at = np.flatnonzero(used)
+    labels = [str(int(v) + lo) for v in at[: at.size - (valid is not None)]]
+    if valid is not None:
+        if null in labels:  # a value reads as the nulls' label: one category
+            codes[~valid] = at[labels.index(null)]
+            used[span] = False
+        else:
+            labels.append(null)
+    if not used.all():
+        codes = (np.cumsum(used) - 1)[codes]
+    return codes, labels
+
+
 def _bot_codes(seats: pa.Table) -> tuple[NDArray[np.int64], list[str], list[int | None]]:
     """Dense codes of the bot labels, ordered by their position in the spec (``bot_index``) then label."""
     col = seats.column("bot")
-    read = _dictionary_codes(col)
+    read = _dictionary_codes(col, "?")
     if read is not None:
         codes, labels = read
     else:
@@ -191,6 +300,9 @@ def _bot_codes(seats: pa.Table) -> tuple[NDArray[np.int64], list[str], list[int 
         lowest = np.full(len(labels), np.inf)
         if len(labels) == 1:  # one bot: the least of every row's (a NaN, a null bot_index, is no value)
             lowest[0] = np.fmin(np.inf, np.fmin.reduce(bi))
+        elif len(labels) <= 16:  # a few bots: each one's rows in turn (np.fmin.at is slow)
+            for j in range(len(labels)):
+                lowest[j] = np.fmin.reduce(bi[codes == j], initial=np.inf)
         else:
             np.fmin.at(lowest, codes, bi)
         first = [int(v) if math.isfinite(v) else None for v in lowest]
@@ -205,14 +317,23 @@ def _bot_codes(seats: pa.Table) -> tuple[NDArray[np.int64], list[str], list[int 
 def unique_inverse(a: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp]]:
     """``np.unique(a, return_inverse=True)`` of a 1-d array, without its sort when ``a`` is already in order
     (a job's rows come deal by deal): the same values and inverse."""
-    if a.size and not np.any(a[1:] < a[:-1]):
-        starts = np.empty(a.size, dtype=np.bool_)
-        starts[0] = True
-        np.not_equal(a[1:], a[:-1], out=starts[1:])
-        inv = np.cumsum(starts, dtype=np.intp)
-        inv -= 1
-        return a[starts], inv
+    runs = _sorted_runs(a)
+    if runs is not None:
+        return runs[0], runs[1]
     return np.unique(a, return_inverse=True)
+
+
+def _sorted_runs(a: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp], NDArray[np.intp]] | None:
+    """The distinct values of a non-empty ``a`` in ascending order, the inverse (as ``np.unique``'s) and each
+    value's count, when ``a`` is in order already; else None."""
+    if not a.size or bool(np.any(a[1:] < a[:-1])):
+        return None
+    starts = np.empty(a.size, dtype=np.bool_)
+    starts[0] = True
+    np.not_equal(a[1:], a[:-1], out=starts[1:])
+    at = np.flatnonzero(starts)
+    counts = np.diff(at, append=a.size)
+    return a[at], np.repeat(np.arange(at.size, dtype=np.intp), counts), counts
 
 
 def _floats(table: pa.Table, column: str) -> NDArray[np.float64]:
@@ -273,12 +394,35 @@ def _column_of(values: NDArray[np.float64], j: int, mask: NDArray[np.bool_]) -> 
 
 def _histogram(scores: NDArray[np.float64]) -> dict[str, Any]:
     """Counts of each score value, or of equal-width bins when there are too many distinct values."""
+    whole = _integer_histogram(scores)
+    if whole is not None:
+        return whole
     values, counts = np.unique(scores, return_counts=True)
     if values.size <= HIST_MAX_VALUES:
         xs = [int(v) if float(v).is_integer() else float(v) for v in values]
         return {"kind": "values", "x": xs, "counts": [int(c) for c in counts]}
     hist, edges = np.histogram(scores, bins=HIST_BINS)
     return {"kind": "bins", "x": [float(e) for e in edges], "counts": [int(c) for c in hist]}
+
+
+def _integer_histogram(scores: NDArray[np.float64]) -> dict[str, Any] | None:
+    """``_histogram`` of finite whole-number scores of a narrow span (``INTEGER_SPAN``), counted by
+    ``np.bincount`` instead of ``np.unique``'s sort; None for other scores."""
+    if scores.size == 0:
+        return None
+    lo, hi = float(scores.min()), float(scores.max())
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo > INTEGER_SPAN or max(-lo, hi) > 1 << 52:
+        return None
+    whole = scores.astype(np.int64)
+    if not np.array_equal(whole, scores):
+        return None
+    whole -= int(lo)
+    counts = np.bincount(whole)
+    at = np.flatnonzero(counts)
+    if at.size > HIST_MAX_VALUES:
+        hist, edges = np.histogram(scores, bins=HIST_BINS)
+        return {"kind": "bins", "x": [float(e) for e in edges], "counts": [int(c) for c in hist]}
+    return {"kind": "values", "x": [int(v) + int(lo) for v in at], "counts": [int(counts[v]) for v in at]}
 
 
 def _distributions(pd_: PerDeal, score: NDArray[np.float64]) -> dict[str, dict[str, Any]]:
@@ -308,7 +452,9 @@ def _category_codes(values: pa.Array | pa.ChunkedArray, column: Column) -> tuple
     if column.type == "bool":
         true = pc.fill_null(values, False).to_numpy(zero_copy_only=False).astype(bool)
         return np.logical_not(true).astype(np.int64), ["true"]
-    read = _dictionary_codes(values)  # labels in another order than dictionary_encode's: every use sorts them
+    # labels in another order than dictionary_encode's: every use sorts them
+    read = _dictionary_codes(values, column.null) if pa.types.is_dictionary(values.type) else \
+        _integer_codes(values, column.null)
     if read is not None:
         return read
     enc = pc.fill_null(pc.cast(values, pa.string()), column.null).dictionary_encode()
@@ -317,7 +463,21 @@ def _category_codes(values: pa.Array | pa.ChunkedArray, column: Column) -> tuple
 
 
 def _measure(values: pa.Array | pa.ChunkedArray) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    """A measure's values as floats, and which rows have one (nulls are left out of means)."""
+    """A measure's values as floats (0.0 where null), and which rows have one (nulls are left out of means).
+
+    A column of integers of up to 32 bits or of doubles is written chunk by chunk into one array (the same
+    doubles as Arrow's cast: these convert exactly); another type is cast by Arrow."""
+    kind = values.type
+    if (pa.types.is_integer(kind) and kind.bit_width <= 32) or pa.types.is_float64(kind):
+        x = np.empty(len(values), dtype=np.float64)
+        at = 0
+        for chunk in values.chunks if isinstance(values, pa.ChunkedArray) else [values]:
+            filled = pc.fill_null(chunk, pa.scalar(0, kind)) if chunk.null_count else chunk
+            x[at:at + len(chunk)] = filled.to_numpy(zero_copy_only=False)
+            at += len(chunk)
+        if values.null_count == 0:
+            return x, np.ones(x.size, dtype=np.bool_)
+        return x, pc.is_valid(values).to_numpy(zero_copy_only=False).astype(bool)
     if values.null_count == 0:
         x = pc.cast(values, pa.float64()).to_numpy(zero_copy_only=False).astype(np.float64)
         return x, np.ones(x.size, dtype=np.bool_)
@@ -355,21 +515,25 @@ def _seat_shares(seats: pa.Table, pd_: PerDeal, column: Column,
     """
     codes, labels = _category_codes(seats.column(column.name), column)
     nd, nb, nc = int(pd_.deals.size), len(pd_.bots), max(len(labels), int(codes.max(initial=0)) + 1)
-    total = np.bincount(codes, minlength=nc)
-    order = sorted(range(len(labels)), key=lambda c: (-int(total[c]), labels[c]))
-    counts = np.bincount(pd_.row_codes * nc + codes, minlength=nb * nc).reshape(nb, nc)  # a bot's rows per value
+    key = codes if nb == 1 else pd_.row_codes * nc + codes  # (bot, value) of every row
     out: dict[str, list[dict[str, Any]]] = {}
     buf = np.empty(nd)  # every value's fractions in turn (mean_interval keeps none of them)
     if row_of is not None:
+        counts = np.bincount(key, minlength=nb * nc).reshape(nb, nc)  # a bot's rows per value
+        order = _by_frequency(counts, labels)
         by_deal = codes[row_of].reshape(nb, nd)  # bot j's value in deal position d
-        hit = np.empty(nd, dtype=np.bool_)
+        table = np.empty(nc)
         for j, b in enumerate(pd_.bots):
-            out[b] = [_share_row(labels[c], int(counts[j, c]), mean_interval(_ones_where(by_deal[j], c, hit, buf)))
-                      for c in order]
+            out[b] = [_share_row(labels[c], int(counts[j, c]),
+                                 _ones_interval(by_deal[j], c, int(counts[j, c]), table, buf)) for c in order]
         return out
     # counts per (bot, value, deal), each (bot, value) contiguous; a fraction is count / the bot's rows of
     # the deal, divided per bot and value (the same doubles as a float copy of the whole array divided at once)
-    per = np.bincount((pd_.row_codes * nc + codes) * nd + pd_.row_deals, minlength=nb * nc * nd).reshape(nb, nc, nd)
+    key = key * nd
+    key += pd_.row_deals
+    per = np.bincount(key, minlength=nb * nc * nd).reshape(nb, nc, nd)
+    counts = per.sum(axis=2)  # a bot's rows per value
+    order = _by_frequency(counts, labels)
     for j, b in enumerate(pd_.bots):
         present = pd_.rows[:, j] > 0
         every = bool(present.all())
@@ -381,13 +545,28 @@ def _seat_shares(seats: pa.Table, pd_: PerDeal, column: Column,
     return out
 
 
-def _ones_where(codes: NDArray[np.int64], c: int, hit: NDArray[np.bool_],
-                out: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``(codes == c).astype(float64)`` into ``out`` (``hit`` a scratch array): 1.0 where a row has value
-    ``c``, else 0.0 — a deal's fraction of its one row, count / 1."""
-    np.equal(codes, c, out=hit)
-    np.copyto(out, hit)
-    return out
+def _by_frequency(counts: NDArray[np.int64], labels: list[str]) -> list[int]:
+    """The codes of ``labels`` by their rows (``counts``: per bot and value), most first, then by label."""
+    total = counts.sum(axis=0)
+    return sorted(range(len(labels)), key=lambda c: (-int(total[c]), labels[c]))
+
+
+def _ones_interval(codes: NDArray[np.int64], c: int, count: int, table: NDArray[np.float64],
+                   out: NDArray[np.float64]) -> dict[str, Any]:
+    """``mean_interval((codes == c).astype(float64))``: the fractions of deals of one row each, 1.0 where
+    the row has value ``c`` (``count`` of them), else 0.0 (``table``, as long as the codes, and ``out``, as
+    long as ``codes``: scratch arrays). The same floats without the array of fractions: its pairwise sum
+    is ``count`` exactly (every partial sum an integer), so the mean is count / n, and each squared
+    deviation from it is one of two numbers, gathered by code into ``out`` and summed as numpy's
+    ``_var`` sums them."""
+    n = int(codes.size)
+    if n < 2:
+        return mean_interval(np.equal(codes, c).astype(np.float64))
+    m = np.float64(count) / n
+    table.fill(np.square(np.float64(0.0) - m))
+    table[c] = np.square(np.float64(1.0) - m)
+    np.take(table, codes, out=out, mode="clip")  # every code is in the table: clip changes none
+    return _with_spread(n, m, np.add.reduce(out), LEVEL)
 
 
 def _seat_means(seats: pa.Table, pd_: PerDeal, column: Column,
@@ -399,15 +578,17 @@ def _seat_means(seats: pa.Table, pd_: PerDeal, column: Column,
     x, valid = _measure(seats.column(column.name))
     nd, nb = int(pd_.deals.size), len(pd_.bots)
     if row_of is not None and bool(valid.all()):
-        by_deal = x[row_of].reshape(nb, nd)
-        return {b: mean_interval(by_deal[j] + 0.0) for j, b in enumerate(pd_.bots)}
+        by_deal = x[row_of].reshape(nb, nd)  # x is this function's own: added to in place
+        np.add(by_deal, 0.0, out=by_deal)
+        return {b: mean_interval(by_deal[j]) for j, b in enumerate(pd_.bots)}
     key = pd_.row_deals * nb + pd_.row_codes
     if bool(valid.all()):  # every row counts: the rows per (deal, bot) are the leaderboard's, as floats
         n = pd_.rows.astype(np.float64)
         total = _sums(key, x, nd * nb).reshape(nd, nb)
     else:
-        n = _sums(key, valid.astype(np.float64), nd * nb).reshape(nd, nb)
-        total = _sums(key, np.where(valid, x, 0.0), nd * nb).reshape(nd, nb)
+        # the rows with a value per cell (exact counts, as floats); x is 0.0 where null (_measure)
+        n = np.bincount(key[valid], minlength=nd * nb).astype(np.float64).reshape(nd, nb)
+        total = _sums(key, x, nd * nb).reshape(nd, nb)
     one = _all_one(n)  # x / 1.0 == x: no division
     out = {}
     for j, b in enumerate(pd_.bots):
@@ -427,10 +608,11 @@ def seat_columns(seats: pa.Table, pd_: PerDeal, columns: Sequence[Column]) -> di
 
 
 def _bot_rows(pd_: PerDeal, seats: pa.Table, columns: Sequence[Column] = (),
-              score: NDArray[np.float64] | None = None) -> list[dict[str, Any]]:
+              score: NDArray[np.float64] | None = None,
+              memo: dict[tuple[int, ...], Moments] | None = None) -> list[dict[str, Any]]:
     """Leaderboard rows, best mean first, with the bot's interval and a naive row-level SE for contrast,
     then the bot's shares and means of the game's other seat columns (``score``: the column as floats,
-    when the caller has it)."""
+    when the caller has it). ``memo`` gets the ``_moments`` of each bot j's values, at ``(j,)``."""
     score_rows = np.nansum(pd_.value * pd_.rows, axis=0)
     sq = _floats(seats, "score") if score is None else score
     sumsq = np.bincount(pd_.row_codes, weights=sq * sq, minlength=len(pd_.bots))
@@ -438,7 +620,11 @@ def _bot_rows(pd_: PerDeal, seats: pa.Table, columns: Sequence[Column] = (),
     out = []
     for j, b in enumerate(pd_.bots):
         present = pd_.rows[:, j] > 0
-        stats = mean_interval(_column_of(pd_.value, j, present))
+        values = _column_of(pd_.value, j, present)
+        moments = _moments(values)
+        stats = mean_interval(values) if moments is None else _with_spread(*moments, LEVEL)
+        if memo is not None and moments is not None:
+            memo[(j,)] = moments
         nrows = int(pd_.rows[:, j].sum())
         row_mean = score_rows[j] / nrows if nrows else math.nan
         # What the SE would be if every row were an independent observation: too small whenever the
@@ -473,13 +659,24 @@ def _overlap(a: dict[str, Any], b: dict[str, Any]) -> bool | None:
     return bool(a["ci_low"] <= b["ci_high"] and b["ci_low"] <= a["ci_high"])
 
 
-def compare(pd_: PerDeal, i: int, j: int) -> dict[str, Any]:
-    """Bot i against bot j on the deals both played: paired and unpaired intervals, verdict, deals needed."""
+def compare(pd_: PerDeal, i: int, j: int, memo: dict[tuple[int, ...], Moments] | None = None) -> dict[str, Any]:
+    """Bot i against bot j on the deals both played: paired and unpaired intervals, verdict, deals needed.
+
+    ``memo``: the ``_moments`` of each bot's values (``_bot_rows``), used where the pair's deals are all the
+    bot's; it gets those of the pair's differences, at ``(i, j)`` (for ``_adjusted_pair``)."""
     a, b = pd_.bots[i], pd_.bots[j]
     both = (pd_.rows[:, i] > 0) & (pd_.rows[:, j] > 0)
     xa, xb = pd_.value[both, i], pd_.value[both, j]
-    paired = mean_interval(xa - xb)
-    unpaired = welch_interval(xa, xb)
+    diff = xa - xb
+    moments = _moments(diff)
+    paired = mean_interval(diff) if moments is None else _with_spread(*moments, LEVEL)
+    known: list[Moments | None] = [None, None]
+    if memo is not None:
+        shared = int(diff.size)
+        known = [m if m is not None and m[0] == shared else None for m in (memo.get((i,)), memo.get((j,)))]
+        if moments is not None:
+            memo[(i, j)] = moments
+    unpaired = welch_interval(xa, xb, LEVEL, *known)
     ratio = None
     if paired["se"] is not None and unpaired["se"] is not None and paired["se"] > 0:
         ratio = unpaired["se"] / paired["se"]
@@ -584,20 +781,27 @@ def _interval(st: dict[str, Any]) -> dict[str, Any]:
     return {k: st[k] for k in ("mean", "se", "ci_low", "ci_high")}
 
 
-def _adjusted_pair(raw: PerDeal, adj: PerDeal, i: int, j: int) -> tuple[dict[str, Any], float | None]:
+def _adjusted_pair(raw: PerDeal, adj: PerDeal, i: int, j: int,
+                   memo: dict[tuple[int, ...], Moments] | None = None) -> tuple[dict[str, Any], float | None]:
     """The paired difference of bots i and j by the adjusted scores, and the paired variance of the raw
-    difference over that of the adjusted one (the factor of deals the adjustment saves)."""
+    difference over that of the adjusted one (the factor of deals the adjustment saves). ``memo``: where
+    ``compare`` left the ``_moments`` of the raw differences (the same deals: ``adj`` has ``raw``'s rows)."""
     both = (adj.rows[:, i] > 0) & (adj.rows[:, j] > 0)
     d_adj = adj.value[both, i] - adj.value[both, j]
-    d_raw = raw.value[both, i] - raw.value[both, j]
-    st = mean_interval(d_adj)
+    moments = _moments(d_adj)
+    st = mean_interval(d_adj) if moments is None else _with_spread(*moments, LEVEL)
     n = st["n"]
     out = {**_interval(st),
            "separable": bool(st["ci_low"] is not None and (st["ci_low"] > 0 or st["ci_high"] < 0)),
            "deals_needed_80": deals_needed(st["mean"], st["sd"], Z95 + Z_POWER80)}
     ratio = None
     if n >= 2:
-        v_adj, v_raw = float(d_adj.var(ddof=1)), float(d_raw.var(ddof=1))
+        v_adj = float(d_adj.var(ddof=1)) if moments is None else _variance(moments)
+        known = memo.get((i, j)) if memo is not None and adj.rows is raw.rows else None
+        if known is not None and known[0] == n:
+            v_raw = _variance(known)
+        else:
+            v_raw = float((raw.value[both, i] - raw.value[both, j]).var(ddof=1))
         ratio = _f(v_raw / v_adj) if v_adj > 0 else None
     return out, ratio
 
@@ -655,7 +859,8 @@ def leaderboard(
     """
     score = _floats(seats, "score")  # read once: the per-deal values, the naive SE and the histograms
     pd_ = _per_deal(*_deal_codes(seats), score)
-    rows = _bot_rows(pd_, seats, columns, score)
+    memo: dict[tuple[int, ...], Moments] = {}  # moments of each bot's values and pair's differences
+    rows = _bot_rows(pd_, seats, columns, score, memo)
     adjusted = adjustment is not None and has_adjusted(seats)
     adj = rank_adjusted(seats, rows, pd_) if adjusted else None  # ranked by the adjusted mean
     ranked = [r["bot"] for r in rows]
@@ -664,10 +869,10 @@ def leaderboard(
     by_bot = {r["bot"]: r for r in rows}
     for x, a in enumerate(ranked):
         for b in ranked[x + 1 :]:
-            p = compare(pd_, pos[a], pos[b])
+            p = compare(pd_, pos[a], pos[b], memo)
             p["intervals_overlap"] = _overlap(by_bot[a], by_bot[b])
             if adj is not None:
-                p["adjusted"], p["adjusted_variance_ratio"] = _adjusted_pair(pd_, adj, pos[a], pos[b])
+                p["adjusted"], p["adjusted_variance_ratio"] = _adjusted_pair(pd_, adj, pos[a], pos[b], memo)
             pairs[(a, b)] = p
     for x, r in enumerate(rows):
         nxt = pairs.get((r["bot"], ranked[x + 1])) if x + 1 < len(ranked) else None
@@ -715,11 +920,16 @@ class _DealIndex:
 
     @staticmethod
     def of(deal: NDArray[np.int64]) -> _DealIndex:
-        deals, inv = unique_inverse(deal)
+        if not deal.size:
+            return _DealIndex(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), True)
+        runs = _sorted_runs(deal)
+        if runs is not None:  # in deal order; one row a deal: row i is deal position i (an inverse 0, 1, 2, ...)
+            deals, inv, rows = runs
+            return _DealIndex(inv.astype(np.int64, copy=False), rows.astype(np.int64, copy=False),
+                              deals.size == deal.size)
+        deals, inv = np.unique(deal, return_inverse=True)
         rows = np.bincount(inv, minlength=int(deals.size)).astype(np.int64, copy=False)
-        # one row a deal, in deal order: row i is deal position i (unique_inverse's inverse is 0, 1, 2, ...)
-        ordered = deals.size == deal.size and not bool(np.any(deal[1:] < deal[:-1]))
-        return _DealIndex(inv.astype(np.int64, copy=False), rows, ordered)
+        return _DealIndex(inv.astype(np.int64, copy=False), rows, False)
 
 
 def _category_shares(index: _DealIndex, values: pa.Array | pa.ChunkedArray,
@@ -727,16 +937,19 @@ def _category_shares(index: _DealIndex, values: pa.Array | pa.ChunkedArray,
     col = column if isinstance(column, Column) else Column("value", "string", "category", "", null=column)
     codes, labels = _category_codes(values, col)
     nd, nc = int(index.rows.size), max(len(labels), int(codes.max(initial=0)) + 1)
-    total = np.bincount(codes, minlength=nc)
     buf = np.empty(nd)  # every value's fractions in turn (mean_interval keeps none of them)
     if index.one_row_each:  # a deal's fraction is its one row's: 1 or 0 (count / 1)
-        hit = np.empty(nd, dtype=np.bool_)
-        out = [_share_row(labels[c], int(total[c]), mean_interval(_ones_where(codes, c, hit, buf)))
+        total = np.bincount(codes, minlength=nc)
+        table = np.empty(nc)
+        out = [_share_row(labels[c], int(total[c]), _ones_interval(codes, c, int(total[c]), table, buf))
                for c in range(len(labels))]
     else:
         # counts per (value, deal), each value's contiguous; a deal's fractions are count / its rows (the
         # same doubles as dividing a float copy of the whole matrix: sums of counts are exact in float64)
-        per = np.bincount(codes * nd + index.inv, minlength=nc * nd).reshape(nc, nd)
+        key = codes * nd
+        key += index.inv
+        per = np.bincount(key, minlength=nc * nd).reshape(nc, nd)
+        total = per.sum(axis=1)  # the rows of each value
         rows = np.maximum(index.rows, 1).astype(np.float64)
         out = [_share_row(labels[c], int(total[c]), mean_interval(np.divide(per[c], rows, out=buf)))
                for c in range(len(labels))]
@@ -767,8 +980,9 @@ def deals_summary(deals: pa.Table, columns: Sequence[Column] = ()) -> dict[str, 
             n = index.rows.astype(np.float64)
             total = _sums(inv, x)
         else:
-            n = _sums(inv, valid.astype(np.float64))
-            total = _sums(inv, np.where(valid, x, 0.0))
+            # the rows with a value per deal (exact counts, as floats); x is 0.0 where null (_measure)
+            n = np.bincount(inv[valid], minlength=index.rows.size).astype(np.float64)
+            total = _sums(inv, x)
         # one row a deal, each with a value: total / 1.0 == total (the bincount's 0.0 + x: -0.0 reads 0.0)
         out["means"][c.name] = mean_interval(total if _all_one(n) else total[n > 0] / n[n > 0])
     return out
