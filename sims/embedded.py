@@ -33,7 +33,7 @@ import pyarrow as pa
 
 from sims.plan import Plan, plan
 from sims.settings import Settings, get_settings
-from sims.spec import JobSpec, TournamentSpec, parse_spec
+from sims.spec import JobSpec, SpecError, TournamentSpec, parse_spec
 from storage.objectstore import Location
 
 if TYPE_CHECKING:
@@ -141,11 +141,42 @@ _WORKER_SPECS: dict[str, JobSpec] = {}
 _WORKER_UNITS: list[Any] = []
 
 
-def _worker_init(units: Any = None) -> None:
+#: The shard queue shared with the parent (``_Claims``); set by ``_worker_init``.
+_WORKER_CLAIMS: list[Any] = []
+
+
+def _worker_init(units: Any = None, claims: Any = None, todo: tuple[int, ...] = ()) -> None:
     # Ctrl-C goes to the whole process group: only the parent decides how to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if units is not None:
         _WORKER_UNITS[:] = [units]
+    if claims is not None:
+        _WORKER_CLAIMS[:] = [_Claims(claims, todo)]
+
+
+class _Claims:
+    """The shards of a run still to start, taken one at a time by whichever process is free: the parent
+    and the pool's processes share the index of the next one (a ``RawValue`` under a ``Lock``), so no
+    shard waits in a busy process's queue while another process idles at the end of a run."""
+
+    def __init__(self, shared: tuple[Any, Any], todo: tuple[int, ...]) -> None:
+        self.shared, self.todo = shared, todo
+
+    def take(self) -> int | None:
+        """The next shard to run, or None when every shard has been taken."""
+        value, lock = self.shared
+        with lock:
+            i = value.value
+            if i >= len(self.todo):
+                return None
+            value.value = i + 1
+        return int(self.todo[i])
+
+
+def _claim_work(spec_json: str) -> tuple[int, dict[str, EncodedTable], float] | None:
+    """Take the next shard of the run (``_Claims``) and run it (``_work``); None when none is left."""
+    k = _WORKER_CLAIMS[0].take()
+    return None if k is None else _work((spec_json, k))
 
 
 def _work(args: tuple[str, int]) -> tuple[int, dict[str, EncodedTable], float]:
@@ -251,40 +282,115 @@ def _results(spec: JobSpec, todo: list[int], workers: int,
 
     While shards run, ``units`` hears of every unit they play (``units.tick()`` about once a second
     from the pool's side, after each unit in this process)."""
-    from sims.run import run_shard
-
     if workers <= 1 or len(todo) <= 1:
         for k in todo:
-            write = _unit_writer(units.array, k)
-
-            def on_unit(done: int, write: Callable[[int], None] = write) -> None:
-                write(done)
-                units.tick()
-
-            t0 = time.perf_counter()
-            tables = run_shard(spec, k, on_unit=on_unit)
-            yield k, tables, time.perf_counter() - t0
+            yield k, *_run_here(spec, k, units)
         return
     # forkserver: workers fork from a clean server process (no parent threads, such as a
     # progress display's, are copied), and the heavy imports happen once in the server.
+    # The parent is one of the workers: it plays shards itself while the pool starts (a fork server's
+    # start and imports take about half a second) and between commits, so `--workers 2` is one pool
+    # process beside the parent and is never slower than one worker on a short job.
     _CTX.set_forkserver_preload(["sims.run", "sims.dealstats", *_game_modules(spec)])
     spec_json = json.dumps(spec.canonical(), sort_keys=True)
-    pool = _CTX.Pool(min(workers, len(todo)), initializer=_worker_init, initargs=(units.array,))
+    shared = (_CTX.RawValue("q", 0), _CTX.Lock())
+    claims = _Claims(shared, tuple(todo))
+    pool = _PoolStart(min(workers - 1, len(todo) - 1), (units.array, shared, tuple(todo)), spec_json, len(todo))
     try:
-        results = pool.imap_unordered(_work, [(spec_json, k) for k in todo])
-        for _ in range(len(todo)):
-            while True:
-                try:
-                    item = results.next(timeout=units.SHOW_EVERY_S)
-                except multiprocessing.TimeoutError:
-                    units.tick()
-                    continue
-                break
-            yield item
-        pool.close()
+        here = got = 0  # shards played by the parent, shards received from the pool
+
+        def ready(timeout: float) -> Iterator[tuple[int, Mapping[str, pa.Table | EncodedTable], float]]:
+            nonlocal got
+            while (item := pool.next(timeout)) is not None:
+                got += 1
+                yield item
+
+        while (mine := claims.take()) is not None:
+            yield from ready(0.0)  # what the pool finished meanwhile is committed first
+            here += 1
+            yield mine, *_run_here(spec, mine, units)
+        # Every shard is taken: wait only for those the pool took (its other tasks return None; a short
+        # job ends without waiting for the pool's tasks).
+        while len(todo) - here - got > 0:
+            yield from ready(units.SHOW_EVERY_S)
+            units.tick()
     finally:
-        pool.terminate()  # on Ctrl-C or an error, running shards are abandoned (never committed)
-        pool.join()
+        pool.stop()  # on Ctrl-C or an error, running shards are abandoned (never committed)
+
+
+class _PoolStart:
+    """The pool of a run, started on a thread: creating it waits for the fork server to start and import
+    (about 0.35 s), which the parent spends playing shards. Its tasks, one per shard, each take the next
+    shard when they start (``_claim_work``); ``next`` gives the pool's finished shards."""
+
+    def __init__(self, processes: int, initargs: tuple[Any, ...], spec_json: str, tasks: int) -> None:
+        self.pool: Any = None
+        self.results: Any = None
+        self.error: BaseException | None = None
+        self.waiting = tasks  # tasks whose outcome is not yet read
+        self.stopped = threading.Event()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._start, args=(processes, initargs, spec_json, tasks),
+                                       name="rasklad-pool-start")
+        self.thread.start()
+
+    def _start(self, processes: int, initargs: tuple[Any, ...], spec_json: str, tasks: int) -> None:
+        try:
+            pool = _CTX.Pool(processes, initializer=_worker_init, initargs=initargs)
+        except BaseException as e:  # handed to the parent by ``next``
+            self.error = e
+            return
+        with self.lock:
+            if self.stopped.is_set():  # the run ended (or failed) while the pool started
+                pool.terminate()
+                pool.join()
+                return
+            self.pool = pool
+            self.results = pool.imap_unordered(_claim_work, [spec_json] * tasks)
+
+    def next(self, timeout: float) -> tuple[int, Mapping[str, EncodedTable], float] | None:
+        """A shard the pool finished within ``timeout`` seconds, else None (tasks that found no shard
+        left are skipped). An error of a shard, or of the pool's start, is raised here."""
+        if self.results is None:
+            if timeout:
+                self.thread.join(timeout)
+            if self.error is not None:
+                raise self.error
+            if self.results is None:
+                return None
+        while self.waiting:
+            try:
+                item = self.results.next(timeout=timeout)
+            except multiprocessing.TimeoutError:
+                return None
+            self.waiting -= 1
+            if item is not None:
+                return item  # type: ignore[no-any-return]
+        return None
+
+    def stop(self) -> None:
+        """Terminate the pool; if it is still starting, the starting thread terminates it once started."""
+        with self.lock:
+            self.stopped.set()
+            pool = self.pool
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+
+
+def _run_here(spec: JobSpec, k: int, units: _UnitCounts) -> tuple[Mapping[str, pa.Table], float]:
+    """Shard ``k`` played in this process, ``units`` told of each unit; its tables and seconds."""
+    from sims.run import run_shard
+
+    write = _unit_writer(units.array, k)
+
+    def on_unit(done: int) -> None:
+        write(done)
+        units.tick()
+
+    t0 = time.perf_counter()
+    tables = run_shard(spec, k, on_unit=on_unit)
+    return tables, time.perf_counter() - t0
 
 
 # ------------------------------------------------------------------------------------- the run
@@ -421,6 +527,8 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
         if job is None:
             job = store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total)
         done = set(committed_shards(jd, tables)) & set(range(p.shards_total))
+        if done:
+            _refuse_stale(p, jd, tables, min(done))
         for k in sorted(done):  # committed by a run killed before it could record them
             paths = [shard_path(jd, t, k) for t in tables]
             store.record_shard(p.job_id, k, _rows(paths[0]), _file_checksum(paths))
@@ -445,6 +553,20 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
             result.state = "succeeded"
     result.seconds = time.monotonic() - t_start
     return result
+
+
+def _refuse_stale(p: Plan, jd: Location, tables: tuple[str, ...], k: int) -> None:
+    """Raise ``SpecError`` when committed shard ``k`` was written by another version of the game (or
+    another assignment of random streams): resuming would mix rows of two behaviours in one job."""
+    if p.game is None:
+        return
+    from games.core import registry
+    from sims.tables import stale_shard
+
+    why = stale_shard(jd, tables, k, registry.game(p.game))
+    if why is not None:
+        raise SpecError([("", f"job {p.job_id} cannot resume: {why}, so the same spec now gives other rows; "
+                              f"run it with --new for a fresh job (the old one stays in {jd})")])
 
 
 def _run_shards(store: Any, p: Plan, jd: Location, spec: JobSpec, tables: tuple[str, ...], todo: list[int],
