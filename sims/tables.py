@@ -30,7 +30,8 @@ from games.core.entry import Coded, Column, GameEntry, Listed, Masked, RotationR
 
 __all__ = ["ADJUSTED", "DEAL_STREAMS", "GAME_KEY", "RECORDS", "REMOTE_FAULTS", "STREAMS_KEY", "TOURNAMENT_TABLES",
            "VERSION_KEY", "DecisionRows", "TournamentRows", "arrow_type", "counts_schema", "counts_table",
-           "deals_schema", "decisions_schema", "game_metadata", "seats_schema"]
+           "deals_schema", "decisions_schema", "game_metadata", "seats_schema", "stale_rows", "stale_shard",
+           "written_by"]
 
 RECORDS = pa.schema([
     pa.field("deal", pa.int64(), nullable=False),
@@ -113,6 +114,40 @@ def game_metadata(entry: GameEntry) -> dict[bytes, bytes]:
     (``GAME_KEY``, ``VERSION_KEY``, ``STREAMS_KEY``)."""
     return {GAME_KEY: entry.name.encode(), VERSION_KEY: str(entry.version).encode(),
             STREAMS_KEY: str(DEAL_STREAMS).encode()}
+
+
+def written_by(metadata: dict[bytes, bytes]) -> str:
+    """Who wrote a table, from its schema metadata (``game_metadata``): ``order-poker version 3, deal
+    streams 2``; a file from before ``STREAMS_KEY`` has stream assignment 1."""
+    game = metadata.get(GAME_KEY, b"?").decode()
+    version = metadata.get(VERSION_KEY, b"?").decode()
+    return f"{game} version {version}, deal streams {metadata.get(STREAMS_KEY, b'1').decode()}"
+
+
+def stale_rows(metadata: dict[bytes, bytes], entry: GameEntry) -> str | None:
+    """Why rows of a table with schema ``metadata`` cannot sit beside rows this code writes for ``entry``
+    (another game, game version or stream assignment wrote them: the same spec gives other rows), or None
+    when they can. Tables without a game in their metadata (deal-stats counts) are not judged."""
+    if GAME_KEY not in metadata:
+        return None
+    ours = game_metadata(entry)
+    if all(metadata.get(k, b"1" if k == STREAMS_KEY else None) == v for k, v in ours.items()):
+        return None
+    return f"its committed shards were written by {written_by(metadata)}; this rasklad writes {written_by(ours)}"
+
+
+def stale_shard(job_dir: Any, tables: Sequence[str], k: int, entry: GameEntry) -> str | None:
+    """``stale_rows`` of the first of committed shard ``k``'s table files (under ``job_dir``, a local or
+    object-store ``Location``) that another version wrote, or None: what a resumed job checks, on the
+    first committed shard, before it adds rows beside them."""
+    from storage.layout import shard_path
+    from storage.objectstore import parquet_metadata
+
+    for table in tables:
+        why = stale_rows(parquet_metadata(shard_path(job_dir, table, k)), entry)
+        if why is not None:
+            return why
+    return None
 
 
 def deals_schema(entry: GameEntry) -> pa.Schema:

@@ -572,6 +572,17 @@ def parquet_rows(path: Location) -> int:
     return int(pq.ParquetFile(path).metadata.num_rows)
 
 
+def parquet_metadata(path: Location) -> dict[bytes, bytes]:
+    """The schema metadata of one Parquet file (its footer only); empty when it has none."""
+    if isinstance(path, ObjectPath):
+        def meta() -> dict[bytes, bytes]:
+            with path.root.arrow_fs.open_input_file(path.root.arrow_path(path.key)) as fh:
+                return dict(pq.read_schema(fh).metadata or {})
+
+        return path.root._patiently(meta)
+    return dict(pq.read_schema(path).metadata or {})
+
+
 def read_stream(path: Location, chunk: int = _STREAM_CHUNK) -> Iterator[bytes]:
     """The bytes of ``path`` in chunks, as they are read (downloads never hold a file whole)."""
     if isinstance(path, ObjectPath):

@@ -130,6 +130,43 @@ def test_cancel_then_resume_finishes_with_the_same_rows(live: Live) -> None:
         assert c.query(sql, jobs=[job.id]).partial == ()
 
 
+def test_a_job_written_by_another_game_version_does_not_resume(live: Live) -> None:
+    """Resuming would add shards of this version beside rows another version wrote (``sims.tables.stale_rows``):
+    409 naming both versions, and the job and its files stay as they were."""
+    import pyarrow.parquet as pq
+
+    from sims.tables import VERSION_KEY
+
+    key = new_user(live, "gil")
+    spec = {**SPEC, "deals": 24_000, "shard_deals": 800, "seed": 106}
+    with Client(live.url, key=key) as c:
+        job = c.submit(spec)
+        deadline = time.monotonic() + 120
+        while c.job(job.id).shards_done < 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert c.cancel(job.id).state == "cancelled"
+        files = sorted((live.job_dir(job.id) / "deals").glob("shard-*.parquet"))
+        assert files
+        for f in files:  # as an older rasklad would have written them
+            t = pq.read_table(f)
+            pq.write_table(t.replace_schema_metadata({**(t.schema.metadata or {}), VERSION_KEY: b"0"}), f)
+        before = {f: f.read_bytes() for f in files}
+    with httpx.Client(base_url=live.url, headers={"Authorization": f"Bearer {key}"}) as http:
+        r = http.post(f"/v1/jobs/{job.id}/resume")
+        assert r.status_code == 409, r.text
+        (detail,) = r.json()["detail"]
+        assert detail["field"] == "job_id"
+        assert detail["message"].startswith(f"job {job.id} cannot resume: its committed shards were written by "
+                                        "order-poker version 0, deal streams 2; this rasklad writes order-poker "
+                                        "version "), detail
+        assert http.get(f"/v1/jobs/{job.id}").json()["state"] == "cancelled"
+    p = rasklad(live.url, "resume", job.id, key=key)
+    assert p.returncode == 2 and "cannot resume: its committed shards were written by order-poker version 0" \
+        in p.stderr
+    assert {f: f.read_bytes() for f in before} == before
+    assert sorted((live.job_dir(job.id) / "deals").glob("shard-*.parquet")) == files
+
+
 def test_download_creates_the_directory(live: Live, tmp_path: Path) -> None:
     out = tmp_path / "new" / "dir"
     p = rasklad(live.url, "download", live.done["id"], "seats", "-o", f"{out}/", "-f", "csv", key=live.alice)

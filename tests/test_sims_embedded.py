@@ -92,6 +92,86 @@ def test_rerun_resumes_and_new_makes_another_job(tmp_path: Path) -> None:
     assert job is not None and job.state == "succeeded" and job.shards_done == job.shards_total == 5
 
 
+def _rewrite_metadata(path: Path, changes: dict[bytes, bytes]) -> None:
+    """Rewrite one Parquet file with its schema metadata changed (as an older rasklad would have written it)."""
+    t = pq.read_table(path)
+    pq.write_table(t.replace_schema_metadata({**(t.schema.metadata or {}), **changes}), path)
+
+
+@needs_engine
+def test_a_job_written_by_another_game_version_does_not_resume(tmp_path: Path) -> None:
+    from sims.embedded import run_job
+    from sims.spec import SpecError, parse_spec
+    from sims.tables import VERSION_KEY
+
+    spec = parse_spec(TOURNAMENT)
+    first = run_job(spec, data=tmp_path, workers=1)
+    deals = first.job_dir / "deals"
+    _rewrite_metadata(deals / "shard-000000.parquet", {VERSION_KEY: b"0"})
+    (deals / "shard-000004.parquet").unlink()  # a shard still to run: the rerun would resume
+    before = {p.name: p.read_bytes() for p in sorted(first.job_dir.glob("*/shard-*.parquet"))}
+    with pytest.raises(SpecError) as e:
+        run_job(spec, data=tmp_path, workers=1)
+    msg = str(e.value)
+    assert msg.startswith(f"job {first.job_id} cannot resume: its committed shards were written by order-poker "
+                          "version 0, deal streams 2; this rasklad writes order-poker version ")
+    assert "--new" in msg
+    # Nothing was added or changed; --new makes a fresh job with every shard.
+    assert {p.name: p.read_bytes() for p in sorted(first.job_dir.glob("*/shard-*.parquet"))} == before
+    fresh = run_job(spec, data=tmp_path, workers=1, new=True)
+    assert fresh.state == "succeeded" and fresh.skipped == 0
+    assert pq.read_schema(fresh.job_dir / "deals" / "shard-000000.parquet").metadata[VERSION_KEY] != b"0"
+    # The CLI says it in one line, exit code 2.
+    path = write_spec(tmp_path, TOURNAMENT)
+    r = rasklad("run", str(path), "--data", str(tmp_path), "-q")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "cannot resume: its committed shards were written by order-poker version 0" in r.stderr
+
+
+@needs_engine
+def test_rows_of_the_streams_before_december_2026_do_not_resume(tmp_path: Path) -> None:
+    from sims.embedded import run_job
+    from sims.spec import SpecError, parse_spec
+    from sims.tables import STREAMS_KEY
+
+    spec = parse_spec(TOURNAMENT)
+    first = run_job(spec, data=tmp_path, workers=1)
+    seats = first.job_dir / "seats" / "shard-000001.parquet"
+    t = pq.read_table(seats)
+    meta = {k: v for k, v in (t.schema.metadata or {}).items() if k != STREAMS_KEY}  # written before the key
+    pq.write_table(t.replace_schema_metadata(meta), seats)
+    for table in ("deals", "seats"):
+        (first.job_dir / table / "shard-000000.parquet").unlink()
+    with pytest.raises(SpecError, match=r"written by order-poker version .*, deal streams 1; this rasklad writes "
+                                        r"order-poker version .*, deal streams 2"):
+        run_job(spec, data=tmp_path, workers=1)
+
+
+def test_the_parent_and_the_pool_take_every_shard_once() -> None:
+    """``_Claims``: processes taking shards from one shared index take each exactly once, whoever is free."""
+    from sims import embedded
+
+    todo = tuple(range(3, 1203, 2))
+    shared = (embedded._CTX.RawValue("q", 0), embedded._CTX.Lock())
+    with embedded._CTX.Pool(2, initializer=embedded._worker_init, initargs=(None, shared, todo)) as pool:
+        theirs = pool.map_async(_take_all, range(2))
+        mine = []
+        claims = embedded._Claims(shared, todo)
+        while (k := claims.take()) is not None:
+            mine.append(k)
+        taken = [k for part in theirs.get(timeout=60) for k in part] + mine
+    assert sorted(taken) == list(todo)
+
+
+def _take_all(_: int) -> list[int]:
+    from sims import embedded
+
+    out = []
+    while (k := embedded._WORKER_CLAIMS[0].take()) is not None:
+        out.append(k)
+    return out
+
+
 def test_deal_stats_job_end_to_end(tmp_path: Path) -> None:
     from sims.embedded import run_job
     from sims.spec import parse_spec

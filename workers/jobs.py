@@ -209,11 +209,33 @@ def resume(ctl: Control, job_id: str) -> Job:
         raise KeyError(job_id)
     if current.state not in ("cancelled", "failed"):
         raise InvalidTransition(f"job {job_id} is {current.state}")
+    _refuse_stale(ctl, current)
     job = ctl.store.set_state(job_id, "queued", only_from=("cancelled", "failed"))
     for k in range(job.shards_total):  # a failed shard's delivery count would fail it again at once
         ctl.tracker.reset_deliveries(job_id, k)
     _reconcile_job(ctl, job)
     return ctl.store.get(job_id) or job
+
+
+class StaleJob(ValueError):
+    """A job whose committed shards another version of its game wrote (``sims.tables.stale_rows``): it
+    cannot resume, since the shards it would add give other rows for the same spec."""
+
+
+def _refuse_stale(ctl: Control, job: Job) -> None:
+    """Raise ``StaleJob`` when the job's first committed shard was written by another game version."""
+    from games.core import registry
+    from sims.spec import parse_spec
+    from sims.tables import stale_shard
+
+    done = ctl.store.recorded_shards(job.id)
+    if not done or not job.game:
+        return
+    jd = job_dir(data_root(ctl.settings), job.id)
+    why = stale_shard(jd, spec_tables(parse_spec(job.spec)), min(done), registry.game(job.game))
+    if why is not None:
+        raise StaleJob(f"job {job.id} cannot resume: {why}, so its missing shards would give other rows; "
+                       "submit its spec again for a fresh job")
 
 
 def reap_dead(ctl: Control) -> dict[str, list[int]]:

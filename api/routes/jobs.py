@@ -220,7 +220,8 @@ def cancel_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
 
 
 @router.post("/{job_id}/resume", response_model=JobOut,
-             responses={**ERRORS, 409: {"model": ErrorOut, "description": "the job is not cancelled or failed"}},
+             responses={**ERRORS, 409: {"model": ErrorOut, "description": (
+                 "the job is not cancelled or failed, or another version of its game wrote its committed shards")}},
              summary="Resume a cancelled or failed job (committed shards are kept)")
 def resume_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
     """Queue the shards a cancelled (or failed) job has not committed; it goes back to ``queued``."""
@@ -230,6 +231,8 @@ def resume_job(job_id: str, svc: ServicesDep, key: KeyDep) -> JobOut:
     except InvalidTransition:
         raise ApiError(409, f"job {job.id} is {job.state}: only a cancelled or failed job resumes",
                        "job_id") from None
+    except control.StaleJob as e:  # another version of the game wrote its committed shards
+        raise ApiError(409, str(e), "job_id") from None
     finally:
         svc.status.drop(job.id)
     return JobOut.of(job)
