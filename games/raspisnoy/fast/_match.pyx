@@ -361,25 +361,55 @@ cdef int points_half(Opt* o, Game* g, int s) noexcept nogil:
     return p
 
 
-cdef int tally(Opt* o, Game* g, int* pts, long long* totals, int* tricks, int* made, int* darks, int* passes,
-               int* bid_sum, int* nmade) noexcept nogil:
-    """A played deal's points in halves per seat (R-5.5) into ``pts``, added to the match's running totals (its
-    seat rows, R-8.2), and the deal's bid sum and bids made (with bids, R-3.5); returns 1 when a half point
-    occurs."""
+# A match's running totals per seat (its seat rows, R-8.2): points in halves, tricks, bids made, dark bids,
+# passes; ``kinds`` the seats' bot codes, ``runs`` the kernel's per-seat run counters.
+cdef struct Tally:
+    int kinds[MAXP]
+    int runs[MAXP]
+    long long totals[MAXP]
+    int tricks[MAXP]
+    int made[MAXP]
+    int darks[MAXP]
+    int passes[MAXP]
+
+
+cdef void tally_start(Tally* t, int n, bots) except *:
+    """Zero ``t`` for a match of ``n`` seats whose bot codes are ``bots``."""
+    cdef int s
+    for s in range(n):
+        t.kinds[s] = bots[s]
+        t.runs[s] = 0
+        t.totals[s] = 0
+        t.made[s] = t.darks[s] = t.passes[s] = t.tricks[s] = 0
+
+
+cdef int tally(Opt* o, Game* g, int* pts, Tally* t, int* bid_sum, int* nmade) noexcept nogil:
+    """A played deal's points in halves per seat (R-5.5) into ``pts``, added to the match's running totals ``t``,
+    and the deal's bid sum and bids made (with bids, R-3.5); returns 1 when a half point occurs."""
     cdef int s, halves = 0
     bid_sum[0] = nmade[0] = 0
     for s in range(o.n):
         pts[s] = points_half(o, g, s)
-        totals[s] += pts[s]
+        t.totals[s] += pts[s]
         halves |= pts[s] & 1
-        tricks[s] += g.taken[s]
+        t.tricks[s] += g.taken[s]
         if g.bidding:
             bid_sum[0] += g.bids[s]
             nmade[0] += g.bids[s] == g.taken[s]
-            made[s] += g.bids[s] == g.taken[s]
-            darks[s] += g.dark[s]
-            passes[s] += g.bids[s] == 0
+            t.made[s] += g.bids[s] == g.taken[s]
+            t.darks[s] += g.dark[s]
+            t.passes[s] += g.bids[s] == 0
     return halves
+
+
+cdef long long tally_top(Tally* t, int n) noexcept nogil:
+    """The highest total of the match (its winners, R-8.2)."""
+    cdef long long top = t.totals[0]
+    cdef int s
+    for s in range(1, n):
+        if t.totals[s] > top:
+            top = t.totals[s]
+    return top
 
 
 cdef inline object half_json(long long p):
@@ -604,29 +634,19 @@ cdef class Match:
     def rows(self, bots, rng):
         """Play the match; the rows of ``games.raspisnoy.tables`` (``deal_rows``, ``seat_rows``) directly."""
         cdef Game g
+        cdef Tally t
         cdef int acts[MAXDEC]
-        cdef int runs[MAXP]
-        cdef int kinds[MAXP]
         cdef int pts[MAXP]
-        cdef long long totals[MAXP]
-        cdef int made[MAXP]
-        cdef int darks[MAXP]
-        cdef int passes[MAXP]
-        cdef int tricks[MAXP]
         cdef int i, s, n = self.o.n, halves, bid_sum, nmade
         cdef long long top
         cdef bitgen_t* bg = <bitgen_t*>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
-        for s in range(n):
-            kinds[s] = bots[s]
-            runs[s] = 0
-            totals[s] = 0
-            made[s] = darks[s] = passes[s] = tricks[s] = 0
+        tally_start(&t, n, bots)
         deal_rows = []
         for i in range(self.m):
-            self._start(&g, i, runs)
-            play_deal(&self.o, &g, kinds, bg, acts, NULL, NULL)
-            self._end(&g, runs)
-            halves = tally(&self.o, &g, pts, totals, tricks, made, darks, passes, &bid_sum, &nmade)
+            self._start(&g, i, t.runs)
+            play_deal(&self.o, &g, t.kinds, bg, acts, NULL, NULL)
+            self._end(&g, t.runs)
+            halves = tally(&self.o, &g, pts, &t, &bid_sum, &nmade)
             number, kind, k = i + 1, KINDS[g.kind], g.k
             name = "none" if g.trump < 0 else SUITS[g.trump]
             source = SOURCES[self.sources[i]]
@@ -638,11 +658,8 @@ cdef class Match:
                 row = (number, kind, k, name, source, None, [0] * n, [g.taken[s] for s in range(n)],
                        None if halves else [pts[s] // 2 for s in range(n)], None, None, None)
             deal_rows.append((g.dealer, row))
-        top = totals[0]
-        for s in range(1, n):
-            if totals[s] > top:
-                top = totals[s]
-        seat_rows = [(half_json(totals[s]), totals[s] == top, made[s], darks[s], passes[s], tricks[s])
+        top = tally_top(&t, n)
+        seat_rows = [(half_json(t.totals[s]), t.totals[s] == top, t.made[s], t.darks[s], t.passes[s], t.tricks[s])
                      for s in range(n)]
         return deal_rows, seat_rows
 
@@ -652,31 +669,21 @@ cdef class Match:
         ``bids`` only when the deal has bids, ``points`` only when no half point occurs), then per seat its
         row, the score in half points (R-5.5)."""
         cdef Game g
+        cdef Tally t
         cdef int acts[MAXDEC]
-        cdef int runs[MAXP]
-        cdef int kinds[MAXP]
         cdef int pts[MAXP]
-        cdef long long totals[MAXP]
-        cdef int made[MAXP]
-        cdef int darks[MAXP]
-        cdef int passes[MAXP]
-        cdef int tricks[MAXP]
         cdef int i, s, n = self.o.n, halves, bid_sum, nmade
         cdef long long top
         cdef Buf* b = out.bufs
         cdef bitgen_t* bg = <bitgen_t*>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
         if out.players != n:
             raise ValueError(f"a shard of {out.players} players, a match of {n}")
-        for s in range(n):
-            kinds[s] = bots[s]
-            runs[s] = 0
-            totals[s] = 0
-            made[s] = darks[s] = passes[s] = tricks[s] = 0
+        tally_start(&t, n, bots)
         for i in range(self.m):
-            self._start(&g, i, runs)
-            play_deal(&self.o, &g, kinds, bg, acts, NULL, NULL)
-            self._end(&g, runs)
-            halves = tally(&self.o, &g, pts, totals, tricks, made, darks, passes, &bid_sum, &nmade)
+            self._start(&g, i, t.runs)
+            play_deal(&self.o, &g, t.kinds, bg, acts, NULL, NULL)
+            self._end(&g, t.runs)
+            halves = tally(&self.o, &g, pts, &t, &bid_sum, &nmade)
             put8(&b[B_DEALER], g.dealer)
             put16(&b[B_NUMBER], i + 1)
             put8(&b[B_KIND], g.kind)
@@ -695,14 +702,11 @@ cdef class Match:
                 put8(&b[B_TAKEN], g.taken[s])
                 if not halves:
                     put32(&b[B_POINTS], pts[s] // 2)
-        top = totals[0]
-        for s in range(1, n):
-            if totals[s] > top:
-                top = totals[s]
+        top = tally_top(&t, n)
         for s in range(n):
-            put64(&b[B_SCORE], totals[s])
-            put8(&b[B_WON], totals[s] == top)
-            put16(&b[B_SMADE], made[s])
-            put16(&b[B_SDARK], darks[s])
-            put16(&b[B_PASSES], passes[s])
-            put16(&b[B_TRICKS], tricks[s])
+            put64(&b[B_SCORE], t.totals[s])
+            put8(&b[B_WON], t.totals[s] == top)
+            put16(&b[B_SMADE], t.made[s])
+            put16(&b[B_SDARK], t.darks[s])
+            put16(&b[B_PASSES], t.passes[s])
+            put16(&b[B_TRICKS], t.tricks[s])
