@@ -97,17 +97,22 @@ def test_submit_wait_ends_with_the_leaderboard(live: Live, tmp_path: Path) -> No
     assert "\x1b[" not in p.stderr and f"{job_id} succeeded: 2/2 shards" in p.stderr
 
 
+def cancel_after_a_shard(c: Client, spec: dict[str, Any]) -> tuple[Any, Any]:
+    """Submit ``spec``, cancel it once a shard is committed; the job as submitted and as cancelled."""
+    job = c.submit(spec)
+    deadline = time.monotonic() + 120
+    while c.job(job.id).shards_done < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return job, c.cancel(job.id)
+
+
 def test_cancel_then_resume_finishes_with_the_same_rows(live: Live) -> None:
     key = new_user(live, "fern")
     # 30 shards of 800 deals (a few tenths of a second each: the heuristic and random seats play in C), so
     # that the cancel comes while most are still to run.
     spec = {**SPEC, "deals": 24_000, "shard_deals": 800, "seed": 105}
     with Client(live.url, key=key) as c:
-        job = c.submit(spec)
-        deadline = time.monotonic() + 120
-        while c.job(job.id).shards_done < 1 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        cancelled = c.cancel(job.id)
+        job, cancelled = cancel_after_a_shard(c, spec)
         assert cancelled.state == "cancelled" and cancelled.shards_done < 30
         # Partial data is announced, never passed on silently.
         r = c.query("SELECT count(*) FROM seats", jobs=[job.id])
@@ -138,13 +143,9 @@ def test_a_job_written_by_another_game_version_does_not_resume(live: Live) -> No
     from sims.tables import VERSION_KEY
 
     key = new_user(live, "gil")
-    spec = {**SPEC, "deals": 24_000, "shard_deals": 800, "seed": 106}
     with Client(live.url, key=key) as c:
-        job = c.submit(spec)
-        deadline = time.monotonic() + 120
-        while c.job(job.id).shards_done < 1 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert c.cancel(job.id).state == "cancelled"
+        job, cancelled = cancel_after_a_shard(c, {**SPEC, "deals": 24_000, "shard_deals": 800, "seed": 106})
+        assert cancelled.state == "cancelled"
         files = sorted((live.job_dir(job.id) / "deals").glob("shard-*.parquet"))
         assert files
         for f in files:  # as an older rasklad would have written them
