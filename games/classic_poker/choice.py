@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy as _copy
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -32,9 +33,15 @@ from games.core.records import envelope
 
 def choice_deck(rules: Rules) -> list[int]:
     """Every card of every listed preset's deck, ascending (the stub's ``deck_order`` permutes it)."""
-    return sorted({c for name in rules.dealers_choice for c in hands.deck_of(rules.chosen(name))})
+    return list(_choice_deck(rules))
 
 
+@lru_cache(maxsize=64)  # every deal asks (``ChoiceState.deal``); ``Rules.chosen`` checks the preset's rules each time
+def _choice_deck(rules: Rules) -> tuple[int, ...]:
+    return tuple(sorted({c for name in rules.dealers_choice for c in hands.deck_of(rules.chosen(name))}))
+
+
+@lru_cache(maxsize=64)
 def any_draw(rules: Rules) -> bool:
     """True when a listed preset is a draw form (the stub then holds a ``reshuffle_order``)."""
     return any(rules.chosen(name).form == "draw" for name in rules.dealers_choice)

@@ -8,8 +8,9 @@ spread-limit betting of ``games.core.betting`` (CP-6.3 to CP-6.7: ``min_bet``..`
 of CP-7.4 with ``max_draw`` 5, 3 or ``3_or_4_with_ace``, the new stock of CP-7.5 from the discards
 and folded hands in the reshuffle order, CP-7.6), five-card stud (CP-8.1) and seven-card stud
 (CP-8.2, the common card of CP-8.6); the first bettor of a stud interval by the best showing hand of
-CP-8.3 (natural cards; high with CP-8.7's four-flush with ``four_flush=on``, or in a low pot low, ``low_showing``), the
-compulsory first bet of CP-8.4, or under
+CP-8.3 (``showing_of``: high with CP-8.7's four-flush with ``four_flush=on``, or in a low pot low, ``low_showing``; a
+face-up wild card counts as wild, CP-3.8: in a high hand it joins the largest group of the highest rank, the bug an
+ace, in a low one it takes the lowest rank lacking, CP-5.5), the compulsory first bet of CP-8.4, or under
 ``stud_opening=bring_in`` (``Opts.bring_in``, CP-8.8) the bring-in of the lowest door card (``bring_in_seat``), the
 fixed limits of ``betting.FixedLimit`` (the small bet twice, then the big bet; the completion of the bring-in the
 interval's first bet, the bring-in no bet) and no fold unless facing a bet.
@@ -18,8 +19,7 @@ four-flush with ``four_flush_opens``, wild cards counted, CP-4.4) may only check
 the deal out (``result``'s last field); the opener keeps his opening cards (CP-11.1) aside when he throws them,
 out of a new stock (CP-7.5), and bets first after the draw (CP-7.6). Whether five cards open and whether the
 opener shows all five come from the caller's table (``Opts.tab``, bits 3 and 4: playout._rules_table, from the
-engine's evaluator, wild cards included, and ``state._jacks_threshold``). The showing hands of wild cards are not
-here (the play-out's ``supports`` refuses them). Hands are not evaluated here: the showdown's
+engine's evaluator, wild cards included, and ``state._jacks_threshold``). Hands are not evaluated here: the showdown's
 values come from ``ext.handeval`` afterwards, over the final hands this returns (they decide nothing during
 play).
 
@@ -104,9 +104,10 @@ ctypedef struct Opts:
     bint low_pot        # pot=low (the rules bot's strength and discards, CP-5)
     bint openers        # openers=jacks (CP-7.3)
     bint ff_opens       # four_flush_opens=on (CP-7.3)
-    unsigned long long wild   # bit c: card c is wild (hands.wild_ids, CP-3.1); draw only
+    unsigned long long wild   # bit c: card c is wild (hands.wild_ids, CP-3.1)
     int bring_in        # stud_opening=bring_in (CP-8.8): the bring-in's chips and fixed limits; 0 otherwise
     bint ace_low        # low_ranking ace_either or ace_to_five: the ace low in a low showing hand (CP-8.3)
+    bint bug            # the jokers are bugs (joker=bug, CP-3.5): an ace in a high showing hand (CP-3.8)
     const unsigned char *tab   # the table of five-card hands (playout._rules_table), or NULL
 
 
@@ -252,11 +253,17 @@ cdef inline void give(Game *g, int seat, bint up) noexcept nogil:
     g.ncards[seat] += 1
 
 
-cdef inline int showing_category(int shape0, int shape1, const int *cards, int n, bint four_flush) noexcept nogil:
-    """CP-8.3's category of a showing hand of ``n`` natural cards whose two largest rank counts are ``shape0``
-    and ``shape1``: high card 0, pair 1, four-flush 2 (four cards of a suit with ``four_flush``, CP-8.7), two
-    pair 3, three of a kind 4, four of a kind 5 (hands.showing_key)."""
-    cdef int cat, i
+cdef inline bint is_wild(const Opts *o, int c) noexcept nogil:
+    return (o.wild >> c) & 1
+
+
+cdef inline int showing_category(int shape0, int shape1, const int *cards, int n, bint four_flush,
+                                 unsigned long long wild) noexcept nogil:
+    """CP-8.3's category of a showing hand of ``n`` cards whose two largest rank counts (the wild cards counted in,
+    CP-3.8) are ``shape0`` and ``shape1``: high card 0, pair 1, four-flush 2 (four cards whose natural ones, those
+    not in ``wild``, are of one suit, with ``four_flush``, CP-8.7, CP-4.6), two pair 3, three of a kind 4, four of a
+    kind 5 (hands.showing_key)."""
+    cdef int cat, i, suit = -1
     if shape0 >= 4:
         cat = 5
     elif shape0 == 3:
@@ -266,8 +273,12 @@ cdef inline int showing_category(int shape0, int shape1, const int *cards, int n
     else:
         cat = 0
     if four_flush and n == 4 and cat < 3:
-        for i in range(1, 4):
-            if cards[i] & 3 != cards[0] & 3:
+        for i in range(4):
+            if (wild >> cards[i]) & 1:
+                continue
+            if suit < 0:
+                suit = cards[i] & 3
+            elif cards[i] & 3 != suit:
                 return cat
         cat = 2
     return cat
@@ -292,50 +303,79 @@ cdef inline int rank_groups(int *counts, int hi, int *ranks, int *sizes) noexcep
         k += 1
 
 
-cdef int low_showing(const int *cards, int n, bint ace_low, int *top) noexcept nogil:
-    """hands.showing_key of ``n`` <= 4 natural cards in a low pot (CP-8.3, CP-5.2: the ace low under ``ace_either``
-    and ``ace_to_five``), packed so that integers compare as the engine's tuples (larger is the better low showing
-    hand): 5 - the category, then per group by (count, rank) descending 13 - the rank (the ace low ranks -1).
-    ``top``: the rank of the first group (the highest rank of a hand without a pair)."""
+cdef int low_showing(const int *cards, int n, bint ace_low, unsigned long long wild, int *top) noexcept nogil:
+    """hands.showing_key of ``n`` <= 4 cards in a low pot (CP-8.3, CP-5.2: the ace low under ``ace_either`` and
+    ``ace_to_five``; a wild card, in ``wild``, takes the lowest rank the hand lacks, CP-3.8, CP-5.5), packed so that
+    integers compare as the engine's tuples (larger is the better low showing hand): 5 - the category, then per group
+    by (count, rank) descending 13 - the rank (the ace low ranks -1). ``top``: the rank of the first group (the
+    highest rank of a hand without a pair)."""
     cdef int counts[14]   # rank + 1
     cdef int ranks[4]
     cdef int sizes[4]
-    cdef int i, r, key = 0, k, ng
+    cdef int i, r, key = 0, k, ng, w = 0
     for r in range(14):
         counts[r] = 0
     for i in range(n):
+        if (wild >> cards[i]) & 1:
+            w += 1
+            continue
         r = cards[i] >> 2
         counts[(-1 if ace_low and r == 12 else r) + 1] += 1
+    for k in range(w):  # the lowest rank lacking: from the ace (low) or the 2 up
+        r = 0 if ace_low else 1
+        while counts[r]:
+            r += 1
+        counts[r] += 1
     ng = rank_groups(counts, 13, ranks, sizes)
     top[0] = ranks[0] - 1 if ng else -2
     for k in range(4):
         key = key << 5 | (13 - (ranks[k] - 1) if k < ng else 0)
-    return (5 - showing_category(sizes[0] if ng else 0, sizes[1] if ng > 1 else 0, cards, n, False)) << 20 | key
+    return (5 - showing_category(sizes[0] if ng else 0, sizes[1] if ng > 1 else 0, cards, n, False, 0)) << 20 | key
+
+
+cdef int showing_of(const Opts *o, const int *up, int nup, int *top) noexcept nogil:
+    """hands.showing_key of ``nup`` <= 4 cards (CP-8.3, CP-8.7): high, the category, then the ranks by (count, rank)
+    descending, packed so that integers compare as the engine's tuples; a wild card counts as wild (CP-3.8): it joins
+    the largest group of the highest rank, or the aces for the bug (CP-3.5) or a hand of wild cards only. In a low pot
+    ``low_showing`` (``top`` its first group's rank)."""
+    cdef int counts[13]
+    cdef int ranks[4]
+    cdef int sizes[4]
+    cdef int i, r, key = 0, k, ng, w = 0, target = -1
+    if o.low_pot:
+        return low_showing(up, nup, o.ace_low, o.wild, top)
+    for r in range(13):
+        counts[r] = 0
+    for i in range(nup):
+        if is_wild(o, up[i]):
+            w += 1
+        else:
+            counts[up[i] >> 2] += 1
+    if w:
+        if o.bug or w == nup:
+            target = 12
+        else:  # max(counts, key=(count, rank))
+            for r in range(13):
+                if counts[r] and (target < 0 or counts[r] >= counts[target]):
+                    target = r
+        counts[target] += w
+    ng = rank_groups(counts, 12, ranks, sizes)
+    for k in range(4):
+        key = key << 5 | (ranks[k] + 1 if k < ng else 0)
+    return showing_category(sizes[0] if ng else 0, sizes[1] if ng > 1 else 0, up, nup, o.four_flush,
+                            o.wild) << 20 | key
 
 
 cdef int showing_key(Game *g, const Opts *o, int p) noexcept nogil:
-    """hands.showing_key of natural up cards (CP-8.3, CP-8.7): high, the category, then the ranks by (count, rank)
-    descending, packed so that integers compare as the engine's tuples; in a low pot ``low_showing``."""
-    cdef int counts[13]
+    """hands.showing_key of the seat's up cards (``showing_of``): the first four (after the seventh card all of
+    them: still four in stud)."""
     cdef int up[4]
-    cdef int ranks[4]
-    cdef int sizes[4]
-    cdef int nup = 0, i, r, key = 0, k, ng
-    # up cards: the first four (after the seventh card all of them: still four in stud)
+    cdef int nup = 0, i, top
     for i in range(g.ncards[p]):
         if g.up[p][i] and nup < 4:
             up[nup] = g.cards[p][i]
             nup += 1
-    if o.low_pot:
-        return low_showing(up, nup, o.ace_low, &k)
-    for r in range(13):
-        counts[r] = 0
-    for i in range(nup):
-        counts[up[i] >> 2] += 1
-    ng = rank_groups(counts, 12, ranks, sizes)
-    for k in range(4):
-        key = key << 5 | (ranks[k] + 1 if k < ng else 0)
-    return showing_category(sizes[0] if ng else 0, sizes[1] if ng > 1 else 0, up, nup, o.four_flush) << 20 | key
+    return showing_of(o, up, nup, &top)
 
 
 cdef int best_showing(Game *g, const Opts *o) noexcept nogil:
@@ -443,15 +483,13 @@ cdef int bring_in_seat(Game *g, const Opts *o) noexcept nogil:
 # draw keeps whole (straight, flush, full house, four, straight flush); in a low pot (draw) the strength
 # itself (bits 3 and 4 are the openers' under ``openers=jacks``: ``may_open``). Six and seven cards take the
 # best class of their five-card subsets (values order by category first). Below five cards (stud's early
-# streets) it is hands.showing_key of the natural high ranking over the first cards of the hand. With wild
-# cards or jokers (``Opts.wild``; draw only, CP-3) the five are keyed by ``hand_key``: their natural cards and
-# how many wild cards they hold, the table's values from the wild evaluator (CP-3.3 to CP-3.5: all wild cards
-# of a rules set are of one kind, fully wild or bugs, and which ones a hand holds does not change its value);
+# streets) it is hands.showing_key over the first cards of the hand (``showing_of``, wild cards counted, CP-3.8).
+# With wild cards or jokers (``Opts.wild``, CP-3) five cards are keyed by ``hand_key``: their natural cards and
+# how many wild cards they hold (and in stud under ``four_flush`` whether they make four of a suit, CP-4.6), the
+# table's values from the wild evaluator (CP-3.3 to CP-3.5: all wild cards of a rules set are of one kind, fully
+# wild or bugs, and which ones a hand holds does not change its value);
 # ``bots._pair_rank`` and ``standard_discard`` count natural ranks and suits only, the wild cards always kept
 # (CP-7.4).
-
-cdef inline bint is_wild(const Opts *o, int c) noexcept nogil:
-    return (o.wild >> c) & 1
 
 cdef inline int five_key(const int *c) noexcept nogil:
     """Index into ``Opts.tab`` of five natural cards: their ranks ascending in base 13, then 0 (no four of
@@ -482,17 +520,21 @@ cdef inline int five_key(const int *c) noexcept nogil:
 
 
 cdef int hand_key(const Opts *o, const int *c) noexcept nogil:
-    """Index into ``Opts.tab`` of a draw hand's five cards: ``five_key`` without a wild card, else from
-    ``WILD_OFF[w]`` (w wild cards) the natural ranks ascending in base 13, then 2 when the naturals are all of
-    one suit (a flush with the wild cards, CP-3.3; one natural card or none too), else 0."""
+    """Index into ``Opts.tab`` of five cards: ``five_key`` without a wild card, else from ``WILD_OFF[w]`` (w wild
+    cards) the natural ranks ascending in base 13, then 2 when the naturals are all of one suit (a flush with the
+    wild cards, CP-3.3; one natural card or none too), 1 with stud's ``four_flush`` when the wild cards make four of
+    a suit with the naturals (CP-4.6, CP-8.7), else 0."""
     cdef int r[5]
-    cdef int i, j, t, n = 0, k = 0, suit = -1
+    cdef int ns[4]
+    cdef int i, j, t, n = 0, k = 0, suit = -1, most = 0
     cdef bint one_suit = True
     if o.wild == 0:
         return five_key(c)
+    ns[0] = ns[1] = ns[2] = ns[3] = 0
     for i in range(5):
         if not is_wild(o, c[i]):
             r[n] = c[i] >> 2
+            ns[c[i] & 3] += 1
             if suit < 0:
                 suit = c[i] & 3
             elif suit != (c[i] & 3):
@@ -509,7 +551,15 @@ cdef int hand_key(const Opts *o, const int *c) noexcept nogil:
         r[j] = t
     for i in range(n):
         k = k * 13 + r[i]
-    return WILD_OFF[5 - n] + k * 3 + (2 if one_suit else 0)  # no natural card: 2
+    if one_suit:  # no natural card: 2
+        return WILD_OFF[5 - n] + k * 3 + 2
+    if o.four_flush:
+        for i in range(4):
+            if ns[i] > most:
+                most = ns[i]
+        if most + 5 - n >= 4:
+            return WILD_OFF[5 - n] + k * 3 + 1
+    return WILD_OFF[5 - n] + k * 3
 
 
 cdef inline bint five_without(const int *cards, int n, int a, int b, int *sub) noexcept nogil:
@@ -530,7 +580,7 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
     cdef int cards[MAXH]
     cdef int sub[5]
     cdef int counts[13]
-    cdef int n = g.ncards[seat], i, a, b, cls = 0, c, pr = -1, shape0 = 0, shape1 = 0, top = -1, best = -1
+    cdef int n = g.ncards[seat], i, a, b, cls = 0, c, pr = -1, top = -1, best = -1
     for i in range(n):
         cards[i] = g.cards[seat][i]
     if g.common >= 0:
@@ -547,7 +597,7 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
                 for b in range(a + 1, n + 1):
                     if not five_without(cards, n, a, b, sub):
                         continue
-                    c = o.tab[five_key(sub)]
+                    c = o.tab[hand_key(o, sub)]
                     if c >> 3 > best:
                         best = c >> 3
                         cls = c & 7
@@ -557,7 +607,7 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
                 for b in range(a + 1, n + 1):  # six cards: leave out a (b = n); seven: a and b < n
                     if not five_without(cards, n, a, b, sub):
                         continue
-                    c = o.tab[five_key(sub)] & 3
+                    c = o.tab[hand_key(o, sub)] & 3
                     if c > cls:
                         cls = c
         if cls == 3:
@@ -577,26 +627,18 @@ cdef int rules_strength(Game *g, const Opts *o, int seat) noexcept nogil:
                 pr = 12
             return 2 if pr >= 9 else 1
         return 0
-    # hands.showing_key of the first four cards, natural (CP-8.3, CP-8.7)
+    # hands.showing_key of the first four cards (CP-8.3, CP-8.7; wild cards counted as wild, CP-3.8)
     if n > 4:
         n = 4
     if o.low_pot:  # no pair: 8 or lower fair (the ace low under ace_either, ace_to_five), else marginal
-        if low_showing(cards, n, o.ace_low, &top) >> 20 == 5:
+        if showing_of(o, cards, n, &top) >> 20 == 5:
             return 2 if top <= 6 else 1
         return 0
-    for i in range(13):
-        counts[i] = 0
-    for i in range(n):
-        counts[cards[i] >> 2] += 1
+    cls = showing_of(o, cards, n, &top) >> 20
+    top = -1
+    for i in range(n):  # max(c >> 2 for c in cards): wild cards and jokers (13) by their own rank
         if cards[i] >> 2 > top:
             top = cards[i] >> 2
-    for i in range(13):
-        if counts[i] > shape0:
-            shape1 = shape0
-            shape0 = counts[i]
-        elif counts[i] > shape1:
-            shape1 = counts[i]
-    cls = showing_category(shape0, shape1, cards, n, o.four_flush)
     if cls >= 3:
         return 4
     if cls >= 1:
@@ -992,7 +1034,7 @@ cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carrie
               tab=None) except -1:
     cdef int i, c
     (o.form, o.min_bet, o.limit, o.max_raises, o.max_draw, o.four_flush, o.low_pot, o.openers, o.ff_opens, o.wild,
-     o.bring_in, o.ace_low) = opts
+     o.bring_in, o.ace_low, o.bug) = opts
     if tab is None:
         o.tab = NULL
     else:
@@ -1001,8 +1043,6 @@ cdef int load(Game *g, Opts *o, deck, reshuffle, int players, int dealer, carrie
         o.tab = <const unsigned char *> PyBytes_AS_STRING(tab)  # the caller's argument: alive while it plays
     if o.openers and (o.tab == NULL or o.form != 0):
         raise ValueError("openers (CP-7.3) are draw's and need the table of five-card hands")
-    if o.wild and o.form != 0:
-        raise ValueError("wild cards are played here in draw only")
     if o.bring_in and (o.form != 2 or not 0 < o.bring_in < o.min_bet):
         raise ValueError("a bring-in (CP-8.8) is seven-card stud's, below the small bet")
     if not 2 <= players <= MAXP or len(deck) > MAXC or len(reshuffle) > MAXC:
@@ -1147,14 +1187,14 @@ def rules_of(hand, tuple opts, tab, int top=5, bint ace_ok=False):
 
 def stud_of(hand, tuple opts, tab):
     """(``bots._strength`` doubled of a stud seat's 1 to 7 cards, the common card among them, as the kernel's rules
-    seat computes it; the packed ``showing_key`` of the hand's first four cards taken as its up cards, CP-8.3): for
-    tests against ``bots.RulesBot`` and ``hands.showing_key``."""
+    seat computes it; the packed ``showing_key`` of the hand's first four cards taken as its up cards, CP-8.3, wild
+    cards counted as wild, CP-3.8): for tests against ``bots.RulesBot`` and ``hands.showing_key``."""
     cdef Opts o
     cdef Game g
     cdef int i
     load(&g, &o, (), (), 2, 0, (0, 0), 0, opts, tab)
-    if not 1 <= len(hand) <= 7 or o.tab == NULL or o.form == 0 or o.wild:
-        raise ValueError("1 to 7 natural cards of a stud hand and the rules table")
+    if not 1 <= len(hand) <= 7 or o.tab == NULL or o.form == 0:
+        raise ValueError("1 to 7 cards of a stud hand and the rules table")
     for i in range(len(hand)):
         g.cards[0][i] = hand[i]
         g.up[0][i] = True

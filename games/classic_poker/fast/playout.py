@@ -17,15 +17,22 @@ replaying the deal through ``State.apply``.
 What it plays (``supports``): five-card draw on every deck, wild cards and jokers included, high, low or
 high-low, ``max_draw`` 5, 3 or ``3_or_4_with_ace``; draw with ``openers=jacks`` (``jackpots``, CP-7.3: who may
 open, ``four_flush_opens`` on or off, a deal nobody opens passed out, the opener's opening cards kept aside from
-a new stock, CP-7.5, and the opener first after the draw, CP-7.6), with wild ranks and jokers too (whether five
-cards open follows the wild evaluator, CP-3.3 to CP-3.5; wild cards count toward a four-flush, CP-4.4, and are
-among the opening cards, CP-11.1); five- and seven-card stud on decks without wild cards, with a high, low or
-high-low pot (the showing hands of CP-8.3 are the natural ones: high with CP-8.7's four-flush, or low, the lowest
-acting first, the ace low under ``ace_either`` and ``ace_to_five``), and seven-card stud's ``stud_opening=bring_in``
-(CP-8.8: the lowest door card, in a low pot the highest, brings in or completes, fixed limits, no fold unless facing
-a bet, a split's odd chips all to the first winner; ``_legal`` lists its legal lists from the kernel's bits).
-Not played here (the readable engine plays them): stud with wild cards (their showing hands, CP-3.8), single
-wild cards (``wild_cards``, CP-3.1) with openers or a rules seat (``_wild_rules_seats``), dealer's choice (CP-9.2),
+a new stock, CP-7.5, and the opener first after the draw, CP-7.6), with wild ranks, single wild cards and jokers
+too (whether five cards open follows the wild evaluator, CP-3.3 to CP-3.5; wild cards count toward a four-flush,
+CP-4.4, and are among the opening cards, CP-11.1); five- and seven-card stud on every deck, wild cards and jokers
+included, with a high, low or high-low pot (the showing hands of CP-8.3: high with CP-8.7's four-flush, or low, the
+lowest acting first, the ace low under ``ace_either`` and ``ace_to_five``; a face-up wild card counts as wild,
+CP-3.8: in a high hand it joins the largest group of the highest rank, the bug an ace, CP-3.5, and is one of a
+four-flush's four, CP-4.6; in a low hand it takes the lowest rank the hand lacks, CP-5.5), and seven-card stud's
+``stud_opening=bring_in`` (without wild cards: CP-8.8
+the lowest door card, in a low pot the highest, brings in or completes, fixed limits, no fold unless facing a
+bet, a split's odd chips all to the first winner; ``_legal`` lists its legal lists from the kernel's bits).
+Dealer's choice (CP-9.2, ``ChoiceState``) when every listed preset is played here with the table's seats
+(``_choice_supported``): the dealer names the preset with the bots' one draw (``_pick``), and the chosen deal (its
+deck order the stub's with the cards its deck does not hold left out) is played as above; in ``play_rows`` each
+rotation's dealer chooses from its own generator, and the rotations are played grouped by the preset chosen
+(``_choice_rows``). Not played here (the readable engine plays them): a rules seat under stud's four-flush with
+the bug of ``bug_flush=ace_only`` (``_wild_rules_seats``), a dealer's choice listing a preset not played here,
 ``max_raises`` above 60, and any seat that is not ``RandomBot`` or ``RulesBot`` itself. Under openers the kernel
 reads whether five cards open, and whether the opener shows them whole (CP-11.1), from ``_rules_table`` (built
 from the engine's evaluator and ``state._jacks_threshold``), random seats included; ``State.apply`` of the kernel's
@@ -33,13 +40,16 @@ actions writes the record's ``openers`` (CP-11.1) in ``play_out``, and ``_rows``
 
 ``RulesBot`` (``bots._strength``, ``bots._pair_rank``, ``bots.standard_discard``) plays in the kernel: its made
 hands come from a table (``_rules_table``, filled from the engine's own evaluator and ``handeval.describe``) of
-every five natural cards by ranks and suit shape and, under wild ranks or jokers (the draw presets
-``draw-joker``, ``draw-bug``, ``draw-deuces``), of every hand holding 1 to 5 wild cards by its natural ranks,
-whether those are of one suit and how many wild cards it holds (what decides how the wild evaluator declares
-them: all wild cards of a rules set are of one kind, fully wild or bugs); the pair's rank and the discards
-count natural cards only, as the bot does. In low stud its strength of six or seven cards is that of the five
-of the largest run of the table's low values (``_rules_table``), and below five cards the low showing key. It
-draws nothing from the generator (its one draw is the dealer's choice, CP-9.2, not played here).
+every five natural cards by ranks and suit shape and, under wild cards or jokers (the draw presets
+``draw-joker``, ``draw-bug``, ``draw-deuces``, stud with wild cards), of every hand holding 1 to 5 wild cards by its
+natural ranks, whether those are of one suit (in stud under ``four_flush``, whether the wild cards make four of a
+suit with them, CP-4.6) and how many wild cards it holds (what decides how the wild evaluator declares them: all
+wild cards of a rules set are of one kind, fully wild or bugs, and a wild card's own identity does not count,
+CP-3.2); under single wild cards (``wild_cards``) the natural cards of their ranks are among the naturals
+(``_single_wild_part``). The pair's rank and the discards count natural cards only, as the bot does. In stud its
+strength of six or seven cards is that of the best of their fives in the table (in low stud of the largest run of
+the table's low values), and below five cards the showing key of its cards with their wild cards (CP-3.8). It
+draws nothing from the generator but its dealer's choice (CP-9.2: ``_pick``, as the random bot's).
 """
 
 from __future__ import annotations
@@ -54,6 +64,7 @@ import numpy as np
 from ext import handeval
 from games.classic_poker import hands
 from games.classic_poker.bots import RandomBot, RulesBot
+from games.classic_poker.choice import ChoiceState
 from games.classic_poker.fast import _play
 from games.classic_poker.rules import Rules
 from games.classic_poker.state import Action, State, _jacks_threshold
@@ -73,12 +84,8 @@ def supported(rules: Any) -> bool:
     """True when the kernel plays deals under ``rules`` (the module docstring's list)."""
     if not isinstance(rules, Rules) or rules.dealers_choice:
         return False
-    if rules.openers != "none" and not _wild_rules_seats(rules):  # CP-7.3 with single wild cards: the readable engine
-        return False
-    if rules.max_raises > _play.MAX_RAISES:
-        return False
-    # stud's showing hands (CP-8.3) are in the kernel for natural cards only (high or low, CP-5.2)
-    return rules.form == "draw" or not hands.wild_ids(rules)
+    # stud's showing hands (CP-8.3) are in the kernel with their wild cards (CP-3.8), high or low (CP-5.5)
+    return rules.max_raises <= _play.MAX_RAISES
 
 
 def _opts(rules: Rules) -> tuple[int, ...]:
@@ -89,7 +96,8 @@ def _opts(rules: Rules) -> tuple[int, ...]:
                               int(rules.four_flush == "on"), int(rules.pot == "low"), int(rules.openers == "jacks"),
                               int(rules.four_flush_opens == "on"), sum(1 << c for c in hands.wild_ids(rules)),
                               rules.bring_in if rules.stud_opening == "bring_in" else 0,
-                              int(rules.low_ranking in ("ace_either", "ace_to_five")))
+                              int(rules.low_ranking in ("ace_either", "ace_to_five")),
+                              int(rules.joker == "bug" and rules.jokers > 0))
     return out
 
 
@@ -97,15 +105,16 @@ _KINDS: dict[type, int] = {RandomBot: 0, RulesBot: 1}  # the kernel's bot codes;
 
 
 def _wild_rules_seats(rules: Rules) -> bool:
-    """Whether the kernel plays rules seats under ``rules``' wild cards: none, or whole wild ranks and jokers
-    (``_rules_table``'s wild part; a single wild card, ``wild_cards``, leaves natural cards of its rank beside it:
-    the readable engine)."""
-    return not rules.wild_cards
+    """Whether the kernel plays rules seats under ``rules``' wild cards (``_rules_table``'s wild part, or under
+    single wild cards ``_single_wild_part``): always but under stud's four-flush (CP-8.7) with the bug of
+    ``bug_flush=ace_only``: the bug is then one of a four-flush's four only as the ace of that suit its holder
+    lacks (CP-4.6), which ``_play.hand_key`` (natural ranks, how many of them are of one suit) leaves out."""
+    return not (rules.four_flush == "on" and rules.jokers and rules.joker == "bug" and rules.bug_flush == "ace_only")
 
 
 def _kinds(rules: Rules, bots: Sequence[Any]) -> tuple[int, ...] | None:
     """The kernel's bot code of each seat, or None when it does not play this table under ``rules``: a seat
-    that is neither ``RandomBot`` nor ``RulesBot``, or a rules seat under ``wild_cards`` (the module docstring)."""
+    that is neither ``RandomBot`` nor ``RulesBot``, or a rules seat ``_wild_rules_seats`` refuses."""
     out = tuple(_KINDS.get(type(b), -1) for b in bots)
     if -1 in out or (1 in out and not _wild_rules_seats(rules)):
         return None
@@ -138,28 +147,13 @@ def _rules_table(rules: Rules) -> bytes:
     lo = min(c >> 2 for c in hands.deck_of(rules) if c < 52)
     reps: list[list[int]] = []
     at: list[int] = []
-    for ranks in itertools.combinations_with_replacement(range(lo, 13), 5):
-        if max(Counter(ranks).values()) > 4:
-            continue
-        key = 0
-        for r in ranks:
-            key = key * 13 + r
-        reps.append([4 * r + i % 4 for i, r in enumerate(ranks)])  # equal ranks are adjacent: distinct suits
-        at.append(key * 3)
-        if len(set(ranks)) >= 4:  # four of suit 0 (one of each rank), the fifth card of suit 1
-            seen: set[int] = set()
-            four = []
-            for r in ranks:
-                four.append(4 * r + (0 if r not in seen and len(seen) < 4 else 1))
-                seen.add(r)
-            reps.append(four)
-            at.append(key * 3 + 1)
-        if len(set(ranks)) == 5:
-            reps.append([4 * r for r in ranks])
-            at.append(key * 3 + 2)
     wild = sorted(hands.wild_ids(rules) & set(hands.deck_of(rules)))
-    if wild:
-        _wild_part(rules, wild, reps, at)
+    if rules.wild_cards:  # single wild cards (CP-3.1): natural cards of their ranks beside them
+        _single_wild_part(rules, lo, wild, reps, at)
+    else:
+        _natural_part(lo, reps, at)
+        if wild:
+            _wild_part(rules, wild, reps, at)
     out = bytearray(_play.RULES_TABLE_SIZE)
     if rules.pot == "low":
         mode = hands.low_mode(rules)
@@ -201,15 +195,43 @@ def _rules_table(rules: Rules) -> bytes:
     return tab
 
 
+def _natural_part(lo: int, reps: list[list[int]], at: list[int]) -> None:
+    """Adds to ``reps`` and ``at`` ``_rules_table``'s five natural cards of every multiset of ranks from ``lo`` at
+    its ``_play.five_key``: no four of a suit, four of suit 0 and one of suit 1, all of suit 0."""
+    for ranks in itertools.combinations_with_replacement(range(lo, 13), 5):
+        if max(Counter(ranks).values()) > 4:
+            continue
+        key = 0
+        for r in ranks:
+            key = key * 13 + r
+        reps.append([4 * r + i % 4 for i, r in enumerate(ranks)])  # equal ranks are adjacent: distinct suits
+        at.append(key * 3)
+        if len(set(ranks)) >= 4:  # four of suit 0 (one of each rank), the fifth card of suit 1
+            seen: set[int] = set()
+            four = []
+            for r in ranks:
+                four.append(4 * r + (0 if r not in seen and len(seen) < 4 else 1))
+                seen.add(r)
+            reps.append(four)
+            at.append(key * 3 + 1)
+        if len(set(ranks)) == 5:
+            reps.append([4 * r for r in ranks])
+            at.append(key * 3 + 2)
+
+
 def _wild_part(rules: Rules, wild: list[int], reps: list[list[int]], at: list[int]) -> None:
     """Adds to ``reps`` and ``at`` ``_rules_table``'s hands holding w = 1..5 wild cards, at their index
     (``_play.hand_key``): from ``_play.WILD_OFFSETS[w]``, the 5 - w natural ranks ascending in base 13, then 2 when
     the natural cards are all of one suit, else 0. A representative holds the rules' first w wild cards and
-    natural cards of the ranks no rule makes wild (whole wild ranks and jokers only: ``_wild_rules_seats``); the
-    wild evaluator values it as every hand of its key (which wild cards a hand holds does not change its value,
-    CP-3.3 to CP-3.5: tests/test_classic_poker_fast.py checks every key against the bot)."""
+    natural cards of the ranks no rule makes wild (whole wild ranks and jokers; single wild cards:
+    ``_single_wild_part``); the wild evaluator values it as every hand of its key (which wild cards a hand holds
+    does not change its value, CP-3.3 to CP-3.5: tests/test_classic_poker_fast.py checks every key against the
+    bot). With stud's
+    ``four_flush`` (CP-8.7) the natural cards not of one suit are at 1 when the wild cards make four of a suit with
+    them (CP-4.6: ``hand_key``), else at 0 (tests/test_classic_poker_fast_wild.py checks them)."""
     wild_ranks = {c >> 2 for c in wild if c < 52}
     ranks_ok = [r for r in range(min(c >> 2 for c in hands.deck_of(rules) if c < 52), 13) if r not in wild_ranks]
+    four_flush = rules.four_flush == "on"
     for w in range(1, min(5, len(wild)) + 1):
         for ranks in itertools.combinations_with_replacement(ranks_ok, 5 - w):
             if ranks and max(Counter(ranks).values()) > 4:
@@ -220,10 +242,94 @@ def _wild_part(rules: Rules, wild: list[int], reps: list[list[int]], at: list[in
             base = _play.WILD_OFFSETS[w] + key * 3
             if len(ranks) >= 2:  # equal ranks are adjacent: distinct suits, and not all of one suit
                 reps.append([4 * r + i % 4 for i, r in enumerate(ranks)] + wild[:w])
-                at.append(base)
+                at.append(base + (1 if four_flush and w >= 3 else 0))  # one card of each suit and three wild: four
+                if four_flush and w < 3:  # 4 - w of one suit (distinct ranks), the other card of another
+                    for j in range(len(ranks)):
+                        rest = ranks[:j] + ranks[j + 1:]
+                        if len(set(rest)) == len(rest):
+                            reps.append([4 * r for r in rest] + [4 * ranks[j] + 1] + wild[:w])
+                            at.append(base + 1)
+                            break
             if len(set(ranks)) == len(ranks):  # all of suit 0 (one card, or none, is of one suit too)
                 reps.append([4 * r for r in ranks] + wild[:w])
                 at.append(base + 2)
+
+
+def _single_wild_part(rules: Rules, lo: int, wild: list[int], reps: list[list[int]], at: list[int]) -> None:
+    """``_rules_table``'s hands under single wild cards (``wild_cards``, CP-3.1), whose ranks keep natural cards
+    beside them: for every multiset of natural ranks (no more of a rank than its natural cards) beside w = 0..5 wild
+    cards and every suit shape of the key (``_play.five_key``'s 0, 1 or 2 for five natural cards; ``hand_key``'s 2
+    naturals of one suit, 1 four of a suit with the wild cards under stud's four-flush, CP-4.6, else 0) that natural
+    cards of those ranks can take, the first such naturals in suit order (``_suits``), beside the rules' first w
+    wild cards. The wild evaluator values every hand of a key alike (a wild card's own identity does not count,
+    CP-3.2; tests/test_classic_poker_fast_wild.py checks the keys against the bot)."""
+    natural = {c for c in hands.deck_of(rules) if c < 52} - set(wild)
+    room = Counter(c >> 2 for c in natural)
+    four_flush = rules.four_flush == "on"
+
+    def shape(counts: list[int], w: int) -> int:
+        if not w:
+            return 2 if 5 in counts else 1 if 4 in counts else 0
+        if sum(1 for n in counts if n) <= 1:
+            return 2
+        return 1 if four_flush and max(counts) + w >= 4 else 0
+
+    for w in range(min(5, len(wild)) + 1):
+        for ranks in itertools.combinations_with_replacement(range(lo, 13), 5 - w):
+            if any(n > room[r] for r, n in Counter(ranks).items()):
+                continue
+            key = 0
+            for r in ranks:
+                key = key * 13 + r
+            base = (_play.WILD_OFFSETS[w] if w else 0) + key * 3
+            distinct = len(set(ranks))
+            for target in range(3):
+                if target == 2:  # one suit: distinct ranks
+                    if distinct < len(ranks):
+                        continue
+                elif len(ranks) < 2:  # one natural card or none is of one suit
+                    continue
+                elif target == 1 and (distinct < 4 if not w else not four_flush or distinct < 4 - w):
+                    continue  # four of a suit: four distinct ranks, or 4 - w of them beside the wild cards
+
+                def cut(counts: list[int], target: int = target, w: int = w) -> bool:
+                    if target == 2:
+                        return sum(1 for n in counts if n) > 1
+                    if target == 0:
+                        return max(counts) >= 4 if not w else four_flush and max(counts) + w >= 4
+                    return max(counts) >= 5
+
+                def leaf(counts: list[int], target: int = target, w: int = w) -> bool:
+                    return shape(counts, w) == target
+
+                nat = _suits(list(ranks), natural, leaf, cut)
+                if nat is not None:
+                    reps.append(nat + wild[:w])
+                    at.append(base + target)
+
+
+def _suits(ranks: list[int], natural: set[int], leaf: Callable[[list[int]], bool],
+           cut: Callable[[list[int]], bool]) -> list[int] | None:
+    """The first natural cards (of ``natural``, distinct) of ``ranks``, suits tried in order card by card, whose
+    counts per suit satisfy ``leaf``; ``cut`` of the counts so far stops a branch. None when there are none."""
+    cards: list[int] = []
+    counts = [0, 0, 0, 0]
+
+    def go(i: int) -> bool:
+        if i == len(ranks):
+            return leaf(counts)
+        for s in range(4):
+            c = 4 * ranks[i] + s
+            if c in natural and c not in cards:
+                cards.append(c)
+                counts[s] += 1
+                if not cut(counts) and go(i + 1):
+                    return True
+                cards.pop()
+                counts[s] -= 1
+        return False
+
+    return list(cards) if go(0) else None
 
 
 def _tab(rules: Rules, kinds: Sequence[Sequence[int]]) -> bytes | None:
@@ -270,38 +376,177 @@ def _legal(state: State, seat: int, code: int, lg: int) -> list[Action]:
     return out
 
 
+# ---- dealer's choice (CP-9.2): the dealer's draw here, the chosen preset's deal in the kernel ----------------------
+
+#: Per dealer's-choice table, each listed preset's rules (``Rules.chosen``) and deck (``hands.deck_of``), in the
+#: listed order: bounded, cleared when full.
+_CHOICES: dict[Rules, tuple[tuple[Rules, frozenset[int]], ...]] = {}
+
+
+def _choices(rules: Rules) -> tuple[tuple[Rules, frozenset[int]], ...]:
+    out = _CHOICES.get(rules)
+    if out is None:
+        if len(_CHOICES) >= 32:
+            _CHOICES.clear()
+        chosen = [rules.chosen(name) for name in rules.dealers_choice]
+        out = _CHOICES[rules] = tuple((r, frozenset(hands.deck_of(r))) for r in chosen)
+    return out
+
+
+#: ``_choice_kinds`` by (table, the seats' types): bounded, cleared when full.
+_CHOICE_KINDS: dict[tuple[Rules, tuple[type, ...]], tuple[tuple[int, ...], ...] | None] = {}
+
+
+def _choice_kinds(rules: Rules, bots: Sequence[Any]) -> tuple[tuple[int, ...], ...] | None:
+    """Per listed preset (``_choices``' order) the kernel's bot code of each seat (``_kinds``), or None unless the
+    kernel plays every listed preset (``supported``) with these seats, whichever the dealer names (CP-9.2).
+    Remembered by the seats' types (all ``_kinds`` reads of a seat)."""
+    key = (rules, tuple(type(b) for b in bots))
+    try:
+        return _CHOICE_KINDS[key]
+    except KeyError:
+        pass
+    out: list[tuple[int, ...]] | None = []
+    for r, _ in _choices(rules):
+        k = _kinds(r, bots) if supported(r) else None
+        if k is None:
+            out = None
+            break
+        assert out is not None
+        out.append(k)
+    if len(_CHOICE_KINDS) >= 64:
+        _CHOICE_KINDS.clear()
+    got = _CHOICE_KINDS[key] = None if out is None else tuple(out)
+    return got
+
+
+def _choice_supported(rules: Rules, bots: Sequence[Any]) -> bool:
+    """CP-9.2: the kernel plays every listed preset with these seats (``_choice_kinds``)."""
+    return _choice_kinds(rules, bots) is not None
+
+
+def _pick(rng: np.random.Generator, options: int) -> int:
+    """The index of the preset the dealer names (CP-9.2), as ``RandomBot`` and ``RulesBot`` choose it
+    (games/classic_poker/bots.py): the legal list holds the ``choose`` actions only (``ChoiceState.legal_actions``,
+    no check among them, so the random bot leaves nothing out) and both take ``legal[int(rng.integers(len(legal)))]``:
+    the same one draw."""
+    return int(rng.integers(options))
+
+
+def _chosen_orders(state: ChoiceState, deck: frozenset[int], draw: bool) -> tuple[list[int], list[int]]:
+    """The chosen deal's deck order and reshuffle order as ``ChoiceState.apply`` reads them from the stub: the
+    cards the chosen deck does not hold left out (CP-9.2 ruling), no reshuffle order unless it draws."""
+    return [c for c in state.deck_order if c in deck], ([c for c in state.reshuffle_order if c in deck] if draw else [])
+
+
+def _choice_rows(state: ChoiceState, tables: TableSpec, rotations: Sequence[Sequence[Any]],
+                 rng_at: Callable[[int], np.random.Generator], corrected: bool
+                 ) -> tuple[list[RotationRows], list[list[float]] | None] | None:
+    """``play_rows`` (with ``corrected``, ``play_rows_corrected``'s corrections too) of a fresh dealer's-choice
+    deal, or None when the kernel does not play every rotation (nothing drawn then).
+
+    Each rotation's dealer names a preset with the first draw of its own generator (``_pick``), so rotations of
+    one deal may play different presets: every ``rng_at(r)`` is called in order for the choice and its state
+    after the draw kept; the rotations are then played grouped by the preset chosen, one kernel call per
+    preset, each rotation's generator called again (``rng_at(r)``, ascending within a group) and set back to
+    the kept state, so it draws on exactly where the readable bot's choice left it. The rows (and corrections)
+    are returned in rotation order: per rotation a function of its own deal and draws only (the evaluator's
+    values hand by hand; ``luck.unit_corrections`` groups a unit's states by their rules likewise)."""
+    table = state.table_rules
+    if tables is not TABLES or state.inner is not None:
+        return None
+    seat_kinds = [_choice_kinds(table, b) for b in rotations]  # per rotation, per listed preset
+    if None in seat_kinds:
+        return None
+    choices = _choices(table)
+    picks: list[int] = []
+    kept: list[Any] = []
+    for r in range(len(rotations)):
+        rng = rng_at(r)
+        picks.append(_pick(rng, len(choices)))
+        kept.append(rng.bit_generator.state)
+    groups: dict[int, list[int]] = {}
+    for r, i in enumerate(picks):
+        groups.setdefault(i, []).append(r)
+    rows: list[Any] = [None] * len(rotations)
+    corrections: list[Any] = [None] * len(rotations)
+    players, dealer, carried = state.players, state.dealer, state.carried
+    for i, rs in groups.items():
+        rules, deck = choices[i]
+        order, re = _chosen_orders(state, deck, rules.form == "draw")
+        kinds = [k[i] for r in rs if (k := seat_kinds[r]) is not None]
+
+        def at(j: int, rs: list[int] = rs) -> np.random.Generator:
+            g = rng_at(rs[j])
+            g.bit_generator.state = kept[rs[j]]
+            return g
+
+        if not corrected:
+            played = _play.results(at, order, re, players, dealer, carried, rules.ante, _opts(rules), len(rs), kinds,
+                                   _tab(rules, kinds))
+            for r, row in zip(rs, _rows(rules, players, dealer, played), strict=True):
+                rows[r] = row
+            continue
+        from games.classic_poker import luck as cp_luck  # luck imports the engine's modules; only needed here
+
+        played, flat, meta = _play.corrected_results(
+            at, order, re, players, dealer, carried, rules.ante, _opts(rules), len(rs),
+            7 if rules.form == "stud7" else 5, rules.form == "draw", cp_luck._kernel_orders, kinds,
+            _tab(rules, kinds))
+        sums: list[list[float]] = [[0.0] * players for _ in rs]
+        if len(meta):
+            high, low = cp_luck._values(rules, flat)  # the estimator's own evaluation of the same hands
+            sums = _play.luck_terms(meta, np.ascontiguousarray(high, dtype=np.int64),
+                                    None if low is None else np.ascontiguousarray(low, dtype=np.int64),
+                                    cp_luck.POT_GROWTH[rules.form, rules.pot], len(rs), players)
+        for r, row, corr in zip(rs, _rows(rules, players, dealer, played), sums, strict=True):
+            rows[r], corrections[r] = row, corr
+    return rows, corrections if corrected else None
+
+
 class Playout(FastPath):
     """Deals whose seats are ``classic-poker/random`` or ``classic-poker/rules``, under the rules of ``supported``
-    (rules seats not under single wild cards: ``_kinds``)."""
+    (rules seats as ``_kinds`` allows)."""
 
     name = "classic-poker/c-random"
 
     def supports(self, rules: Any, bots: Sequence[Any]) -> bool:
-        """The kernel plays ``rules`` (``supported``) and every seat (``_kinds``)."""
+        """The kernel plays ``rules`` (``supported``) and every seat (``_kinds``); a dealer's-choice table
+        (CP-9.2) when it plays every listed preset so (``_choice_supported``)."""
+        if isinstance(rules, Rules) and rules.dealers_choice:
+            return _choice_supported(rules, bots)
         return supported(rules) and _kinds(rules, bots) is not None
 
     def _run(self, state: Any, bots: Sequence[Any], rng: np.random.Generator, trace: bool) -> list[list[Action]] | None:
         if not self.supports(state.rules, bots):
             raise ValueError("this play-out plays only classic-poker/random and classic-poker/rules seats under "
                              "supported rules")
-        if not _fresh(state):  # a deal under way: the readable loop
-            lists: list[list[Action]] = []
+        out: list[list[Action]] | None = [] if trace else None
+        deal = state
+        if type(state) is ChoiceState:
+            if state.inner is None:  # CP-9.2: the dealer names the preset (the bots' one draw), then its deal
+                legal = state.legal_actions()
+                if out is not None:
+                    out.append(list(legal))
+                state.apply(legal[_pick(rng, len(legal))])
+            deal = state.inner
+        if not _fresh(deal):  # a deal under way: the readable loop
             while not state.is_over():
                 seat = state.to_act()
                 legal = state.legal_actions()
-                lists.append(list(legal))
+                if out is not None:
+                    out.append(list(legal))
                 state.apply(bots[seat].act(state.view(seat), legal, rng))
-            return lists if trace else None
-        kinds = _kinds(state.rules, bots)
+            return out
+        kinds = _kinds(deal.rules, bots)
         assert kinds is not None
-        codes, seats, lgs, _ = _play.play(rng, state.deck_order, state.reshuffle_order, state.players, state.dealer,
-                                          state.carried, state.rules.ante, _opts(state.rules), trace, kinds,
-                                          _tab(state.rules, [kinds]))
-        out: list[list[Action]] | None = [] if trace else None
+        codes, seats, lgs, _ = _play.play(rng, deal.deck_order, deal.reshuffle_order, deal.players, deal.dealer,
+                                          deal.carried, deal.rules.ante, _opts(deal.rules), trace, kinds,
+                                          _tab(deal.rules, [kinds]))
         for i, (seat, code) in enumerate(zip(seats, codes, strict=True)):
             if out is not None and lgs is not None:
-                out.append(_legal(state, seat, code, lgs[i]))
-            state.apply(_action(state, seat, code))
+                out.append(_legal(deal, seat, code, lgs[i]))
+            deal.apply(_action(deal, seat, code))
         if not state.is_over():
             raise RuntimeError("the kernel's deal ended before the engine's")
         return out
@@ -316,7 +561,11 @@ class Playout(FastPath):
 
     def play_rows(self, state: Any, tables: TableSpec, rotations: Sequence[Sequence[Any]],
                   rng_at: Callable[[int], np.random.Generator]) -> list[RotationRows]:
-        """Every rotation of the fresh deal in C, rows from the kernel's final hands (tables.py's values)."""
+        """Every rotation of the fresh deal in C, rows from the kernel's final hands (tables.py's values); under
+        dealer's choice (CP-9.2) each rotation's dealer chooses first (``_choice_rows``)."""
+        if type(state) is ChoiceState:
+            got = _choice_rows(state, tables, rotations, rng_at, False)
+            return super().play_rows(state, tables, rotations, rng_at) if got is None else got[0]
         kinds = _rotation_kinds(state, tables, rotations)
         if kinds is None:
             return super().play_rows(state, tables, rotations, rng_at)
@@ -332,9 +581,13 @@ class Playout(FastPath):
         terms look at (``_play.corrected_results``: ``luck._event_hands``' rows for each card dealt during play,
         as ``State.chance_log`` notes it), ``luck._values`` evaluates them in one call per deal and
         ``_play.luck_terms`` sums the shares in numpy's order: the floats of ``luck.unit_corrections``, no
-        ``State`` replayed. None for another estimator or a table ``play_rows`` would give to the readable loop."""
+        ``State`` replayed. None for another estimator or a table ``play_rows`` would give to the readable loop.
+        Under dealer's choice (CP-9.2) per preset chosen (``_choice_rows``)."""
         from games.classic_poker import luck as cp_luck  # luck imports the engine's modules; only needed here
 
+        if type(state) is ChoiceState:
+            got = None if luck is not cp_luck.LUCK else _choice_rows(state, tables, rotations, rng_at, True)
+            return None if got is None or got[1] is None else (got[0], got[1])
         kinds = _rotation_kinds(state, tables, rotations)
         if luck is not cp_luck.LUCK or kinds is None:
             return None
@@ -360,7 +613,11 @@ class Playout(FastPath):
         are at most half the slowest measured: draw forms 12.2k-28.5k/s whatever the seats (6,000; ``jackpots``,
         openers in the kernel, 16.7k-22.0k/s at 2-8 seats, load 1.9-2.6, 2026-12-07, no slower than ``draw``); stud
         seats x speed >= 21.9k (10,000 / seats); a split pot (``pot: high_low``, stud7-hilo 1.1k/s at 8 seats,
-        seats x speed >= 6.9k) or a dealer's choice of forms 3,000 / seats. Draw without openers with a
+        seats x speed >= 6.9k) 3,000 / seats. A dealer's choice (CP-9.2): four fifths of the smallest figure of its
+        listed presets (a deal's rotations may split over as many kernel calls as presets; ``run_shard`` timed as
+        ``--speeds`` times it, 2026-12-07, load 2.3-2.6, seven lists from two presets to all twelve, 2 to 8 seats,
+        random and rules tables: measured / declared 2.3-22.9, the least ``[draw, lowball]`` at 4 random seats,
+        11.3k/s against 4,800). Draw without openers with a
         ``classic-poker/rules`` seat, wild cards or not: 1,800 (every seat a rules one, ``run_shard`` timed as
         ``--speeds`` times it, 2026-12-07, load 2.1-2.7: 3.9k-9.0k/s at 2-4 seats under ``draw``, ``draw-joker``,
         ``draw-bug`` and ``draw-deuces``, 5.5k-11.0k/s at 6, 9.4k-16.5k/s at 8; random seats gave 7.0k-12.9k/s
@@ -371,15 +628,23 @@ class Playout(FastPath):
         >= 7.4k (3,500 / seats), high-low >= 5.2k (2,500 / seats). Stud with a low pot (the same measurement, two
         rounds, load 1.0-1.8: stud7 ace_high, ace_to_five with the 8 qualifier, stud5 ace_either, short36-stud7, razz
         under the bring-in; 2-8 seats): seats x speed >= 5.0k (stud7 with the qualifier, 2 rules seats; 2,500 /
-        seats)."""
+        seats). Stud with wild cards (CP-3.8; ``run_shard`` timed as ``--speeds`` times it, one round, 2026-12-07, load
+        2.2-2.4, random and rules tables at 2, 4, 6 and 8 seats: ``{preset: stud7, wild_ranks: ["2"]}``, ``{preset:
+        stud5, deck: "53"}``, ``{preset: stud7, wild_cards: ["Js", "Jh"]}``, and the low and high-low pots): a high
+        pot seats x speed >= 9.0k (stud7 deuces wild, 4 rules seats; the wild evaluator's showdowns and luck terms;
+        4,000 / seats), high-low >= 7.7k and low >= 8.4k (under the figures above). Single wild cards in draw
+        (``wild_cards``, the same round): 8.3k-15.9k/s with rules seats, 11.8k-20.3k/s random."""
+        if isinstance(rules, Rules) and rules.dealers_choice:  # CP-9.2: from the slowest listed preset's figure
+            figures = [self.speed(r, players, bots) for r, _ in _choices(rules)]
+            return 0.8 * min(f for f in figures if f is not None)
         if rules.form != "draw" and rules.pot == "low":
             return 2_500 / players
         if rules.stud_opening == "bring_in":
             return (2_500 if rules.pot == "high_low" else 3_500) / players
-        if rules.pot == "high_low" or rules.dealers_choice:
+        if rules.pot == "high_low":
             return 3_000 / players
         if rules.form != "draw":
-            return 10_000 / players
+            return (4_000 if hands.wild_ids(rules) else 10_000) / players
         if rules.openers == "none" and any(type(b) is RulesBot for b in bots):
             return 1_800.0
         return 6_000.0
