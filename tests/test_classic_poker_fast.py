@@ -77,6 +77,61 @@ def _loop_rows(rules: Rules, players: int, deal: int, streams: Streams, seats: l
     return out
 
 
+def loop_states(rules: Rules, players: int, deal: int, streams: Streams, seats: list[Any]) -> list[State]:
+    """Every rotation of one deal played by the readable loop (``_loop_rows``' deals), the finished states."""
+    st0 = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
+    out = []
+    for r in range(players):
+        st, rng, bots = st0.copy(), streams.at(deal, r + 1), seats[r:] + seats[:r]
+        while not st.is_over():
+            seat = st.to_act()
+            st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
+        assert isinstance(st, State)
+        out.append(st)
+    return out
+
+
+def rows_and_corrections_as_the_engines(rules: Rules, base: list[Any], seed: int, deals: int) -> int:
+    """``play_rows`` and ``play_rows_corrected`` of ``deals`` fresh deals with the seats ``base`` (every rotation)
+    against the readable loop: asserts the same rows and ``luck.unit_corrections`` / ``luck.reference_corrections``
+    of its finished states, the same floats; returns how many deals had a correction other than 0."""
+    from games.classic_poker import luck
+
+    players = len(base)
+    rotations = [base[r:] + base[:r] for r in range(players)]
+    streams = Streams(np.random.SeedSequence(seed))
+    corrected = 0
+    for deal in range(deals):
+        fresh = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
+        finished = loop_states(rules, players, deal, streams, base)
+        want = [(ENTRY.tables.deal_rows(st), ENTRY.tables.seat_rows(st)) for st in finished]
+        assert FAST.play_rows(fresh, ENTRY.tables, rotations, streams.rotations(deal)) == want, f"deal {deal}"
+        got = FAST.play_rows_corrected(fresh, ENTRY.tables, rotations, streams.rotations(deal), luck.LUCK)
+        assert got is not None and got[0] == want
+        assert got[1] == luck.unit_corrections(finished) == luck.reference_corrections(finished), f"deal {deal}"
+        corrected += any(c != 0.0 for seats in got[1] for c in seats)
+    return corrected
+
+
+def job_rows_as_the_engines(monkeypatch: pytest.MonkeyPatch, table: dict[str, Any], bots: list[str], reduction: str,
+                            seed: int, deals: int = 30) -> dict[str, Any]:
+    """One shard of a duplicate job of ``bots`` under ``table`` through the kernel (``play_rows`` /
+    ``play_rows_corrected``), checked to be this play-out's, and through the readable engine (the fast path refused,
+    as before the kernel played such tables): asserts the same ``deals`` and ``seats`` (``adjusted_score``, the luck
+    corrections, included); returns the kernel's tables."""
+    assert ENTRY.fast_path(ENTRY.rules(table), [registry.make(b, {}) for b in bots]) is FAST
+    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": table, "players": len(bots),
+                       "bots": bots, "deals": deals, "shard_deals": deals, "seating": "duplicate", "seed": seed,
+                       "variance_reduction": reduction})
+    fast = run_shard(spec, 0)
+    with monkeypatch.context() as m:
+        m.setattr(FAST, "supports", lambda rules, seats: False)
+        readable = run_shard(spec, 0)
+    assert fast["deals"].equals(readable["deals"])
+    assert fast["seats"].equals(readable["seats"])
+    return fast
+
+
 @pytest.mark.parametrize("preset", ["draw", "draw-joker", "lowball", "stud5", "stud7", "stud7-hilo", "lowball-a5",
                                     "short36-draw", "jackpots"])
 def test_play_rows_equal_the_row_functions_of_the_readable_loop(preset: str) -> None:
@@ -438,14 +493,7 @@ def test_a_jackpots_job_gives_the_readable_engines_rows(monkeypatch: pytest.Monk
     """A ``jackpots`` job through the kernel (``play_rows`` / ``play_rows_corrected``) and through the readable
     engine (the fast path refused): the same rows, ``adjusted_score`` (the luck corrections) included."""
     bots = ["classic-poker/rules"] * rules_seats + ["classic-poker/random"] * (players - rules_seats)
-    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": {"preset": "jackpots"},
-                       "players": players, "bots": bots, "deals": 40, "shard_deals": 40, "seating": "duplicate",
-                       "seed": 19, "variance_reduction": reduction})
-    fast = run_shard(spec, 0)
-    monkeypatch.setattr(FAST, "supports", lambda rules, seats: False)
-    readable = run_shard(spec, 0)
-    assert fast["deals"].equals(readable["deals"])
-    assert fast["seats"].equals(readable["seats"])
+    fast = job_rows_as_the_engines(monkeypatch, {"preset": "jackpots"}, bots, reduction, seed=19, deals=40)
     assert any(fast["deals"].column("passed_out").to_pylist())
 
 
@@ -571,15 +619,7 @@ def test_a_wild_job_of_rules_seats_gives_the_readable_engines_rows(monkeypatch: 
     and through the readable engine (the fast path refused, as before the kernel played them): the same rows,
     ``adjusted_score`` (the luck corrections) included."""
     bots = ["classic-poker/rules"] * (players - 1) + ["classic-poker/random"]
-    assert ENTRY.fast_path(ENTRY.rules(table), [registry.make(b, {}) for b in bots]) is FAST
-    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": table,
-                       "players": players, "bots": bots, "deals": 30, "shard_deals": 30, "seating": "duplicate",
-                       "seed": 61, "variance_reduction": reduction})
-    fast = run_shard(spec, 0)
-    monkeypatch.setattr(FAST, "supports", lambda rules, seats: False)
-    readable = run_shard(spec, 0)
-    assert fast["deals"].equals(readable["deals"])
-    assert fast["seats"].equals(readable["seats"])
+    job_rows_as_the_engines(monkeypatch, table, bots, reduction, seed=61)
 
 
 @pytest.mark.parametrize("rules", WILD_OPENERS, ids=lambda r: f"{r.deck}-{r.joker}-{''.join(r.wild_ranks)}-{r.pot}")

@@ -15,11 +15,13 @@ from games.classic_poker.bots import RandomBot, RulesBot
 from games.classic_poker.fast.playout import FAST
 from games.classic_poker.rules import PRESETS, Rules
 from games.classic_poker.state import State
-from games.core import registry
-from games.core.streams import Streams
-from sims.run import run_shard
-from sims.spec import parse_spec
-from tests.test_classic_poker_fast import ENTRY, RANDOM, RULES_TABLE
+from tests.test_classic_poker_fast import (
+    ENTRY,
+    RANDOM,
+    RULES_TABLE,
+    job_rows_as_the_engines,
+    rows_and_corrections_as_the_engines,
+)
 from tests.test_fast_paths import check_parity
 
 # ---- stud_opening=bring_in (CP-8.8) ---------------------------------------------------------------------------
@@ -83,19 +85,6 @@ def test_the_kernels_bring_in_reaches_every_part_of_cp_8_8() -> None:
     assert all(v > 0 for v in seen.values()), seen
 
 
-def _loop_states(rules: Rules, players: int, deal: int, streams: Streams, seats: list[Any]) -> list[State]:
-    """Every rotation of one deal played by the readable loop (``_loop_rows``' deals), the finished states."""
-    st0 = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
-    out = []
-    for r in range(players):
-        st, rng, bots = st0.copy(), streams.at(deal, r + 1), seats[r:] + seats[:r]
-        while not st.is_over():
-            seat = st.to_act()
-            st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
-        assert isinstance(st, State)
-        out.append(st)
-    return out
-
 
 @pytest.mark.parametrize("rules, players", [(F7S, 2), (F7S, 6), (F7S8, 3), (F7S8, 8)], ids=["F7S-2", "F7S-6",
                                                                                            "F7S8-3", "F7S8-8"])
@@ -103,22 +92,8 @@ def test_bring_in_rows_and_corrections_equal_the_readable_engine(rules: Rules, p
     """``play_rows`` and ``play_rows_corrected`` of rules and random seats under CP-8.8 against the readable loop:
     the same rows (a split's odd chips all to the first winner, CP-8.8 e) and ``luck.unit_corrections`` /
     ``luck.reference_corrections`` of its finished states, the same floats."""
-    from games.classic_poker import luck
-
     base: list[Any] = ([RulesBot(), RandomBot()] * 4)[:players]
-    rotations = [base[r:] + base[:r] for r in range(players)]
-    streams = Streams(np.random.SeedSequence(77))
-    corrected = 0
-    for deal in range(16):
-        fresh = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
-        finished = _loop_states(rules, players, deal, streams, base)
-        want = [(ENTRY.tables.deal_rows(st), ENTRY.tables.seat_rows(st)) for st in finished]
-        assert FAST.play_rows(fresh, ENTRY.tables, rotations, streams.rotations(deal)) == want, f"deal {deal}"
-        got = FAST.play_rows_corrected(fresh, ENTRY.tables, rotations, streams.rotations(deal), luck.LUCK)
-        assert got is not None and got[0] == want
-        assert got[1] == luck.unit_corrections(finished) == luck.reference_corrections(finished), f"deal {deal}"
-        corrected += any(c != 0.0 for seats in got[1] for c in seats)
-    assert corrected >= 8
+    assert rows_and_corrections_as_the_engines(rules, base, seed=77, deals=16) >= 8
 
 
 def test_bring_in_rows_split_odd_chips_to_the_first_winner() -> None:
@@ -148,15 +123,7 @@ def test_a_bring_in_job_gives_the_readable_engines_rows(monkeypatch: pytest.Monk
     """A CP-8.8 job through the kernel (``play_rows`` / ``play_rows_corrected``) and through the readable engine
     (the fast path refused, as before the kernel played it): the same rows, ``adjusted_score`` included."""
     bots = ["classic-poker/rules"] * rules_seats + ["classic-poker/random"] * (players - rules_seats)
-    assert ENTRY.fast_path(ENTRY.rules(table), [registry.make(b, {}) for b in bots]) is FAST
-    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": table, "players": players,
-                       "bots": bots, "deals": 30, "shard_deals": 30, "seating": "duplicate", "seed": 81,
-                       "variance_reduction": reduction})
-    fast = run_shard(spec, 0)
-    monkeypatch.setattr(FAST, "supports", lambda rules, seats: False)
-    readable = run_shard(spec, 0)
-    assert fast["deals"].equals(readable["deals"])
-    assert fast["seats"].equals(readable["seats"])
+    job_rows_as_the_engines(monkeypatch, table, bots, reduction, seed=81)
 
 
 # ---- stud with a low pot (CP-5, CP-8.3) ----------------------------------------------------------------------
@@ -224,22 +191,8 @@ def test_low_stud_plays_as_the_engine(rules: Rules, players: int, seats: str) ->
 def test_low_stud_rows_and_corrections_equal_the_readable_engine(rules: Rules, players: int) -> None:
     """``play_rows`` and ``play_rows_corrected`` of rules and random seats in low stud against the readable loop:
     the same rows and ``luck.unit_corrections`` / ``luck.reference_corrections`` of its finished states."""
-    from games.classic_poker import luck
-
     base: list[Any] = ([RulesBot(), RandomBot()] * 4)[:players]
-    rotations = [base[r:] + base[:r] for r in range(players)]
-    streams = Streams(np.random.SeedSequence(87))
-    corrected = 0
-    for deal in range(14):
-        fresh = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
-        finished = _loop_states(rules, players, deal, streams, base)
-        want = [(ENTRY.tables.deal_rows(st), ENTRY.tables.seat_rows(st)) for st in finished]
-        assert FAST.play_rows(fresh, ENTRY.tables, rotations, streams.rotations(deal)) == want, f"deal {deal}"
-        got = FAST.play_rows_corrected(fresh, ENTRY.tables, rotations, streams.rotations(deal), luck.LUCK)
-        assert got is not None and got[0] == want
-        assert got[1] == luck.unit_corrections(finished) == luck.reference_corrections(finished), f"deal {deal}"
-        corrected += any(c != 0.0 for seats in got[1] for c in seats)
-    assert corrected >= 6
+    assert rows_and_corrections_as_the_engines(rules, base, seed=87, deals=14) >= 6
 
 
 @pytest.mark.parametrize("table, players, rules_seats, reduction", [
@@ -254,12 +207,4 @@ def test_a_low_stud_job_gives_the_readable_engines_rows(monkeypatch: pytest.Monk
     """A low-stud job through the kernel and through the readable engine (the fast path refused, as before the
     kernel played it): the same rows, ``adjusted_score`` included."""
     bots = ["classic-poker/rules"] * rules_seats + ["classic-poker/random"] * (players - rules_seats)
-    assert ENTRY.fast_path(ENTRY.rules(table), [registry.make(b, {}) for b in bots]) is FAST
-    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": table, "players": players,
-                       "bots": bots, "deals": 30, "shard_deals": 30, "seating": "duplicate", "seed": 89,
-                       "variance_reduction": reduction})
-    fast = run_shard(spec, 0)
-    monkeypatch.setattr(FAST, "supports", lambda rules, seats: False)
-    readable = run_shard(spec, 0)
-    assert fast["deals"].equals(readable["deals"])
-    assert fast["seats"].equals(readable["seats"])
+    job_rows_as_the_engines(monkeypatch, table, bots, reduction, seed=89)

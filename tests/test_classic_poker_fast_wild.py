@@ -27,9 +27,7 @@ from games.classic_poker.rules import PRESETS, Rules
 from games.classic_poker.state import State
 from games.core import registry
 from games.core.protocol import RulesError
-from games.core.streams import Streams
-from sims.run import run_shard
-from sims.spec import parse_spec
+from tests.test_classic_poker_fast import job_rows_as_the_engines, rows_and_corrections_as_the_engines
 from tests.test_fast_paths import check_parity
 
 ENTRY = registry.game("classic-poker")
@@ -150,19 +148,6 @@ def test_stud_with_wild_cards_plays_as_the_engine(rules: Rules, players: int, se
     check_parity(ENTRY, FAST, rules, _table(players, seats), deals=60 if seats == "random" else 30, seed=103)
 
 
-def _loop_states(rules: Rules, players: int, deal: int, streams: Streams, seats: list[Any]) -> list[State]:
-    """Every rotation of one deal played by the readable loop, the finished states."""
-    st0 = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
-    out = []
-    for r in range(players):
-        st, rng, bots = st0.copy(), streams.at(deal, r + 1), seats[r:] + seats[:r]
-        while not st.is_over():
-            seat = st.to_act()
-            st.apply(bots[seat].act(st.view(seat), st.legal_actions(), rng))
-        assert isinstance(st, State)
-        out.append(st)
-    return out
-
 
 @pytest.mark.parametrize("rules, players, seats", [
     (STUD_WILD[0], 6, "mixed"), (STUD_WILD[1], 4, "random"), (STUD_WILD[3], 3, "rules"), (STUD_WILD[5], 5, "mixed"),
@@ -173,23 +158,9 @@ def test_stud_wild_rows_and_corrections_equal_the_readable_engine(rules: Rules, 
     """``play_rows`` and ``play_rows_corrected`` of stud with wild cards against the readable loop: the same rows
     (the showdown by the wild evaluator, its categories) and ``luck.unit_corrections`` /
     ``luck.reference_corrections`` of its finished states, the same floats."""
-    from games.classic_poker import luck
-
     base: list[Any] = [RulesBot() if seats == "rules" or (seats == "mixed" and s % 2 == 0) else RandomBot()
                        for s in range(players)]
-    rotations = [base[r:] + base[:r] for r in range(players)]
-    streams = Streams(np.random.SeedSequence(107))
-    corrected = 0
-    for deal in range(12):
-        fresh = ENTRY.deal(rules, players, deal % players, streams.at(deal, 0))
-        finished = _loop_states(rules, players, deal, streams, base)
-        want = [(ENTRY.tables.deal_rows(st), ENTRY.tables.seat_rows(st)) for st in finished]
-        assert FAST.play_rows(fresh, ENTRY.tables, rotations, streams.rotations(deal)) == want, f"deal {deal}"
-        got = FAST.play_rows_corrected(fresh, ENTRY.tables, rotations, streams.rotations(deal), luck.LUCK)
-        assert got is not None and got[0] == want
-        assert got[1] == luck.unit_corrections(finished) == luck.reference_corrections(finished), f"deal {deal}"
-        corrected += any(c != 0.0 for s in got[1] for c in s)
-    assert corrected >= 2  # the terms are not all left out
+    assert rows_and_corrections_as_the_engines(rules, base, seed=107, deals=12) >= 2  # the terms are not all left out
 
 
 @pytest.mark.parametrize("table, players, rules_seats, reduction", [
@@ -205,15 +176,7 @@ def test_a_stud_wild_job_gives_the_readable_engines_rows(monkeypatch: pytest.Mon
     readable engine (the fast path refused, as before the kernel played it): the same rows, ``adjusted_score`` (the
     luck corrections) included."""
     bots = ["classic-poker/rules"] * rules_seats + ["classic-poker/random"] * (players - rules_seats)
-    assert ENTRY.fast_path(ENTRY.rules(table), [registry.make(b, {}) for b in bots]) is FAST
-    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": table, "players": players,
-                       "bots": bots, "deals": 30, "shard_deals": 30, "seating": "duplicate", "seed": 109,
-                       "variance_reduction": reduction})
-    fast = run_shard(spec, 0)
-    monkeypatch.setattr(FAST, "supports", lambda rules, seats: False)
-    readable = run_shard(spec, 0)
-    assert fast["deals"].equals(readable["deals"])
-    assert fast["seats"].equals(readable["seats"])
+    job_rows_as_the_engines(monkeypatch, table, bots, reduction, seed=109)
 
 
 def _natural_best(rules: Rules, st: State) -> int:
@@ -413,15 +376,7 @@ def test_a_single_wild_job_gives_the_readable_engines_rows(monkeypatch: pytest.M
     """A job with single wild cards and rules seats (openers too) through the kernel and through the readable engine
     (the fast path refused, as before the kernel played them): the same rows, ``adjusted_score`` included."""
     bots = ["classic-poker/rules"] * rules_seats + ["classic-poker/random"] * (players - rules_seats)
-    assert ENTRY.fast_path(ENTRY.rules(table), [registry.make(b, {}) for b in bots]) is FAST
-    spec = parse_spec({"kind": "tournament", "game": "classic-poker", "rules": table, "players": players,
-                       "bots": bots, "deals": 30, "shard_deals": 30, "seating": "duplicate", "seed": 137,
-                       "variance_reduction": reduction})
-    fast = run_shard(spec, 0)
-    monkeypatch.setattr(FAST, "supports", lambda rules, seats: False)
-    readable = run_shard(spec, 0)
-    assert fast["deals"].equals(readable["deals"])
-    assert fast["seats"].equals(readable["seats"])
+    job_rows_as_the_engines(monkeypatch, table, bots, reduction, seed=137)
 
 
 def test_supports_single_wild_cards() -> None:
