@@ -71,8 +71,8 @@ cdef int64_t RK[13]
 for _i in range(13):
     RK[_i] = RANK_KEYS[_i]
 
-cdef uint64_t SUIT_INIT = 0x3333ULL << 32
-cdef uint64_t FLUSH_BITS = 0x8888ULL << 32
+cdef uint64_t SUIT_INIT = 0x3333ULL << 32   # also in ext/_handeval.pxd (tables_suit_init)
+cdef uint64_t FLUSH_BITS = 0x8888ULL << 32   # also in ext/_handeval.pxd (Tables._eval_key)
 
 #: Category codes of the kernel (mapped to a ranking's own order by ``cat_map``; plain tables map
 #: the first nine).
@@ -121,7 +121,6 @@ cdef int32_t BIG = 0x7FFFFFFF
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
-    int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
     ctypedef unsigned long long u128 "unsigned __int128"
 
@@ -379,24 +378,8 @@ cdef int32_t _best_submultiset(int* counts, int r, int need, int* chosen, int* c
 
 @cython.final
 cdef class Tables:
-    """Lookup tables of one (ranking, deck, hand size). Built once, shared, read-only."""
-
-    cdef readonly int k
-    cdef readonly int nranks
-    cdef readonly object fl_array
-    cdef readonly object key_array
-    cdef readonly object fbit_array
-    cdef readonly object valid_array
-    cdef const int32_t[::1] fl
-    cdef const int32_t[::1] nfh
-    cdef const uint32_t[::1] offs
-    cdef readonly object nfh_array
-    cdef readonly object offs_array
-    cdef uint32_t hmask
-    cdef int hshift
-    cdef uint64_t card_key[256]
-    cdef uint64_t card_fbit[256]
-    cdef uint8_t valid[256]
+    """Lookup tables of one (ranking, deck, hand size). Built once, shared, read-only. Its attributes and
+    ``_eval_key`` are declared in ext/_handeval.pxd (kernels that value hands in C cimport them)."""
 
     def __init__(self, int k, deck_ranks, cat_map, straights, int tb_style):
         """Build the tables.
@@ -534,19 +517,6 @@ cdef class Tables:
                                keysum + c * RANK_KEYS[pos], nr, absr, cmap, tb_style, stop)
         counts[absr[pos]] = 0
         return n
-
-    cdef inline int32_t _eval_key(self, uint64_t ksum, uint64_t fb) noexcept nogil:
-        cdef uint32_t key = <uint32_t>ksum
-        cdef int32_t v = self.nfh[(key & self.hmask) + self.offs[key >> self.hshift]]
-        cdef uint64_t fbits = ksum & FLUSH_BITS
-        cdef int32_t fv
-        cdef int s
-        if fbits:
-            s = (__builtin_ctzll(fbits) - 35) >> 2
-            fv = self.fl[(fb >> (16 * s)) & 0xFFFF]
-            if fv > v:
-                v = fv
-        return v
 
     cpdef int32_t value_of(self, cards) except -2:
         """Value of one hand given as a sequence of k card ids (no numpy overhead).

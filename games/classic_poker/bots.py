@@ -175,10 +175,12 @@ class EquityBot(EstimatingBot):
         if legal_actions and legal_actions[0].choose is not None:  # the dealer's choice (CP-9.2)
             return legal_actions[int(rng.integers(len(legal_actions)))]
         rules, plan = _rules_plan(view)
-        hand = [_parse(c) for c in view["hand"]]
         if legal_actions and legal_actions[0].discard is not None:
-            return standard_discard(rules, hand, legal_actions)
-        return self._decide(view, legal_actions, equity(rules, view, hand, self.samples, rng, plan))
+            return standard_discard(rules, [_parse(c) for c in view["hand"]], legal_actions)
+        # The view's cards parsed and the action chosen in C: exactly ``equity`` and ``_decide``.
+        eq = self._estimate = plan.setup.equity(view, None, self.samples, rng)
+        got = _equity.decide(view, legal_actions, eq)
+        return self._decide(view, legal_actions, eq) if got is None else got
 
     def _decide(self, view: Mapping[str, Any], legal_actions: Sequence[Action], eq: float) -> Action:
         self._estimate = eq
@@ -232,9 +234,10 @@ def _parse(text: str) -> int:
 class _Plan:
     """What ``equity`` needs of the rules, built once per rules: the deck, the final hand size, the
     evaluator tables by hand size of the values that decide the pot (``kind`` 2: a low pot with the 8
-    qualifier, low tables then high ones, as ``hands.low_pot_values``)."""
+    qualifier, low tables then high ones, as ``hands.low_pot_values``), and all of it for the compiled loop
+    (``setup``, games/classic_poker/fast/_equity.pyx)."""
 
-    __slots__ = ("deck", "deck_bytes", "final", "kind", "modes", "tabs")
+    __slots__ = ("deck", "deck_bytes", "final", "kind", "modes", "setup", "tabs")
 
     def __init__(self, rules: Rules) -> None:
         self.deck = hands.deck_of(rules)
@@ -247,6 +250,8 @@ class _Plan:
             self.modes = (hands.high_mode(rules),)
         self.kind = 2 if len(self.modes) == 2 else 0
         self.tabs: dict[int, tuple[Any, Any]] = {}
+        self.setup = _equity.Setup(self.deck_bytes, self.final, self.kind, handeval.LOW_TOP, _IDS, _parse,
+                                   self.tables)
 
     def tables(self, k: int) -> tuple[Any, Any]:
         t = self.tabs.get(k)
@@ -260,15 +265,15 @@ class _Plan:
 _RULES: dict[tuple[Any, ...], tuple[Rules, _Plan]] = {}
 
 
-#: The last rules object met, the types of its values and its (Rules, _Plan): a deal's decisions share them.
-_LAST: tuple[Any, ...] = (None, (), None)
+#: A copy of the last rules object met and its (Rules, _Plan): a deal's decisions share them.
+_LAST: tuple[Any, ...] = (None, None)
 
 
 def _rules_plan(view: Mapping[str, Any]) -> tuple[Rules, _Plan]:
     d = view["rules"]
     last = _LAST
-    if d == last[0] and tuple(map(type, d.values())) == last[1]:  # equal, and 1 is not True
-        got: tuple[Rules, _Plan] = last[2]
+    if _equity.same_rules(d, last[0]):  # equal, each value of the same type (1 is not True)
+        got: tuple[Rules, _Plan] = last[1]
         return got
     try:
         key = (tuple(d), tuple(tuple(v) if type(v) is list else (type(v), v) for v in d.values()))
@@ -287,7 +292,7 @@ def _rules_plan(view: Mapping[str, Any]) -> tuple[Rules, _Plan]:
 
 def _set_last(d: Mapping[str, Any], got: tuple[Rules, _Plan]) -> None:
     global _LAST
-    _LAST = ({k: list(v) if type(v) is list else v for k, v in d.items()}, tuple(map(type, d.values())), got)
+    _LAST = ({k: list(v) if type(v) is list else v for k, v in d.items()}, got)
 
 
 def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int, rng: np.random.Generator,
@@ -297,34 +302,8 @@ def equity(rules: Rules, view: Mapping[str, Any], hand: list[int], samples: int,
     (games/classic_poker/fast/_equity.pyx)."""
     if plan is None:
         plan = _Plan(rules)
-    final = plan.final
-    common = view["common"]
-    try:
-        extra = [_IDS[common]] if common else []
-        ups = [(int(p), [_IDS[c] for c in up]) for p, up in view["up"].items()]
-    except KeyError:  # a name outside the table: hands.parse
-        extra = [_parse(common)] if common else []
-        ups = [(int(p), [_parse(c) for c in up]) for p, up in view["up"].items()]
-    seen = bytearray(hand)
-    seen += bytes(extra)
-    me, live = view["seat"], view["in"]
-    opp_cards = bytearray()
-    opp_len = bytearray()
-    for p, cards in ups:
-        seen += bytes(cards)
-        if live[p] and p != me:
-            opp_cards += bytes(cards + extra)
-            opp_len.append(len(cards) + len(extra))
-    if not opp_len:
-        return 1.0
-    unseen = plan.deck_bytes.translate(None, seen)  # the deck in its order, the seen cards deleted
-    mine = hand + extra
-    need_me = max(0, final - len(mine))
-    if need_me + final * len(opp_len) - len(opp_cards) > len(unseen):
-        return 1.0 / (len(opp_len) + 1)
-    return _equity.equity(rng, unseen, bytes(mine), need_me, bytes(opp_cards), bytes(opp_len), final,
-                          samples, plan.tables(len(mine) + need_me), plan.tables(final), plan.kind,
-                          handeval.LOW_TOP)
+    got: float = plan.setup.equity(view, hand, samples, rng)
+    return got
 
 
 def fisher_yates_draws(rng: np.random.Generator, unseen: np.ndarray, samples: int, total: int) -> np.ndarray:
