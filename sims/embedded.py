@@ -295,13 +295,15 @@ def _results(spec: JobSpec, todo: list[int], workers: int,
     spec_json = json.dumps(spec.canonical(), sort_keys=True)
     shared = (_CTX.RawValue("q", 0), _CTX.Lock())
     claims = _Claims(shared, tuple(todo))
-    pool = _PoolStart(min(workers - 1, len(todo) - 1), (units.array, shared, tuple(todo)), spec_json, len(todo))
+    pool: _PoolStart | None = None
     try:
+        live = pool = _PoolStart(min(workers - 1, len(todo) - 1), (units.array, shared, tuple(todo)), spec_json,
+                                 len(todo))
         here = got = 0  # shards played by the parent, shards received from the pool
 
         def ready(timeout: float) -> Iterator[tuple[int, Mapping[str, pa.Table | EncodedTable], float]]:
             nonlocal got
-            while (item := pool.next(timeout)) is not None:
+            while (item := live.next(timeout)) is not None:
                 got += 1
                 yield item
 
@@ -315,7 +317,8 @@ def _results(spec: JobSpec, todo: list[int], workers: int,
             yield from ready(units.SHOW_EVERY_S)
             units.tick()
     finally:
-        pool.stop()  # on Ctrl-C or an error, running shards are abandoned (never committed)
+        if pool is not None:
+            pool.stop()  # on Ctrl-C or an error, running shards are abandoned (never committed)
 
 
 class _PoolStart:
@@ -527,7 +530,7 @@ def run_job(spec: JobSpec, *, settings: Settings | None = None, data: Path | Non
         if job is None:
             job = store.create_job(p.job_id, p.kind, p.game or "", p.spec, p.shards_total, p.deals_total)
         done = set(committed_shards(jd, tables)) & set(range(p.shards_total))
-        if done:
+        if done and len(done) < p.shards_total:  # shards would be added (a complete job only gets its report)
             _refuse_stale(p, jd, tables, min(done))
         for k in sorted(done):  # committed by a run killed before it could record them
             paths = [shard_path(jd, t, k) for t in tables]

@@ -144,7 +144,11 @@ def stale_shard(job_dir: Any, tables: Sequence[str], k: int, entry: GameEntry) -
     from storage.objectstore import parquet_metadata
 
     for table in tables:
-        why = stale_rows(parquet_metadata(shard_path(job_dir, table, k)), entry)
+        try:
+            meta = parquet_metadata(shard_path(job_dir, table, k))
+        except FileNotFoundError:  # a shard the store recorded whose file is gone: nothing to compare
+            continue
+        why = stale_rows(meta, entry)
         if why is not None:
             return why
     return None

@@ -227,12 +227,21 @@ def _refuse_stale(ctl: Control, job: Job) -> None:
     from games.core import registry
     from sims.spec import parse_spec
     from sims.tables import stale_shard
+    from storage.parquet import committed_shards
 
-    done = ctl.store.recorded_shards(job.id)
-    if not done or not job.game:
+    if not job.game:
         return
     jd = job_dir(data_root(ctl.settings), job.id)
-    why = stale_shard(jd, spec_tables(parse_spec(job.spec)), min(done), registry.game(job.game))
+    tables = spec_tables(parse_spec(job.spec))
+    # Recorded shards and those committed on disk but not yet recorded (the reconciler records them later).
+    done = (set(ctl.store.recorded_shards(job.id)) | committed_shards(jd, tables)) & set(range(job.shards_total))
+    if not done or len(done) >= job.shards_total:  # nothing would be added: the job only needs its report
+        return
+    try:
+        entry = registry.game(job.game)
+    except KeyError:
+        raise StaleJob(f"job {job.id} cannot resume: its game {job.game!r} is not installed here") from None
+    why = stale_shard(jd, tables, min(done), entry)
     if why is not None:
         raise StaleJob(f"job {job.id} cannot resume: {why}, so its missing shards would give other rows; "
                        "submit its spec again for a fresh job")
