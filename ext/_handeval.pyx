@@ -1193,6 +1193,23 @@ cdef class WildTables:
                     v = fv
         return v
 
+    cdef Py_ssize_t _eval_rows(self, const uint8_t[:, ::1] cards, int64_t[::1] out, int low_top) noexcept nogil:
+        """``_eval`` of every row of ``cards`` into ``out`` (widened), a low that does not qualify as -1 when
+        ``low_top`` >= 0 (``evaluate_pair``). Returns -1, or the first invalid row."""
+        cdef Py_ssize_t i
+        cdef int k = cards.shape[1]
+        cdef int32_t v, raw
+        for i in range(cards.shape[0]):
+            v = self._eval(&cards[i, 0], k)
+            if v < 0:
+                return i
+            if low_top >= 0:
+                raw = C_LOW_TOP - v
+                if (raw >> 20) != 0 or ((raw >> 16) & 0xF) > low_top:
+                    v = -1
+            out[i] = v
+        return -1
+
     cpdef int32_t value_of(self, cards) except -2:
         """Value of one hand given as a sequence of k card ids; -1 when it is not a valid hand."""
         cdef uint8_t buf[8]
@@ -1276,3 +1293,52 @@ cdef class WildTables:
         return [counts[i] for i in range(256)]
 
 
+# ---------------------------------------------------------------------- high and low, widened
+def evaluate_pair(object high, WildTables low, const uint8_t[:, ::1] cards, int64_t[::1] out_high,
+                  int64_t[::1] out_low, int low_top):
+    """Every row's high value by ``high`` (``Tables`` or ``WildTables``) into ``out_high`` and, when ``low`` is
+    given, its low value into ``out_low`` (-1 for a low that does not qualify: ``low_top`` >= 0 asks that
+    the low be no pair, category 0, with its top card at position ``low_top`` or lower, as
+    ``games/classic_poker/hands.low_qualifies`` tests ``low_qualifier=8``, CP-5.4; -1 takes every low):
+    the values ``evaluate_into`` gives, widened to int64, the qualifier applied in C (one table at a time:
+    each stays in the cache while its pass runs). Returns -1, or the first invalid row."""
+    cdef Py_ssize_t n = cards.shape[0], i
+    cdef int k = cards.shape[1], j
+    cdef bint use_plain = isinstance(high, Tables)
+    cdef Tables plain = None
+    cdef WildTables wild = None
+    cdef uint64_t ksum, fb
+    cdef uint8_t c
+    cdef Py_ssize_t bad = -1
+    if use_plain:
+        plain = <Tables> high
+        if k != plain.k:
+            raise ValueError(f"tables are for {plain.k}-card hands, got {k}")
+    else:
+        wild = <WildTables?> high
+        if k != wild.k:
+            raise ValueError(f"tables are for {wild.k}-card hands, got {k}")
+    if low is not None and k != low.k:
+        raise ValueError(f"tables are for {low.k}-card hands, got {k}")
+    if out_high.shape[0] != n or (low is not None and out_low.shape[0] != n):
+        raise ValueError("an output row per hand")
+    with nogil:
+        if use_plain:  # Tables.evaluate_into, widened
+            for i in range(n):
+                ksum = SUIT_INIT
+                fb = 0
+                for j in range(k):
+                    c = cards[i, j]
+                    ksum += plain.card_key[c]
+                    fb |= plain.card_fbit[c]
+                if __builtin_popcountll(fb) != k:
+                    bad = i
+                    break
+                out_high[i] = plain._eval_key(ksum, fb)
+        else:
+            bad = wild._eval_rows(cards, out_high, -1)
+    if bad >= 0 or low is None:
+        return bad
+    with nogil:
+        bad = low._eval_rows(cards, out_low, low_top)
+    return bad

@@ -480,6 +480,33 @@ def evaluate_mode(cards: Any, mode: Mode, deck: str | None = None) -> npt.NDArra
     return out
 
 
+def evaluate_pair(cards: Any, high: Mode, low: Mode | None = None, low_top: int | None = None,
+                  deck: str | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]:
+    """``evaluate_mode`` under ``high`` and, when ``low`` (a low mode of the same ranking) is given, under
+    ``low``, in one pass over the hands and widened to int64: (high values, low values or None). With
+    ``low_top`` a low that is not no-pair (category 0) with its top card at position ``low_top`` or lower
+    (``LOW_TOP - value``'s bits 16-19) is -1 (CP-5.4's qualifier ``8`` is ``low_top=7``). The values of
+    ``evaluate_mode`` with no conversion between the calls (the compiled luck estimator's evaluation)."""
+    if low is not None and (low.low is None or low.ranking != high.ranking):
+        raise ValueError("low must be a low mode of the high mode's ranking")
+    if high.low is not None:
+        raise ValueError("high must be a high mode")
+    d = _deck_for(_ranking(high.ranking), deck)
+    arr = _as_wild_array(cards)
+    n, k = arr.shape
+    out_high = np.empty(n, dtype=np.int64)
+    out_low = np.empty(n if low is not None else 0, dtype=np.int64)
+    if n == 0:
+        return out_high, out_low if low is not None else None
+    ht = tables(high.ranking, k, d) if high.plain else wild_tables(high, k, d)
+    lt = wild_tables(low, k, d) if low is not None else None
+    bad = _handeval.evaluate_pair(ht, lt, arr, out_high, out_low, -1 if low_top is None else int(low_top))
+    if bad >= 0:
+        raise ValueError(_explain(arr, bad, _ranking(high.ranking), d) if high.plain and low is None
+                         else _explain_wild(arr, bad, high if low is None else low, d))
+    return out_high, out_low if low is not None else None
+
+
 def _pos_name(p: int) -> str:
     return "A" if p in (0, 13) else "23456789TJQKA"[p - 1]
 

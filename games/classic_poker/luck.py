@@ -161,6 +161,17 @@ def _values(rules: Rules, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray | No
     return high, np.where(hands.low_qualifies(rules, lows), lows, -1)
 
 
+def _values_compiled(rules: Rules, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """``_values``' arrays (int64, equal element for element) for the compiled sums: high and low in one call
+    of ``handeval.evaluate_pair`` (no conversion between), the qualifier of ``hands.low_qualifies`` applied
+    there (CP-5.4 ``8``: no pair, top card at position 7 or lower). A low pot keeps ``_values``."""
+    if rules.pot == "low":
+        return _values(rules, flat)
+    return handeval.evaluate_pair(flat, hands.high_mode(rules),
+                                  hands.low_mode(rules) if rules.pot == "high_low" else None,
+                                  7 if rules.low_qualifier == "8" else None)
+
+
 def _shares(high: np.ndarray, low: np.ndarray | None) -> np.ndarray:
     """Per completion, each live hand's share of the pot: (live, ...) values to (live, ...) shares (the
     seats on the first axis: numpy reduces over it elementwise, fast for few seats)."""
@@ -277,7 +288,8 @@ def unit_corrections(states: Sequence[Any], samples: int = SAMPLES) -> list[list
     dealt during play (the ``LuckEstimator``'s corrections; one evaluator call per rule set of the unit).
 
     The hands and the sums are compiled (``fast/_play.pyx``: ``logged_hands`` writes ``_event_hands``' rows
-    from the chance logs, ``luck_terms`` sums the shares in numpy's order): the same floats as
+    from the chance logs, a row repeating the previous candidate's once, ``_values_compiled`` values them,
+    ``luck_terms`` sums the shares in numpy's order): the same floats as
     ``reference_corrections``, the numpy definition, which ``tests/test_classic_poker_fast.py`` checks."""
     if samples != SAMPLES:
         return reference_corrections(states, samples)
@@ -297,15 +309,24 @@ def unit_corrections(states: Sequence[Any], samples: int = SAMPLES) -> list[list
             for i, d in items:
                 out[i] = reference_corrections([d], samples)[0]
             continue
-        flat, meta = built
+        flat, meta, index = built
         if not len(meta):
             continue
-        high, low = _values(rules, flat)
-        sums = _play.luck_terms(meta, np.ascontiguousarray(high, dtype=np.int64),
-                                None if low is None else np.ascontiguousarray(low, dtype=np.int64),
-                                POT_GROWTH[rules.form, rules.pot], len(items), players)
+        sums = _compiled_sums(rules, flat, meta, index, len(items), players)
         for (i, _), row in zip(items, sums, strict=True):
             out[i] = row
+    return out
+
+
+def _compiled_sums(rules: Rules, flat: np.ndarray, meta: np.ndarray, index: np.ndarray | None, rotations: int,
+                   players: int) -> list[list[float]]:
+    """Each rotation's corrections from the kernel's hands (``_play.corrected_results`` / ``logged_hands``:
+    ``flat``, ``meta``, ``index``): ``_values_compiled`` of the hands, then ``_play.luck_terms``' sums."""
+    from games.classic_poker.fast import _play  # the kernel imports nothing of this module
+
+    high, low = _values_compiled(rules, flat)
+    out: list[list[float]] = _play.luck_terms(meta, index, high, low, POT_GROWTH[rules.form, rules.pot], rotations,
+                                              players)
     return out
 
 

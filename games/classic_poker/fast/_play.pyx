@@ -1380,13 +1380,23 @@ cdef int event_rows(Game *g, int e, int rot, int final, bint draw, long long *ro
 
 
 cdef class _Hands:
-    """The hands of a unit's terms (``luck._event_hands``' rows) and one ``meta`` row per term, growing."""
+    """The hands of a unit's terms (``luck._event_hands``' rows) and one ``meta`` row per term, growing.
+
+    ``luck._event_hands``' rows are *logical*: ``index`` maps each to the physical row of ``hands`` that holds
+    its cards. A varying seat that does not get the candidate card holds, for candidate i and completion mi,
+    its known cards and ``unseen[p + (p >= i)]`` for the completion's positions p; for candidate i - 1 the
+    same cards unless some p equals i - 1. Such a row is not written again: its index is the earlier row's
+    (the same cards, so the same values and shares)."""
 
     cdef object hands
     cdef object meta
+    cdef object index
     cdef unsigned char[:, ::1] hv
     cdef long long[:, ::1] mv
+    cdef int[::1] iv
     cdef int rows
+    cdef int nlog
+    cdef int repeats
     cdef int nmeta
     cdef int final
     cdef bint draw
@@ -1398,16 +1408,23 @@ cdef class _Hands:
         self.final = final
         self.draw = draw
         self.orders = orders
-        self.hands = _np.empty((4096, final), dtype=_np.uint8)
+        self.hands = _np.empty((16384, final), dtype=_np.uint8)
+        self.index = _np.empty(16384, dtype=_np.intc)
         self.meta = _np.empty((max(events, 1), EVW), dtype=_np.int64)
         self.hv = self.hands
+        self.iv = self.index
         self.mv = self.meta
         self.rows = 0
+        self.nlog = 0
+        self.repeats = 0
         self.nmeta = 0
 
     cdef int add(self, Game *g, int r) except -1:
-        """Every term of ``g``'s chance log (rotation ``r``): its hands and its ``meta`` row."""
-        cdef int e, i, j, k, t, mi, p, s, n, v, f, m, at, total, gets, missing, rows
+        """Every term of ``g``'s chance log (rotation ``r``): its hands, their index and its ``meta`` row."""
+        cdef int e, i, j, k, t, mi, p, s, n, v, f, m, at, total, gets, missing, rows, lg
+        cdef unsigned long long used[MAXN]
+        cdef int *ixp
+        cdef unsigned char *hp
         cdef long long row[EVW]
         cdef int held_n[MAXP]
         cdef int held[MAXP][MAXH]
@@ -1430,26 +1447,46 @@ cdef class _Hands:
             total = <int> row[6]
             od = orders_of(n - 1, total, self.orders)
             m = od.shape[0]
+            if m > MAXN:
+                raise RuntimeError("an event larger than the estimator's kernel keeps")
             rows = self.rows
+            lg = self.nlog
             if rows + v * n * m + f > self.hv.shape[0]:
                 bigger = _np.empty((2 * (rows + v * n * m + f), self.final), dtype=_np.uint8)
                 bigger[:rows] = self.hands[:rows]
                 self.hands = bigger
                 self.hv = bigger
+            if lg + v * n * m + f > self.iv.shape[0]:
+                bigger = _np.empty(2 * (lg + v * n * m + f), dtype=_np.intc)
+                bigger[:lg] = self.index[:lg]
+                self.index = bigger
+                self.iv = bigger
             row[EVW - 2] = m
-            row[EVW - 1] = rows
+            row[EVW - 1] = lg
             for j in range(EVW):
                 self.mv[self.nmeta, j] = row[j]
             self.nmeta += 1
             at = 0
+            hp = &self.hv[0, 0]
+            ixp = &self.iv[0]
             for j in range(v):
                 s = <int> row[7 + 3 * j]
                 gets = <int> row[8 + 3 * j]
                 missing = <int> row[9 + 3 * j]
                 k = held_n[s]
+                if not gets:  # per completion, the positions it draws (each < n - 1 <= MAXN - 1)
+                    for mi in range(m):
+                        used[mi] = 0
+                        for t in range(missing):
+                            used[mi] |= 1ULL << od[mi, at + t]
                 for i in range(n):
                     for mi in range(m):
-                        out = &self.hv[rows + (j * n + i) * m + mi, 0]
+                        if not gets and i > 0 and not ((used[mi] >> (i - 1)) & 1):
+                            ixp[lg] = ixp[lg - m]  # candidate i - 1's row: the same cards
+                            lg += 1
+                            self.repeats += 1
+                            continue
+                        out = hp + rows * self.final
                         for t in range(k):
                             out[t] = held[s][t]
                         if gets:
@@ -1457,28 +1494,37 @@ cdef class _Hands:
                         for t in range(missing):
                             p = <int> od[mi, at + t]
                             out[k + gets + t] = unseen[p + (1 if p >= i else 0)]
+                        ixp[lg] = rows
+                        rows += 1
+                        lg += 1
                 at += missing
-            rows += v * n * m
             for j in range(v, v + f):
                 s = <int> row[7 + 3 * j]
+                out = hp + rows * self.final
                 for t in range(self.final):
-                    self.hv[rows, t] = held[s][t]
+                    out[t] = held[s][t]
+                ixp[lg] = rows
                 rows += 1
+                lg += 1
             self.rows = rows
+            self.nlog = lg
         return 0
 
     def done(self):
-        return self.hands[:self.rows], self.meta[:self.nmeta]
+        """(hands, meta, index); index None when no row repeats (logical row x is ``hands[x]``)."""
+        return self.hands[:self.rows], self.meta[:self.nmeta], self.index[:self.nlog] if self.repeats else None
 
 
 def corrected_results(rng_at, deck, reshuffle, int players, int dealer, carried, int ante, tuple opts,
                       int rotations, int final, bint draw, orders, kinds=None, tab=None):
     """``results`` of every rotation, with every final hand the luck estimator's terms look at: returns
-    (results, hands, meta). ``hands`` (rows of ``final`` cards) are ``luck._event_hands``' for every card
+    (results, hands, meta, index). ``hands`` (rows of ``final`` cards) are ``luck._event_hands``' for every card
     dealt during play whose term is not left out, rotation by rotation and card by card: per varying seat,
     candidate and completion (its known cards, the candidate when it gets it, the completion's cards drawn
     by ``orders(n - 1, total)``, i.e. ``luck._orders``, from the undealt cards less the candidate), then the
-    fixed seats' hands; ``meta`` one row per such card (``event_rows``, then m and the first hand's row)."""
+    fixed seats' hands, each written once where it repeats the previous candidate's (``_Hands``): logical row
+    x is ``hands[index[x]]`` (``hands[x]`` when ``index`` is None: no row repeats, as in draw); ``meta`` one
+    row per such card (``event_rows``, then m and its first logical row)."""
     cdef Opts o
     cdef Game g
     cdef Game *gp = &g
@@ -1495,12 +1541,12 @@ def corrected_results(rng_at, deck, reshuffle, int players, int dealer, carried,
         play_one(gp, &o, rng_at(r))
         played.append(result(gp))
         buf.add(gp, r)
-    hands, meta = buf.done()
-    return played, hands, meta
+    hands, meta, index = buf.done()
+    return played, hands, meta, index
 
 
 def logged_hands(units, int players, int final, bint draw, orders):
-    """``corrected_results``' (hands, meta) of finished deals' chance logs (``State.chance_log``, or the
+    """``corrected_results``' (hands, meta, index) of finished deals' chance logs (``State.chance_log``, or the
     kernel's tuples in the same field order): ``units`` holds per deal its deck order and its log; the
     deals are numbered in that order (``luck_terms``' rotations). None when a deal is larger than the
     kernel keeps (the caller computes those terms in numpy)."""
@@ -1542,14 +1588,18 @@ def logged_hands(units, int players, int final, bint draw, orders):
     return buf.done()
 
 
-def luck_terms(meta, high, low, double weight, int rotations, int players):
-    """Each rotation's corrections per seat from ``corrected_results``' ``meta`` and the values of its hands
-    (``luck._values``: ``high``, and ``low`` with -1 for a low that does not qualify, or None): per card and
+def luck_terms(meta, index, high, low, double weight, int rotations, int players):
+    """Each rotation's corrections per seat from ``corrected_results``' ``meta`` and ``index`` and the values of
+    its hands (``luck._values``: ``high``, and ``low`` with -1 for a low that does not qualify, or None; logical
+    row x's values at ``index[x]``, at x when ``index`` is None): per card and
     live seat, ``luck._terms``' share of the pot per completion (ties split; in a high-low pot half to the
     high, half to the qualifying low, the high scooping without one), summed over the completions and the
     candidates in numpy's order, the seat's term ``weight * pot / m * (EQ[card] - sum / n)``, added up per
     seat in the order of the cards (``luck.logged_corrections``)."""
     cdef long long[:, ::1] mv = meta
+    cdef int[::1] ix
+    cdef bint has_ix = index is not None
+    cdef int r
     cdef long long[::1] hi = high
     cdef long long[::1] lo
     cdef bint has_low = low is not None
@@ -1565,6 +1615,8 @@ def luck_terms(meta, high, low, double weight, int rotations, int players):
     cdef bint anyq
     if has_low:
         lo = low
+    if has_ix:
+        ix = index
     out = [[0.0] * players for _ in range(rotations)]
     for e in range(mv.shape[0]):
         v = <int> mv[e, 2]
@@ -1580,7 +1632,8 @@ def luck_terms(meta, high, low, double weight, int rotations, int players):
             for mi in range(m):
                 best = 0
                 for j in range(live):
-                    x = hi[base + (j * n + i) * m + mi] if j < v else hi[base + v * n * m + j - v]
+                    r = base + (j * n + i) * m + mi if j < v else base + v * n * m + j - v
+                    x = hi[ix[r] if has_ix else r]
                     val[j] = x
                     if j == 0 or x > best:
                         best = x
@@ -1594,7 +1647,8 @@ def luck_terms(meta, high, low, double weight, int rotations, int players):
                     anyq = False
                     lbest = 0
                     for j in range(live):
-                        x = lo[base + (j * n + i) * m + mi] if j < v else lo[base + v * n * m + j - v]
+                        r = base + (j * n + i) * m + mi if j < v else base + v * n * m + j - v
+                        x = lo[ix[r] if has_ix else r]
                         lval[j] = x
                         if j == 0 or x > lbest:
                             lbest = x

@@ -10,7 +10,7 @@ the showdown's values from ``ext.handeval`` in one batch per deal and the pots s
 ``games.core.betting.settle`` (the engine's own settlement). ``play_rows_corrected`` (a job under
 ``variance_reduction: auto``) is ``play_rows`` with the luck estimator's corrections computed in the
 kernel: for each card dealt during play (as ``State.chance_log`` notes it) it writes every hand the
-estimator's term looks at (``_play.corrected_results``), ``luck._values`` evaluates them in one batch per
+estimator's term looks at (``_play.corrected_results``), ``luck._values_compiled`` evaluates them in one batch per
 deal and ``_play.luck_terms`` sums the shares in numpy's order: ``luck.unit_corrections``' floats, without
 replaying the deal through ``State.apply``.
 
@@ -489,16 +489,13 @@ def _choice_rows(state: ChoiceState, tables: TableSpec, rotations: Sequence[Sequ
             continue
         from games.classic_poker import luck as cp_luck  # luck imports the engine's modules; only needed here
 
-        played, flat, meta = _play.corrected_results(
+        played, flat, meta, index = _play.corrected_results(
             at, order, re, players, dealer, carried, rules.ante, _opts(rules), len(rs),
             7 if rules.form == "stud7" else 5, rules.form == "draw", cp_luck._kernel_orders, kinds,
             _tab(rules, kinds))
         sums: list[list[float]] = [[0.0] * players for _ in rs]
-        if len(meta):
-            high, low = cp_luck._values(rules, flat)  # the estimator's own evaluation of the same hands
-            sums = _play.luck_terms(meta, np.ascontiguousarray(high, dtype=np.int64),
-                                    None if low is None else np.ascontiguousarray(low, dtype=np.int64),
-                                    cp_luck.POT_GROWTH[rules.form, rules.pot], len(rs), players)
+        if len(meta):  # the estimator's values of the same hands, summed
+            sums = cp_luck._compiled_sums(rules, flat, meta, index, len(rs), players)
         for r, row, corr in zip(rs, _rows(rules, players, dealer, played), sums, strict=True):
             rows[r], corrections[r] = row, corr
     return rows, corrections if corrected else None
@@ -579,7 +576,8 @@ class Playout(FastPath):
                             ) -> tuple[list[RotationRows], list[list[float]]] | None:
         """``play_rows`` with the luck estimator's corrections: the kernel writes every hand the estimator's
         terms look at (``_play.corrected_results``: ``luck._event_hands``' rows for each card dealt during play,
-        as ``State.chance_log`` notes it), ``luck._values`` evaluates them in one call per deal and
+        as ``State.chance_log`` notes it, a row repeating the previous candidate's once), ``luck._values_compiled``
+        evaluates them in one call per deal and
         ``_play.luck_terms`` sums the shares in numpy's order: the floats of ``luck.unit_corrections``, no
         ``State`` replayed. None for another estimator or a table ``play_rows`` would give to the readable loop.
         Under dealer's choice (CP-9.2) per preset chosen (``_choice_rows``)."""
@@ -592,17 +590,15 @@ class Playout(FastPath):
         if luck is not cp_luck.LUCK or kinds is None:
             return None
         rules = state.rules
-        played, flat, meta = _play.corrected_results(
+        played, flat, meta, index = _play.corrected_results(
             rng_at, state.deck_order, state.reshuffle_order, state.players, state.dealer, state.carried, rules.ante,
             _opts(rules), len(rotations), 7 if rules.form == "stud7" else 5, rules.form == "draw",
             cp_luck._kernel_orders, kinds, _tab(rules, kinds))
         rows = _rows(rules, state.players, state.dealer, played)
         if not len(meta):
             return rows, [[0.0] * state.players for _ in rotations]
-        high, low = cp_luck._values(rules, flat)  # the estimator's own evaluation of the same hands
-        return rows, _play.luck_terms(meta, np.ascontiguousarray(high, dtype=np.int64),
-                                      None if low is None else np.ascontiguousarray(low, dtype=np.int64),
-                                      cp_luck.POT_GROWTH[rules.form, rules.pot], len(rotations), state.players)
+        # the estimator's values of the same hands (each distinct row once, ``_play._Hands``), summed
+        return rows, cp_luck._compiled_sums(rules, flat, meta, index, len(rotations), state.players)
 
     def speed(self, rules: Any, players: int, bots: Sequence[Any]) -> float | None:
         """Deals per second of one rotation through the shard runner, conservative (``FastPath.speed``).
