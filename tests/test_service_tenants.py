@@ -166,7 +166,11 @@ def test_slow_queries_of_one_key_get_429_and_do_not_starve_others(svc: Service, 
             r = http.post("/v1/jobs", json={**SPEC, "deals": 9, "shard_deals": 9, "seed": 1})
             took = time.monotonic() - t0
             assert r.status_code == 202, r.text
-            assert http.post(f"/v1/jobs/{r.json()['id']}/cancel").status_code == 200
+            # Cancelled to spare the workers, unless its nine deals (milliseconds in the compiled play-out)
+            # are already done: then the cancel is a 409 naming the finished job.
+            cancel = http.post(f"/v1/jobs/{r.json()['id']}/cancel")
+            assert cancel.status_code == 200 or (cancel.status_code == 409 and "already finished" in cancel.text), \
+                cancel.text
         answers = [f.result() for f in futures]
     codes = sorted(a.status_code for a in answers)
     assert codes == [400, 400] + [429] * 10, codes  # two ran into the time limit, ten were refused
