@@ -551,6 +551,18 @@ def test_the_kernels_rules_seat_decides_as_the_bot_with_wild_cards(rules: Rules)
     equals ``bots._strength`` (doubled) and ``bots.standard_discard`` on every key of the table's wild part and on
     random fives: the wild evaluator's declarations (CP-3.3 to CP-3.5, the bug CP-3.5, the low CP-5.5), wild
     cards kept by the draw (CP-7.4), ``max_draw`` limits and shown aces (a wild ace too)."""
+    rng = np.random.default_rng(53)
+    stand = 0
+    for five in _wild_hands(rules, rng):
+        _strength_x2, got = draw_decides_as_the_bot(rules, five, rng)
+        stand += not got.discard
+    assert stand > 100
+
+
+def draw_decides_as_the_bot(rules: Rules, five: list[int], rng: np.random.Generator) -> tuple[int, Any]:
+    """``_play.rules_of`` (the kernel's rules seat in draw) on ``five`` with a draw limit and a shown ace drawn
+    from ``rng`` (fewer cards when the stock runs short, CP-7.5; ``3_or_4_with_ace``, CP-7.4): asserts its strength
+    is ``bots._strength`` doubled and its discard ``bots.standard_discard``'s; returns the strength and the action."""
     import itertools
 
     from games.classic_poker.bots import _strength, standard_discard
@@ -558,27 +570,22 @@ def test_the_kernels_rules_seat_decides_as_the_bot_with_wild_cards(rules: Rules)
     from games.classic_poker.fast.playout import _opts, _rules_table
     from games.classic_poker.state import Action
 
-    rng = np.random.default_rng(53)
-    tab, opts = _rules_table(rules), _opts(rules)
     most = 5 if rules.max_draw == 5 else 3
-    stand = 0
-    for five in _wild_hands(rules, rng):
-        top = most if rng.random() < 0.7 else int(rng.integers(most + 1))  # fewer when the stock runs short (CP-7.5)
-        ace_ok = rules.max_draw == "3_or_4_with_ace" and bool(rng.random() < 0.8)
-        strength, code = _play.rules_of(five, opts, tab, top, ace_ok)
-        assert strength == int(2 * _strength(rules, list(five))), five
-        legal = [Action(discard=tuple(d)) for k in range(top + 1) for d in itertools.combinations(five, k)]
-        if ace_ok:
-            legal += [Action(discard=tuple(c for c in five if c != keep), shown=keep)
-                      for keep in five if keep >> 2 == 12 and keep < 52]
-        if code >= _play.CODES["ace"]:
-            keep = five[code - _play.CODES["ace"]]
-            got = Action(discard=tuple(c for c in five if c != keep), shown=keep)
-        else:
-            got = Action(discard=tuple(c for i, c in enumerate(five) if (code - _play.CODES["draw"]) >> i & 1))
-        assert got == standard_discard(rules, list(five), legal), (five, top, ace_ok)
-        stand += not got.discard
-    assert stand > 100
+    top = most if rng.random() < 0.7 else int(rng.integers(most + 1))
+    ace_ok = rules.max_draw == "3_or_4_with_ace" and bool(rng.random() < 0.8)
+    strength, code = _play.rules_of(five, _opts(rules), _rules_table(rules), top, ace_ok)
+    assert strength == int(2 * _strength(rules, list(five))), five
+    legal = [Action(discard=tuple(d)) for k in range(top + 1) for d in itertools.combinations(five, k)]
+    if ace_ok:
+        legal += [Action(discard=tuple(c for c in five if c != keep), shown=keep)
+                  for keep in five if keep >> 2 == 12 and keep < 52]
+    if code >= _play.CODES["ace"]:
+        keep = five[code - _play.CODES["ace"]]
+        got = Action(discard=tuple(c for c in five if c != keep), shown=keep)
+    else:
+        got = Action(discard=tuple(c for i, c in enumerate(five) if (code - _play.CODES["draw"]) >> i & 1))
+    assert got == standard_discard(rules, list(five), legal), (five, top, ace_ok)
+    return strength, got
 
 
 WILD_SEATS = [PRESETS["draw-joker"], PRESETS["draw-bug"], PRESETS["draw-deuces"]]

@@ -27,7 +27,11 @@ from games.classic_poker.rules import PRESETS, Rules
 from games.classic_poker.state import State
 from games.core import registry
 from games.core.protocol import RulesError
-from tests.test_classic_poker_fast import job_rows_as_the_engines, rows_and_corrections_as_the_engines
+from tests.test_classic_poker_fast import (
+    draw_decides_as_the_bot,
+    job_rows_as_the_engines,
+    rows_and_corrections_as_the_engines,
+)
 from tests.test_fast_paths import check_parity
 
 ENTRY = registry.game("classic-poker")
@@ -301,12 +305,10 @@ def test_the_kernels_rules_seat_decides_as_the_bot_with_single_wild_cards(rules:
     ``bots._strength`` (doubled) and ``bots.standard_discard`` on the table's keys (natural cards of a wild card's rank
     among them, CP-3.2: a wild card's own identity does not count) and on random hands; under openers
     ``_play.openers_of`` equals ``State._may_open`` and ``State._opening_cards`` (CP-7.3, CP-11.1)."""
-    import itertools
 
-    from games.classic_poker.bots import _strength, standard_discard
+    from games.classic_poker.bots import _strength
     from games.classic_poker.fast import _play
     from games.classic_poker.fast.playout import _opts, _rules_table
-    from games.classic_poker.state import Action
 
     rng = np.random.default_rng(127)
     tab, opts = _rules_table(rules), _opts(rules)
@@ -323,25 +325,11 @@ def test_the_kernels_rules_seat_decides_as_the_bot_with_single_wild_cards(rules:
             strengths.add(strength)
         assert len(strengths) >= 3
         return
-    most = 5 if rules.max_draw == 5 else 3
     st = State(rules, 2, 1, hands.deck_of(rules))
     opens = 0
     for five in fives:
-        top = most if rng.random() < 0.7 else int(rng.integers(most + 1))
-        ace_ok = rules.max_draw == "3_or_4_with_ace" and bool(rng.random() < 0.8)
-        strength, code = _play.rules_of(five, opts, tab, top, ace_ok)
-        assert strength == int(2 * _strength(rules, five)), five
+        strength, _action = draw_decides_as_the_bot(rules, five, rng)
         strengths.add(strength)
-        legal = [Action(discard=tuple(d)) for k in range(top + 1) for d in itertools.combinations(five, k)]
-        if ace_ok:
-            legal += [Action(discard=tuple(c for c in five if c != keep), shown=keep)
-                      for keep in five if keep >> 2 == 12 and keep < 52]
-        if code >= _play.CODES["ace"]:
-            keep = five[code - _play.CODES["ace"]]
-            got = Action(discard=tuple(c for c in five if c != keep), shown=keep)
-        else:
-            got = Action(discard=tuple(c for i, c in enumerate(five) if (code - _play.CODES["draw"]) >> i & 1))
-        assert got == standard_discard(rules, list(five), legal), (five, top, ace_ok)
         if rules.openers == "jacks":
             st.cards[0], st.dealt[0], st.opener = list(five), list(five), 0
             may, mask = _play.openers_of(five, opts, tab)
